@@ -1,0 +1,3 @@
+from dotdbg.entry import main
+
+raise SystemExit(main())

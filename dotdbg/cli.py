@@ -1,0 +1,55 @@
+"""The typer app: parse arguments, call one function, print the result. No logic lives here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from dotdbg import __version__
+from dotdbg.console import run
+from dotdbg.paths import Paths
+
+app = typer.Typer(
+    name="dotdbg",
+    help="Shell integration for debugging: aliases, history search, pdb aliases, cheatsheets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+HomeOption = Annotated[
+    Optional[Path],  # noqa: UP045 - typer evaluates the annotation on Python 3.10 too
+    typer.Option("--home", help="Use DIR as the home directory (ignores XDG_* variables)."),
+]
+
+
+def paths_for(home: Path | None) -> Paths:
+    return Paths.from_env(home)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"dotdbg {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", help="Show details of errors.")] = False,
+) -> None:
+    """dotdbg: the shell you debug in, set up in one command."""
+
+
+# Feature modules add their commands here; each module keeps its own imports lazy.
+from dotdbg.commands import core  # noqa: E402
+
+core.register(app)
+
+
+def main(argv: list[str]) -> int:
+    return run(app, argv, prog_name="dotdbg")

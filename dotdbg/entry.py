@@ -1,0 +1,20 @@
+"""The ``dotdbg`` console script: route hot commands before any heavy import.
+
+``dotdbg cheat`` is typed many times a day, so it never imports typer, rich or jinja2; every
+other command goes through the typer app in ``dotdbg.cli``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    from dotdbg.cli import main as cli_main
+
+    return cli_main(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

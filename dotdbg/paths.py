@@ -1,0 +1,119 @@
+"""Every location dotdbg reads or writes. Nothing else builds paths.
+
+With ``--home DIR`` everything lives under DIR and the XDG variables are ignored, so tests and
+dry experiments are hermetic.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+APP = "dotdbg"
+
+
+@dataclass(frozen=True)
+class Paths:
+    home: Path
+    config_home: Path
+    data_home: Path
+    state_home: Path
+    cache_home: Path
+
+    @classmethod
+    def from_env(cls, home: Path | None = None, env: dict[str, str] | None = None) -> Paths:
+        """Locations for the real home (``home=None``) or a hermetic one (``--home DIR``)."""
+        env = dict(os.environ) if env is None else env
+        if home is not None:
+            home = home.expanduser().absolute()
+            env = {}
+        else:
+            home = Path(env.get("HOME") or Path.home())
+
+        def xdg(var: str, default: str) -> Path:
+            value = env.get(var, "")
+            # The XDG spec says relative values are invalid and must be ignored.
+            return Path(value) if value and Path(value).is_absolute() else home / default
+
+        return cls(
+            home=home,
+            config_home=xdg("XDG_CONFIG_HOME", ".config"),
+            data_home=xdg("XDG_DATA_HOME", ".local/share"),
+            state_home=xdg("XDG_STATE_HOME", ".local/state"),
+            cache_home=xdg("XDG_CACHE_HOME", ".cache"),
+        )
+
+    # -- dotdbg's own directories -------------------------------------------------------------
+    @property
+    def config_dir(self) -> Path:
+        return self.config_home / APP
+
+    @property
+    def config_file(self) -> Path:
+        return self.config_dir / "config.toml"
+
+    @property
+    def user_cheat_dir(self) -> Path:
+        return self.config_dir / "cheatsheets"
+
+    @property
+    def data_dir(self) -> Path:
+        return self.data_home / APP
+
+    @property
+    def state_dir(self) -> Path:
+        return self.state_home / APP
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.cache_home / APP
+
+    @property
+    def backups_dir(self) -> Path:
+        return self.state_dir / "backups"
+
+    @property
+    def manifest_file(self) -> Path:
+        return self.state_dir / "manifest.json"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.state_dir / "lock"
+
+    # -- files in the home directory that get a managed block --------------------------------
+    @property
+    def bashrc(self) -> Path:
+        return self.home / ".bashrc"
+
+    @property
+    def bash_profile(self) -> Path:
+        return self.home / ".bash_profile"
+
+    @property
+    def inputrc(self) -> Path:
+        return self.home / ".inputrc"
+
+    @property
+    def pdbrc(self) -> Path:
+        return self.home / ".pdbrc"
+
+    def display(self, path: Path) -> str:
+        """``path`` as a user reads it: ``~/.bashrc`` rather than ``/home/me/.bashrc``."""
+        try:
+            return "~/" + str(path.relative_to(self.home))
+        except ValueError:
+            return str(path)
+
+
+def resource_dir(name: str) -> Path:
+    """Where the shipped ``templates`` or ``cheatsheets`` folder is.
+
+    An installed wheel carries them inside the package; an editable install finds them at the
+    root of the checkout, next to the package.
+    """
+    package_dir = Path(__file__).resolve().parent
+    for candidate in (package_dir / name, package_dir.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"dotdbg's {name}/ folder is missing from {package_dir}")
