@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import pytest
+
+from dotdbg.errors import DotdbgError
+from dotdbg.helpers.sizes import format_size, parse_size
+
+GiB = 2**30
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("5G", 5 * GiB),
+        ("5GB", 5 * GiB),
+        ("5GiB", 5 * GiB),
+        ("5g", 5 * GiB),
+        ("512M", 512 * 2**20),
+        ("1.5G", 3 * GiB // 2),
+        ("0", 0),
+        ("4096", 4096),
+        ("1T", 2**40),
+        (" 2K ", 2048),
+        (".5G", GiB // 2),
+    ],
+)
+def test_parse_size_accepts(text: str, expected: int) -> None:
+    assert parse_size(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "G", "5X", "-1G", "5 G", "1.5", "5GG", "five", "5iB", "1e9"])
+def test_parse_size_rejects_with_hint(text: str) -> None:
+    with pytest.raises(DotdbgError) as caught:
+        parse_size(text, what="limit")
+    assert "limit" in caught.value.message
+    assert caught.value.hint
+
+
+@pytest.mark.parametrize(
+    ("num", "expected"),
+    [(5 * GiB, "5.00G"), (1536 * 2**20, "1.50G"), (100, "100B"), (2048, "2.00K"), (-GiB, "-1.00G")],
+)
+def test_format_size(num: int, expected: str) -> None:
+    assert format_size(num) == expected
