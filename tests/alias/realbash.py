@@ -1,0 +1,45 @@
+"""Real bash as the oracle of the alias tests."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from dotdbg.history import HistoryEntry
+
+# `history` prints "  N  <HISTTIMEFORMAT><command>"; \x01 and \x02 frame the epoch so that the
+# continuation lines of a multi-line entry cannot be mistaken for the start of an entry.
+_ENTRY_START = re.compile(r"^ *\d+\*? +\x01(\d+)\x02", re.MULTILINE)
+
+
+def bash_reads_history(history: Path, tmp_path: Path) -> list[HistoryEntry]:
+    """What an interactive bash 5 with HISTTIMEFORMAT set loads from ``history``."""
+    copy = tmp_path / "bash-reads-this"  # bash rewrites HISTFILE on exit: keep the original
+    shutil.copyfile(history, copy)
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path),
+        "HISTFILE": str(copy),
+        "HISTSIZE": "100000",
+        "HISTFILESIZE": "100000",
+        "HISTTIMEFORMAT": "\x01%s\x02",
+    }
+    out = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-i"],
+        input=b"history\n",
+        capture_output=True,
+        env=env,
+        check=True,
+        timeout=30,
+    ).stdout.decode("utf-8", errors="replace")
+    starts = list(_ENTRY_START.finditer(out))
+    entries = [
+        HistoryEntry(out[start.end() : end.start() if end else len(out)].rstrip("\n"), int(stamp))
+        for start, end, stamp in zip(
+            starts, [*starts[1:], None], (m.group(1) for m in starts), strict=True
+        )
+    ]
+    return entries[:-1]  # the last one is our own `history`
