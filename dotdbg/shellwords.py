@@ -1,0 +1,115 @@
+"""Where bash's words and operators begin and end, without running anything.
+
+Enough of bash's tokenizer for history lines and alias values: quotes, backslashes, ``$'…'``,
+``$(…)``, ``${…}``, backquotes and process substitution stay inside one word; blanks and the
+metacharacters ``| & ; ( ) < >`` and newline end it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+BLANKS = " \t"
+METACHARACTERS = "|&;()<> \t\n"
+# Longest first, so that `;;&` is not read as `;;` then `&`.
+OPERATORS = (
+    ";;&", "<<-", "<<<", "&>>",
+    "&&", "||", ";;", ";&", "|&", "<<", ">>", "<&", ">&", "<>", ">|", "&>",
+    "|", "&", ";", "(", ")", "<", ">", "\n",
+)  # fmt: skip
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
+_CLOSERS = {"(": ")", "{": "}"}
+
+
+@dataclass(frozen=True)
+class Word:
+    start: int
+    end: int
+    quoted: bool
+
+
+def is_assignment(word: str) -> bool:
+    return _ASSIGNMENT.match(word) is not None
+
+
+def operator_at(text: str, pos: int) -> str:
+    """The operator that starts at ``pos``, or "" when a word (or a blank) starts there."""
+    if text.startswith(("<(", ">("), pos):
+        return ""  # process substitution is part of a word
+    return next((op for op in OPERATORS if text.startswith(op, pos)), "")
+
+
+def scan_word(text: str, pos: int) -> Word:
+    """The word that starts at ``pos``: it ends at the first unquoted blank or metacharacter."""
+    start, quoted = pos, False
+    while pos < len(text):
+        char = text[pos]
+        if char in METACHARACTERS and not text.startswith(("<(", ">("), pos):
+            break
+        if char == "\\":
+            quoted = quoted or text[pos + 1 : pos + 2] not in ("\n", "")
+            pos += 2
+        elif char in "'\"" or text.startswith(("$'", '$"'), pos):
+            quoted = True
+            pos = _skip_quoted(text, pos + (char == "$"))
+        elif char == "`":
+            pos = _skip_backquotes(text, pos)
+        elif text.startswith(("$(", "${", "<(", ">("), pos):
+            pos = _skip_group(text, pos + 1)
+        else:
+            pos += 1
+    return Word(start, min(pos, len(text)), quoted)
+
+
+def _skip_quoted(text: str, pos: int) -> int:
+    """Past the quoted string opening at ``pos`` (``'`` or ``"``)."""
+    quote, pos = text[pos], pos + 1
+    while pos < len(text) and text[pos] != quote:
+        if text[pos] == "\\" and quote == '"':
+            pos += 1
+        elif quote == '"' and text.startswith(("$(", "${"), pos):
+            pos = _skip_group(text, pos + 1) - 1
+        pos += 1
+    return pos + 1
+
+
+def _skip_backquotes(text: str, pos: int) -> int:
+    pos += 1
+    while pos < len(text) and text[pos] != "`":
+        pos += 2 if text[pos] == "\\" else 1
+    return pos + 1
+
+
+def _skip_group(text: str, pos: int) -> int:
+    """Past the ``(…)`` or ``{…}`` opening at ``pos``, nested groups and quotes included."""
+    closer, depth, pos = _CLOSERS[text[pos]], 1, pos + 1
+    opener = text[pos - 1]
+    while pos < len(text) and depth:
+        char = text[pos]
+        if char == "\\":
+            pos += 2
+            continue
+        if char in "'\"`":
+            pos = _skip_backquotes(text, pos) if char == "`" else _skip_quoted(text, pos)
+            continue
+        depth += (char == opener) - (char == closer)
+        pos += 1
+    return pos
+
+
+def command_words(text: str) -> tuple[list[Word], bool]:
+    """The words of the first simple command in ``text``, and whether anything follows it."""
+    words: list[Word] = []
+    pos = 0
+    while pos < len(text):
+        if text[pos] in BLANKS:
+            pos += 1
+        elif text[pos] == "#":
+            break  # a comment runs to the end of the line
+        elif operator_at(text, pos):
+            return words, True
+        else:
+            words.append(scan_word(text, pos))
+            pos = max(words[-1].end, pos + 1)
+    return words, False

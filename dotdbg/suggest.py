@@ -1,0 +1,224 @@
+"""Alias proposals from shell history, following the methodology's naming principles.
+
+The more often a command is typed, the shorter its alias; every alias of one tool starts with that
+tool's stem (git → g, gc, gp; ls → l, ll); and no proposed name hides an existing command, alias,
+function, shell keyword or builtin. Pure: history commands and the names in use go in, proposals
+come out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from dotdbg.shellwords import command_words, is_assignment
+
+# `compgen -k; compgen -b` of bash 5.2. Hard-coded so that suggesting runs no shell and gives the
+# same answer everywhere; a test compares it with the bash on the machine.
+BASH_RESERVED = frozenset(
+    """
+    if then else elif fi case esac for select while until do done in function time { } ! [[ ]]
+    coproc . : [ alias bg bind break builtin caller cd command compgen complete compopt continue
+    declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history
+    jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set
+    shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait
+    """.split()  # noqa: SIM905 - reads as bash prints it
+)
+MIN_COUNT = 3
+MIN_SAVED_PER_USE = 2
+# `make` → `m` saves too little to be worth remembering another name.
+MIN_COMMAND_LENGTH = 5
+# Aliases are for what people type; a longer history line is a paste.
+MAX_COMMAND_LENGTH = 200
+_BLANK_RUN = re.compile(r"[ \t]+")
+
+
+@dataclass(frozen=True)
+class Existing:
+    """Names a proposal must not take: a bash lookup would find them first, or we would."""
+
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    functions: frozenset[str] = frozenset()
+    which: Callable[[str], str | None] = lambda name: None
+
+    def taken(self, name: str) -> bool:
+        return (
+            name in self.aliases
+            or name in self.functions
+            or name in BASH_RESERVED
+            or self.which(name) is not None
+        )
+
+
+@dataclass(frozen=True)
+class Proposal:
+    name: str
+    command: str
+    count: int
+
+    @property
+    def saved(self) -> int:
+        """Keystrokes the alias would have saved over the history read."""
+        return self.count * (len(self.command) - len(self.name))
+
+
+@dataclass(frozen=True)
+class Unused:
+    """An existing alias whose command was still typed in full."""
+
+    name: str
+    command: str
+    count: int
+
+    @property
+    def wasted(self) -> int:
+        return self.count * (len(self.command) - len(self.name))
+
+
+@dataclass(frozen=True)
+class Suggestions:
+    proposals: tuple[Proposal, ...]
+    unused: tuple[Unused, ...]
+
+
+def suggest(
+    commands: Iterable[str], existing: Existing, top: int = 10, min_count: int = MIN_COUNT
+) -> Suggestions:
+    commands = [command.strip() for command in commands]
+    typed = set(existing.aliases.values())
+    counts = Counter(
+        candidate
+        for command in commands
+        for candidate in set(candidates(command))
+        if candidate not in typed
+    )
+    chosen = choose(counts, top, min_count)
+    named = name_proposals(chosen, existing)
+    proposals = sorted(
+        (p for p in named if len(p.command) - len(p.name) >= MIN_SAVED_PER_USE),
+        key=lambda p: (-p.saved, p.name),
+    )
+    return Suggestions(tuple(proposals), unused_aliases(commands, existing.aliases))
+
+
+def candidates(command: str) -> Iterator[str]:
+    """The prefixes of ``command`` that an alias could stand for, and the whole line."""
+    if "\n" in command or "\ufffd" in command or len(command) > MAX_COMMAND_LENGTH:
+        return
+    words, more = command_words(command)
+    texts = [command[word.start : word.end] for word in words]
+    prefixes = (" ".join(texts[:size]) for size in range(1, len(texts) + 1))
+    yield from (prefix for prefix in prefixes if len(prefix) >= MIN_COMMAND_LENGTH)
+    if more and words and len(command) >= MIN_COMMAND_LENGTH:
+        yield command
+
+
+def choose(counts: Mapping[str, int], top: int, min_count: int) -> list[tuple[str, int]]:
+    """Greedy pick of the candidates that save the most; a pick covers its uses.
+
+    Once ``git commit -m`` is picked, its longer forms are dropped (the alias already serves them)
+    and ``git commit`` keeps only the uses that ``git commit -m`` did not cover.
+    """
+    left = {text: count for text, count in counts.items() if count >= min_count}
+    chosen: list[tuple[str, int]] = []
+    while left and len(chosen) < top:
+        best = max(left, key=lambda text: (left[text] * (len(text) - 2), text))
+        count = left.pop(best)
+        chosen.append((best, count))
+        for text in list(left):
+            if _extends(text, best):
+                del left[text]
+            elif _extends(best, text):
+                left[text] -= count
+                if left[text] < min_count:
+                    del left[text]
+    return chosen
+
+
+def _extends(longer: str, shorter: str) -> bool:
+    return longer.startswith(shorter) and longer[len(shorter) : len(shorter) + 1] in (" ", "\t")
+
+
+def name_proposals(chosen: Sequence[tuple[str, int]], existing: Existing) -> list[Proposal]:
+    """Names for the chosen commands: most used first, so it gets the shortest free name."""
+    by_use = sorted(chosen, key=lambda item: (-item[1], item[0]))
+    stems = tool_stems([command for command, _ in by_use])
+    used: set[str] = set()
+    proposals = []
+    for command, count in by_use:
+        tool, args = _tool_and_args(command)
+        name = next(
+            name
+            for name in name_candidates(stems[tool], _letters(tool), args)
+            if name not in used and not existing.taken(name)
+        )
+        used.add(name)
+        proposals.append(Proposal(name, command, count))
+    return proposals
+
+
+def tool_stems(commands: Sequence[str]) -> dict[str, str]:
+    """A distinct stem per tool, the more used tool (listed first) taking the shorter one."""
+    stems: dict[str, str] = {}
+    for command in commands:
+        tool = _tool_and_args(command)[0]
+        if tool in stems:
+            continue
+        letters = _letters(tool) or "x"
+        taken = set(stems.values())
+        stems[tool] = next(
+            (letters[:size] for size in range(1, len(letters) + 1) if letters[:size] not in taken),
+            letters,
+        )
+    return stems
+
+
+def name_candidates(stem: str, tool_letters: str, args: Sequence[str]) -> Iterator[str]:
+    """Names from shortest to longest: the stem, then one letter per argument, then longer stems."""
+    initials = "".join(letters[0] for letters in map(_letters, args) if letters)
+    yield stem
+    for size in range(1, len(initials) + 1):
+        yield stem + initials[:size]
+    for size in range(len(stem) + 1, len(tool_letters) + 1):
+        yield tool_letters[:size] + initials
+    for number in range(2, 1000):
+        yield f"{stem}{initials}{number}"
+
+
+def _tool_and_args(command: str) -> tuple[str, list[str]]:
+    words, _ = command_words(command)
+    texts = [command[word.start : word.end] for word in words]
+    while len(texts) > 1 and is_assignment(texts[0]):
+        texts.pop(0)
+    tool = texts[0].rsplit("/", 1)[-1] if texts else command
+    return tool, texts[1:]
+
+
+def _letters(word: str) -> str:
+    """The lowercase letters and digits of ``word`` (``--collect-only`` → ``collectonly``)."""
+    return "".join(char for char in word.lower() if char.isascii() and char.isalnum())
+
+
+def unused_aliases(commands: Sequence[str], aliases: Mapping[str, str]) -> tuple[Unused, ...]:
+    """Aliases whose command was typed in full; each line counts for its longest alias."""
+    values = sorted(
+        ((_squeeze(value), name) for name, value in aliases.items() if _squeeze(value)),
+        key=lambda item: -len(item[0]),
+    )
+    counts: Counter[tuple[str, str]] = Counter()
+    for command in map(_squeeze, commands):
+        match = next((item for item in values if _starts_command(command, item[0])), None)
+        if match is not None:
+            counts[match] += 1
+    found = (Unused(name, aliases[name], n) for (_, name), n in counts.items())
+    return tuple(sorted((u for u in found if u.wasted > 0), key=lambda u: (-u.wasted, u.name)))
+
+
+def _starts_command(command: str, value: str) -> bool:
+    return command == value or (command.startswith(value) and command[len(value)] in " ;|&)")
+
+
+def _squeeze(text: str) -> str:
+    return _BLANK_RUN.sub(" ", text.strip())

@@ -1,0 +1,139 @@
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dotdbg.suggest import BASH_RESERVED, Existing, Proposal, suggest
+
+
+def history(*counted: tuple[int, str]) -> list[str]:
+    return [command for count, command in counted for _ in range(count)]
+
+
+def by_name(proposals: tuple[Proposal, ...]) -> dict[str, str]:
+    return {p.name: p.command for p in proposals}
+
+
+def test_most_used_command_of_a_tool_gets_the_bare_stem() -> None:
+    commands = history((40, "ls -lNhF --color=always"), (10, "ls -la"), (30, "git status"))
+    names = by_name(suggest(commands, Existing()).proposals)
+    assert names == {"l": "ls -lNhF --color=always", "ll": "ls -la", "g": "git status"}
+
+
+def test_aliases_of_one_tool_share_its_prefix() -> None:
+    commands = history(
+        (30, "git status"), (12, "git push origin"), (9, "git commit -m wip"), (4, "ls -la")
+    )
+    proposals = suggest(commands, Existing()).proposals
+    git_names = [p.name for p in proposals if p.command.startswith("git ")]
+    assert sorted(git_names) == ["g", "gc", "gp"]
+    assert all(name.startswith("g") for name in git_names)
+
+
+def test_each_proposal_counts_its_uses_and_saved_keystrokes() -> None:
+    commands = history((7, "pytest --disable-warnings --instafail -rA"), (2, "ls"))
+    [proposal] = suggest(commands, Existing()).proposals
+    assert proposal == Proposal("p", "pytest --disable-warnings --instafail -rA", 7)
+    assert proposal.saved == 7 * (len("pytest --disable-warnings --instafail -rA") - 1)
+
+
+def test_a_picked_prefix_covers_its_uses_only_once() -> None:
+    # `git commit -m` wins; `git commit` keeps only the 3 uses without -m, below the minimum.
+    commands = history((10, "git commit -m wip"), (10, "git commit -m fix"), (2, "git commit"))
+    proposals = suggest(commands, Existing()).proposals
+    assert [(p.command, p.count) for p in proposals] == [("git commit -m", 20)]
+
+
+def test_rarely_typed_and_short_commands_are_not_proposed() -> None:
+    commands = history((2, "python train.py --config big.yaml"), (50, "ls"), (50, "make"))
+    assert suggest(commands, Existing()).proposals == ()
+
+
+def test_names_never_shadow_keywords_builtins_aliases_or_functions() -> None:
+    commands = history((20, "cdk deploy"), (15, "tox -e py311"), (12, "gst x"))
+    existing = Existing(
+        aliases={"t": "true"},
+        functions=frozenset({"g", "gx"}),
+        which=lambda name: "/usr/bin/c" if name == "c" else None,
+    )
+    names = by_name(suggest(commands, existing).proposals)
+    # c is a command and cd a builtin; t is an alias; g and gx are functions.
+    assert names == {"cdd": "cdk deploy", "te": "tox -e py311", "gsx": "gst x"}
+    assert not set(names) & (BASH_RESERVED | {"t", "g", "gx"})
+
+
+def test_names_never_shadow_a_command_on_path(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for taken in ("g", "gs"):
+        (bin_dir / taken).write_text("#!/bin/sh\n")
+        (bin_dir / taken).chmod(0o755)
+    existing = Existing(which=lambda name: shutil.which(name, path=str(bin_dir)))
+    names = by_name(suggest(history((20, "git status")), existing).proposals)
+    assert names == {"gis": "git status"}
+
+
+def test_reports_commands_typed_in_full_although_an_alias_exists() -> None:
+    aliases = {
+        "pyt": "pytest --disable-warnings",
+        "pytc": "pytest --disable-warnings  --collect-only",
+        "gs": "git status",
+    }
+    commands = history(
+        (4, "pytest --disable-warnings tests/a.py"),
+        (3, "pytest --disable-warnings --collect-only -q"),
+        (5, "gs"),
+        (1, "git status"),
+        (2, "pytest --disable-warningsX"),
+    )
+    unused = {u.name: (u.count, u.wasted) for u in suggest(commands, Existing(aliases)).unused}
+    assert unused == {
+        "pyt": (4, 4 * (25 - 3)),
+        "pytc": (3, 3 * (len(aliases["pytc"]) - 4)),
+        "gs": (1, 8),
+    }
+
+
+def test_an_existing_alias_command_is_not_proposed_again() -> None:
+    commands = history((9, "git status --short"))
+    result = suggest(commands, Existing({"gss": "git status --short"}))
+    assert "git status --short" not in by_name(result.proposals).values()
+
+
+def test_multi_line_undecodable_and_pasted_lines_are_never_proposed() -> None:
+    long_line = "echo " + "x" * 5000
+    commands = history(
+        (9, "for f in *; do\necho $f\ndone"), (9, "cat caf\ufffd.txt"), (9, long_line)
+    )
+    commands_proposed = by_name(suggest(commands, Existing()).proposals).values()
+    assert not [c for c in commands_proposed if "\n" in c or "\ufffd" in c or len(c) > 200]
+
+
+def test_top_limits_the_number_of_proposals() -> None:
+    commands = history(*((5, f"tool{n} --flag value") for n in range(20)))
+    assert len(suggest(commands, Existing(), top=3).proposals) == 3
+
+
+def test_a_whole_pipeline_can_be_proposed() -> None:
+    commands = history((6, "ps aux | grep python"))
+    assert "ps aux | grep python" in by_name(suggest(commands, Existing()).proposals).values()
+
+
+def test_hard_coded_keywords_and_builtins_match_the_real_bash() -> None:
+    listed = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", "compgen -k; compgen -b"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": os.environ["PATH"]},
+    ).stdout.split()
+    assert set(listed) == BASH_RESERVED
+
+
+@pytest.mark.parametrize("name", ["[[", "coproc", "mapfile", "."])
+def test_reserved_names_are_taken(name: str) -> None:
+    assert Existing().taken(name)
