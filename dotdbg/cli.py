@@ -53,3 +53,11 @@ core.register(app)
 
 def main(argv: list[str]) -> int:
     return run(app, argv, prog_name="dotdbg")
+
+
+def command_names() -> list[str]:
+    """Subcommand names, for the TAB completion in the generated bash."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    return sorted(getattr(group, "commands", {}))
