@@ -95,7 +95,12 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
         ("[aliases]\nx = { desc = 'no command' }\n", ":2:1", "has no command", "command ="),
         ("[aliases]\ngs = ''\n", ":2:1", "is empty", ""),
         ("[functions]\nmy.f = { body = 'true' }\n", ":2:1", "", ""),
-        ("[readline]\nbindings = { '\\C-x' = 'not a function' }\n", ":2:1", "not a readline", "bind -l"),
+        (
+            "[readline]\nbindings = { '\\C-x' = 'not a function' }\n",
+            ":2:1",
+            "not a readline",
+            "bind -l",
+        ),
         ('[[cheat.paths]]\nname = "c"\n', ":1:1", "has no path", "path ="),
         ("[aliases]\nx = 'ls'\n[aliases]\ny='ls'\n", ":3:9", "TOML syntax error", "fix the TOML"),
         ('[aliases\nx = "ls"\n', ":1:9", "TOML syntax error", ""),
@@ -134,7 +139,12 @@ def test_shadow_warnings_say_how_to_reach_the_original(tmp_path: Path) -> None:
     config = load(tmp_path, '[aliases]\nls2 = "ls"\ncd = "echo"\nif = "echo"\n')
     fake_path = {"df": "/bin/df", "ls2": "/usr/bin/ls2"}
     lines = shadow_warnings(config, fake_path.get)
-    assert "alias ls2 shadows /usr/bin/ls2; the original is still `command ls2`, `\\ls2`, `/usr/bin/ls2`" in lines
-    assert any(line.startswith("function df shadows /bin/df") and "`\\df`" not in line for line in lines)
+    assert (
+        "alias ls2 shadows /usr/bin/ls2; the original is still `command ls2`, `\\ls2`, `/usr/bin/ls2`"
+        in lines
+    )
+    assert any(
+        line.startswith("function df shadows /bin/df") and "`\\df`" not in line for line in lines
+    )
     assert any("builtin cd" in line for line in lines)
     assert any("keyword if" in line for line in lines)

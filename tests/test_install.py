@@ -29,7 +29,10 @@ def snapshot(home: Path) -> dict[str, tuple[bytes, int]]:
     found = {}
     for path in sorted(home.rglob("*")):
         if path.is_file() and not path.is_symlink():
-            found[str(path.relative_to(home))] = (path.read_bytes(), stat.S_IMODE(path.stat().st_mode))
+            found[str(path.relative_to(home))] = (
+                path.read_bytes(),
+                stat.S_IMODE(path.stat().st_mode),
+            )
         elif path.is_symlink():
             found[str(path.relative_to(home))] = (os.readlink(path).encode(), 0)
     return found
@@ -84,7 +87,9 @@ def test_existing_inputrc_and_pdbrc_keep_their_content(tmp_path: Path) -> None:
     paths = do_install(tmp_path)
     inputrc = (tmp_path / ".inputrc").read_text()
     assert inputrc.startswith('set bell-style none\n"\\C-p": previous-history\n\n# >>> dotdbg >>>')
-    assert "$include /etc/inputrc" not in inputrc  # the user's own file decides about the system one
+    assert (
+        "$include /etc/inputrc" not in inputrc
+    )  # the user's own file decides about the system one
     assert "$include ~/.local/share/dotdbg/inputrc" in inputrc
     assert "alias nl n;;l" in (tmp_path / ".pdbrc").read_text()
     uninstall(paths)
@@ -163,7 +168,10 @@ def test_hand_edits_inside_a_block_are_reported_as_drift(tmp_path: Path) -> None
     generated.write_text(generated.read_text() + "alias mine=ls\n")
     report = install(paths, load_config(paths), dry_run=True)
     assert "the dotdbg block in ~/.bashrc was edited by hand" in report.plan.notes
-    assert "~/.local/share/dotdbg/dotdbg.bash was edited by hand since dotdbg wrote it" in report.plan.notes
+    assert (
+        "~/.local/share/dotdbg/dotdbg.bash was edited by hand since dotdbg wrote it"
+        in report.plan.notes
+    )
 
 
 def test_uninstall_without_manifest_still_removes_blocks(tmp_path: Path) -> None:
@@ -188,8 +196,15 @@ def test_two_blocks_stop_the_install(tmp_path: Path) -> None:
 
 def test_concurrent_installs_are_serialized(tmp_path: Path) -> None:
     (tmp_path / ".bashrc").write_text("export A=1\n")
-    code = "from dotdbg.entry import main; raise SystemExit(main(['install', '--home', %r]))" % str(tmp_path)
-    runs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(4)]
+    code = "from dotdbg.entry import main; raise SystemExit(main(['install', '--home', %r]))" % str(
+        tmp_path
+    )
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        for _ in range(4)
+    ]
     assert all(run.wait(timeout=60) == 0 for run in runs)
     assert (tmp_path / ".bashrc").read_text().count(blocks.START) == 1
     state = read_state(Paths.from_env(tmp_path))

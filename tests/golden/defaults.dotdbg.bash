@@ -52,17 +52,17 @@ alias gb='git branch'
 # l: long listing of the arguments (default: .), paged [ls]
 unalias l 2>/dev/null
 l() {
-    ls -lNhF --color=always "${@-.}" | more
+    ls -lNhF --color=always "${@-.}" | less -FRX
 }
 # lt: like l, newest first [ls]
 unalias lt 2>/dev/null
 lt() {
-    ls -lNhtF --color=always "${@-.}" | more
+    ls -lNhtF --color=always "${@-.}" | less -FRX
 }
 # la: like l, dot files included [ls]
 unalias la 2>/dev/null
 la() {
-    ls -lNhaF --color=always "${@-.}" | more
+    ls -lNhaF --color=always "${@-.}" | less -FRX
 }
 # df: df with human sizes, /dev/loop entries hidden (arguments still work) [disk]
 unalias df 2>/dev/null
