@@ -139,10 +139,8 @@ def test_shadow_warnings_say_how_to_reach_the_original(tmp_path: Path) -> None:
     config = load(tmp_path, '[aliases]\nls2 = "ls"\ncd = "echo"\nif = "echo"\n')
     fake_path = {"df": "/bin/df", "ls2": "/usr/bin/ls2"}
     lines = shadow_warnings(config, fake_path.get)
-    assert (
-        "alias ls2 shadows /usr/bin/ls2; the original is still `command ls2`, `\\ls2`, `/usr/bin/ls2`"
-        in lines
-    )
+    expected = "alias ls2 shadows /usr/bin/ls2; the original is still `command ls2`, `\\ls2`"
+    assert f"{expected}, `/usr/bin/ls2`" in lines
     assert any(
         line.startswith("function df shadows /bin/df") and "`\\df`" not in line for line in lines
     )

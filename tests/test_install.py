@@ -196,9 +196,8 @@ def test_two_blocks_stop_the_install(tmp_path: Path) -> None:
 
 def test_concurrent_installs_are_serialized(tmp_path: Path) -> None:
     (tmp_path / ".bashrc").write_text("export A=1\n")
-    code = "from dotdbg.entry import main; raise SystemExit(main(['install', '--home', %r]))" % str(
-        tmp_path
-    )
+    argv = ["install", "--home", str(tmp_path)]
+    code = f"from dotdbg.entry import main; raise SystemExit(main({argv!r}))"
     runs = [
         subprocess.Popen(
             [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE

@@ -46,7 +46,8 @@ def test_same_config_same_bytes(tmp_path: Path) -> None:
     [
         None,
         "[packs]\nhistory = false\nreadline = false\n",
-        '[aliases]\nq = "echo \'it\'\\"s\\" $(date) `id` !! ünï"\n[functions]\nmkcd = { body = \'mkdir -p "$1" && { cd "$1" || return; }\' }\n',
+        '[aliases]\nq = "echo \'it\'\\"s\\" $(date) `id` !! ünï"\n'
+        '[functions]\nmkcd = { body = \'mkdir -p "$1" && { cd "$1" || return; }\' }\n',
     ],
 )
 def test_generated_bash_is_shellcheck_clean(tmp_path: Path, user_toml: str | None) -> None:
