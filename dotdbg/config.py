@@ -101,9 +101,18 @@ class Config:
     cheat: Cheat
     sources: tuple[Path, ...]
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
 
     def pack_enabled(self, pack: str) -> bool:
         return dict(self.packs).get(pack, True)
+
+    def where(self, key_path: Sequence[str]) -> str:
+        """``file:line:col`` of a setting, in the user's file when it is set there."""
+        for origin in reversed(self.origins):
+            line, column = locate(origin.text, key_path)
+            if (line, column) != (1, 1) or origin is self.origins[0]:
+                return f"{origin.path}:{line}:{column}"
+        return ""
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -190,6 +199,7 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     checker.known_keys(checker.table(over, ("pdb",)), ("aliases",), ("pdb",))
     packs = _merge_packs(base, over, [*aliases, *functions, *pdb], checker)
     enabled = dict(packs)
+    _check_unique(aliases, functions, enabled, checker)
     return Config(
         packs=tuple(sorted(packs.items())),
         aliases=tuple(Alias(**item) for item in aliases if enabled[item["pack"]]),
@@ -200,7 +210,25 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         cheat=_cheat(base, over, checker),
         sources=(defaults.path, *([user.path] if user else [])),
         warnings=tuple(warnings),
+        origins=(defaults, *([user] if user else [])),
     )
+
+
+def _check_unique(
+    aliases: Sequence[Mapping[str, str]],
+    functions: Sequence[Mapping[str, str]],
+    enabled: Mapping[str, bool],
+    checker: Checker,
+) -> None:
+    alias_names = {item["name"] for item in aliases if enabled[item["pack"]]}
+    for item in functions:
+        if enabled[item["pack"]] and item["name"] in alias_names:
+            name = item["name"]
+            raise checker.fail(
+                ("functions", name),
+                f"{name} is both an alias and a function",
+                f"remove one of them, e.g. aliases.{name} = false",
+            )
 
 
 class Checker:

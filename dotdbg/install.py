@@ -363,7 +363,7 @@ def install(paths: Paths, config: Config, *, dry_run: bool = False) -> Report:
     from dotdbg.render import check_bash
 
     rendered = render_for(paths, config)
-    check_bash(rendered.files[BASH_FILE])
+    check_bash(rendered.files[BASH_FILE], config)
     with run_lock(paths):
         plan = plan_install(paths, config, rendered, read_state(paths))
         backup_dir = None if dry_run else apply(paths, plan)

@@ -76,8 +76,8 @@ def render_starter_config(config: Config) -> str:
     return _environment().get_template("config.toml.j2").render({"config": config})
 
 
-def check_bash(text: str, source: str = BASH_FILE) -> None:
-    """Raise DotdbgError unless ``bash -n`` accepts ``text``; nothing is written before this."""
+def bash_syntax_error(text: str) -> str:
+    """bash's first complaint about ``text`` under ``bash -n``; empty when it parses."""
     result = subprocess.run(
         ["bash", "--norc", "--noprofile", "-n"],
         input=text,
@@ -85,12 +85,32 @@ def check_bash(text: str, source: str = BASH_FILE) -> None:
         text=True,
         check=False,
     )
-    if result.returncode != 0:
-        first = (result.stderr.strip().splitlines() or ["syntax error"])[0]
-        raise DotdbgError(
-            f"the generated {source} does not pass `bash -n`: {first.removeprefix('bash: ')}",
-            hint="check the function bodies in your config; nothing was changed",
-        )
+    if result.returncode == 0:
+        return ""
+    first = (result.stderr.strip().splitlines() or ["syntax error"])[0]
+    return first.removeprefix("bash: ")
+
+
+def check_bash(text: str, config: Config) -> None:
+    """Raise DotdbgError unless ``bash -n`` accepts ``text``; nothing is written before this.
+
+    When it fails, each function is checked on its own to point at the one to fix.
+    """
+    error = bash_syntax_error(text)
+    if not error:
+        return
+    for function in config.functions:
+        own_error = bash_syntax_error(f"{function.name}() {{\n{function.body}\n}}\n")
+        if own_error:
+            raise DotdbgError(
+                f"function {function.name} does not pass `bash -n`: {own_error}",
+                hint="fix its body; nothing was changed",
+                location=config.where(("functions", function.name)),
+            )
+    raise DotdbgError(
+        f"the generated {BASH_FILE} does not pass `bash -n`: {error}",
+        hint="this is a bug in dotdbg's template: please report it; nothing was changed",
+    )
 
 
 def bash_source_line(target: Path, home: Path) -> str:

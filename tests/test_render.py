@@ -62,12 +62,14 @@ def test_generated_bash_is_shellcheck_clean(tmp_path: Path, user_toml: str | Non
     assert result.returncode == 0, result.stdout
 
 
-def test_a_function_that_breaks_bash_is_refused(tmp_path: Path) -> None:
-    text = render_with(tmp_path, "[functions]\nbad = { body = 'if true; then echo' }\n")[
-        "dotdbg.bash"
-    ]
-    with pytest.raises(DotdbgError, match="bash -n"):
-        check_bash(text)
+def test_a_function_that_breaks_bash_is_refused_with_its_location(tmp_path: Path) -> None:
+    user = "[functions]\nok = 'true'\nbad = { body = 'if true; then echo' }\n"
+    paths = Paths.from_env(tmp_path)
+    config = load_config(paths, user_text=user)
+    with pytest.raises(DotdbgError) as caught:
+        check_bash(render_for(paths, config).files["dotdbg.bash"], config)
+    assert caught.value.message.startswith("function bad does not pass `bash -n`")
+    assert caught.value.location == f"{paths.config_file}:3:1"
 
 
 def _bash_alias_roundtrip(value: str, marker: Path) -> str:

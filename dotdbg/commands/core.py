@@ -82,8 +82,9 @@ def render(
     from dotdbg.render import check_bash
 
     paths = Paths.from_env(home)
-    rendered = installer.render_for(paths, load_config(paths))
-    check_bash(rendered.files["dotdbg.bash"])
+    config = load_config(paths)
+    rendered = installer.render_for(paths, config)
+    check_bash(rendered.files["dotdbg.bash"], config)
     if output is None:
         for name, text in rendered.files.items():
             sys.stdout.write(f"==> {name} <==\n{text}\n")

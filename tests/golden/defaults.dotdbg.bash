@@ -5,6 +5,12 @@
 # Interactive shells only; sourcing this costs about a millisecond and runs no program.
 [[ $- == *i* ]] || return 0
 
+# dotdbg's own commands live in ~/.local/bin (install.sh links them there).
+case ":$PATH:" in
+    *":$HOME/.local/bin:"*) ;;
+    *) [[ -d $HOME/.local/bin ]] && PATH="$HOME/.local/bin:$PATH" ;;
+esac
+
 # -- history ----------------------------------------------------------------------------------
 HISTCONTROL='ignoredups:ignorespace'
 HISTSIZE=100000
