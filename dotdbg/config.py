@@ -199,7 +199,7 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     checker.known_keys(checker.table(over, ("pdb",)), ("aliases",), ("pdb",))
     packs = _merge_packs(base, over, [*aliases, *functions, *pdb], checker)
     enabled = dict(packs)
-    _check_unique(aliases, functions, enabled, checker)
+    _check_unique(aliases, functions, enabled, checker, over)
     return Config(
         packs=tuple(sorted(packs.items())),
         aliases=tuple(Alias(**item) for item in aliases if enabled[item["pack"]]),
@@ -219,13 +219,15 @@ def _check_unique(
     functions: Sequence[Mapping[str, str]],
     enabled: Mapping[str, bool],
     checker: Checker,
+    over: Mapping[str, Any],
 ) -> None:
     alias_names = {item["name"] for item in aliases if enabled[item["pack"]]}
     for item in functions:
         if enabled[item["pack"]] and item["name"] in alias_names:
             name = item["name"]
+            section = "aliases" if name in over.get("aliases", {}) else "functions"
             raise checker.fail(
-                ("functions", name),
+                (section, name),
                 f"{name} is both an alias and a function",
                 f"remove one of them, e.g. aliases.{name} = false",
             )

@@ -146,3 +146,10 @@ def test_shadow_warnings_say_how_to_reach_the_original(tmp_path: Path) -> None:
     )
     assert any("builtin cd" in line for line in lines)
     assert any("keyword if" in line for line in lines)
+
+
+def test_a_name_cannot_be_both_alias_and_function(tmp_path: Path) -> None:
+    error = fails(tmp_path, '[aliases]\nl = "ls -l"\n')
+    assert error.message == "l is both an alias and a function"
+    assert error.hint == "remove one of them, e.g. aliases.l = false"
+    assert error.location.endswith("config.toml:2:1")

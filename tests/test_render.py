@@ -134,3 +134,34 @@ def test_generated_file_defines_the_alias_exactly(tmp_path: Path) -> None:
         check=True,
     ).stdout
     assert out == value
+
+
+def toml_basic_string(value: str) -> str:
+    """``value`` as a TOML basic string, escaping what TOML does not allow raw."""
+    escaped = "".join(
+        f"\\u{ord(c):04x}" if ord(c) < 0x20 or ord(c) == 0x7F or c in '"\\' else c for c in value
+    )
+    return f'"{escaped}"'
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=alias_values)
+def test_any_toml_alias_is_defined_exactly_by_the_generated_file(tmp_path: Path, value: str) -> None:
+    marker = tmp_path / "executed"
+    marker.unlink(missing_ok=True)
+    files = render_with(tmp_path, f"[aliases]\nq = {toml_basic_string(value)}\n")
+    script = tmp_path / "dotdbg.bash"
+    script.write_text(files["dotdbg.bash"], encoding="utf-8", errors="surrogateescape")
+    shown = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-i", "-c", f". {script}; alias q"],
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "MARKER": str(marker), "HOME": str(tmp_path)},
+        check=True,
+    ).stdout.decode("utf-8", "surrogateescape")
+    reread = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", f'{shown.strip()}\nprintf %s "${{BASH_ALIASES[q]}}"'],
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8", "surrogateescape")
+    assert reread == value
+    assert not marker.exists()
