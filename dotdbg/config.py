@@ -487,13 +487,13 @@ def _cheat(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -
 
 
 def _cheat_path(entry: Any, index: int, checker: Checker) -> CheatPath:
-    at = ("cheat", "paths")
+    at = ("cheat", "paths", str(index))
     example = '[[cheat.paths]]\nname = "community"\npath = "~/src/cheatsheets"'
     checker.typed(entry, dict, at, example)
     checker.known_keys(entry, ("name", "path", "readonly"), at)
     for key in ("name", "path"):
         if key not in entry:
-            raise checker.fail(at, f"cheat.paths[{index}] has no {key}", example)
+            raise checker.fail(at, f"this [[cheat.paths]] entry has no {key}", example)
         checker.typed(entry[key], str, (*at, key), f'{key} = "..."')
     readonly = checker.typed(
         entry.get("readonly", False), bool, (*at, "readonly"), "readonly = true"

@@ -267,6 +267,25 @@ def plan_profile_fix(paths: Paths, state: State) -> Plan:
     return Plan((change,), manifest)
 
 
+def backups(paths: Paths) -> list[Path]:
+    """Backup directories, oldest first (their names are UTC timestamps)."""
+    if not paths.backups_dir.is_dir():
+        return []
+    return sorted(p for p in paths.backups_dir.iterdir() if p.is_dir())
+
+
+def plan_restore(paths: Paths, backup_dir: Path) -> Plan:
+    """Put every file saved in ``backup_dir`` back where it came from."""
+    changes = []
+    for saved in sorted(p for p in backup_dir.rglob("*") if p.is_file()):
+        relative = saved.relative_to(backup_dir)
+        original = (
+            Path("/", *relative.parts[1:]) if relative.parts[0] == "_abs" else paths.home / relative
+        )
+        changes.append(Change(original, read_text(original), read_text(saved)))
+    return Plan(tuple(changes), read_manifest(paths) or None)
+
+
 # -- applying --------------------------------------------------------------------------------
 
 
@@ -380,6 +399,21 @@ def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:
 def fix_profile(paths: Paths, *, dry_run: bool = False) -> Report:
     with run_lock(paths):
         plan = plan_profile_fix(paths, read_state(paths))
+        backup_dir = None if dry_run else apply(paths, plan)
+    return Report(plan, backup_dir)
+
+
+def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Report:
+    available = backups(paths)
+    chosen = [b for b in available if stamp is None or b.name == stamp]
+    if not chosen:
+        names = ", ".join(b.name for b in available[-5:]) or "none yet"
+        raise DotdbgError(
+            f"no backup named {stamp!r}" if stamp else "there are no backups to restore",
+            hint=f"recent backups: {names} (`dotdbg restore --list`)",
+        )
+    with run_lock(paths):
+        plan = plan_restore(paths, chosen[-1])
         backup_dir = None if dry_run else apply(paths, plan)
     return Report(plan, backup_dir)
 

@@ -21,14 +21,22 @@ def _split_dotted(name: str) -> tuple[str, ...]:
 
 
 def locate(text: str, path: Sequence[str]) -> tuple[int, int]:
-    """1-based (line, column) of the key ``path`` (e.g. ``("aliases", "gs")``) in ``text``."""
+    """1-based (line, column) of the key ``path`` (e.g. ``("aliases", "gs")``) in ``text``.
+
+    An element of an array of tables is addressed by its index as a string:
+    ``("cheat", "paths", "1", "name")``.
+    """
     best = (1, 1)
     best_depth = 0
     table: tuple[str, ...] = ()
+    array_counts: dict[tuple[str, ...], int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         header = _HEADER.match(line)
         if header:
             table = _split_dotted(header["name"])
+            if line.lstrip().startswith("[["):  # the n-th [[a.b]] is element "n" of a.b
+                array_counts[table] = array_counts.get(table, -1) + 1
+                table = (*table, str(array_counts[table]))
             depth = _common_prefix(table, path)
             if depth == len(table) and depth > best_depth:
                 best, best_depth = (number, line.index("[") + 1), depth

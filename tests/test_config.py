@@ -102,6 +102,12 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
             "bind -l",
         ),
         ('[[cheat.paths]]\nname = "c"\n', ":1:1", "has no path", "path ="),
+        (
+            '[[cheat.paths]]\nname = "c"\npath = "~"\n[[cheat.paths]]\nname = 1\n',
+            ":5:1",
+            "string",
+            "",
+        ),
         ("[aliases]\nx = 'ls'\n[aliases]\ny='ls'\n", ":3:9", "TOML syntax error", "fix the TOML"),
         ('[aliases\nx = "ls"\n', ":1:9", "TOML syntax error", ""),
     ],

@@ -208,3 +208,17 @@ def test_concurrent_installs_are_serialized(tmp_path: Path) -> None:
     assert (tmp_path / ".bashrc").read_text().count(blocks.START) == 1
     state = read_state(Paths.from_env(tmp_path))
     assert state.manifest["blocks"][str(tmp_path / ".bashrc")]["separator"] == "\n"
+
+
+def test_restore_puts_a_backup_back_and_backs_up_first(tmp_path: Path) -> None:
+    from dotdbg.install import backups, restore
+
+    (tmp_path / ".bashrc").write_text("original\n")
+    paths = do_install(tmp_path)
+    first_backup = backups(paths)[-1]
+    restored = restore(paths, first_backup.name)
+    assert (tmp_path / ".bashrc").read_text() == "original\n"
+    assert restored.backup_dir is not None
+    assert blocks.START in (restored.backup_dir / ".bashrc").read_text()
+    with pytest.raises(DotdbgError, match="no backup named"):
+        restore(paths, "19990101T000000Z")

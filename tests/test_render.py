@@ -144,9 +144,13 @@ def toml_basic_string(value: str) -> str:
     return f'"{escaped}"'
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(value=alias_values)
-def test_any_toml_alias_is_defined_exactly_by_the_generated_file(tmp_path: Path, value: str) -> None:
+def test_any_toml_alias_is_defined_exactly_by_the_generated_file(
+    tmp_path: Path, value: str
+) -> None:
     marker = tmp_path / "executed"
     marker.unlink(missing_ok=True)
     files = render_with(tmp_path, f"[aliases]\nq = {toml_basic_string(value)}\n")
@@ -159,7 +163,13 @@ def test_any_toml_alias_is_defined_exactly_by_the_generated_file(tmp_path: Path,
         check=True,
     ).stdout.decode("utf-8", "surrogateescape")
     reread = subprocess.run(
-        ["bash", "--norc", "--noprofile", "-c", f'{shown.strip()}\nprintf %s "${{BASH_ALIASES[q]}}"'],
+        [
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-c",
+            f'{shown.strip()}\nprintf %s "${{BASH_ALIASES[q]}}"',
+        ],
         capture_output=True,
         check=True,
     ).stdout.decode("utf-8", "surrogateescape")

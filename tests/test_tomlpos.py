@@ -15,6 +15,8 @@ command = 1
 [[cheat.paths]]
 name = 2
 "quoted.key" = 1
+[[cheat.paths]]
+name = 3
 """
 
 
@@ -27,8 +29,10 @@ name = 2
         (("aliases", "pyx", "desc"), (4, 32)),
         (("aliases", "foo"), (6, 1)),
         (("aliases", "foo", "command"), (7, 1)),
-        (("cheat", "paths", "name"), (9, 1)),
-        (("cheat", "paths", "quoted.key"), (10, 1)),
+        (("cheat", "paths", "0", "name"), (9, 1)),
+        (("cheat", "paths", "0", "quoted.key"), (10, 1)),
+        (("cheat", "paths", "1", "name"), (12, 1)),
+        (("cheat", "paths", "1"), (11, 1)),
         (("aliases", "missing"), (2, 1)),
         (("nowhere",), (1, 1)),
     ],

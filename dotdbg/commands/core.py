@@ -28,7 +28,7 @@ DiffOption = Annotated[bool, typer.Option("--diff", help="Show a unified diff of
 
 
 def register(app: typer.Typer) -> None:
-    for command in (install, uninstall, status, diff, render, init, doctor, aliases):
+    for command in (install, uninstall, status, diff, render, init, doctor, aliases, restore):
         app.command()(command)
 
 
@@ -142,3 +142,25 @@ def aliases(
         report.print_aliases(config)
         return 0
     return report.explain(config, name, shutil.which)
+
+
+def restore(
+    stamp: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Argument(help="The backup to restore (a UTC timestamp); default: the newest."),
+    ] = None,
+    home: HomeOption = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the backups.")] = False,
+    dry_run: DryRunOption = False,
+    diff: DiffOption = False,
+) -> int:
+    """Put back the files of a backup (the current ones are backed up first)."""
+    paths = Paths.from_env(home)
+    if list_:
+        for backup in installer.backups(paths):
+            files = sorted(str(p.relative_to(backup)) for p in backup.rglob("*") if p.is_file())
+            print(f"{backup.name}  {' '.join(files)}")
+        return 0
+    done = installer.restore(paths, stamp, dry_run=dry_run)
+    report.print_uninstall(paths, done, dry_run=dry_run, diff=diff)
+    return 0
