@@ -24,7 +24,7 @@ BASH_RESERVED = frozenset(
     declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history
     jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set
     shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait
-    """.split()  # noqa: SIM905 - reads as bash prints it
+    """.split()
 )
 MIN_COUNT = 3
 MIN_SAVED_PER_USE = 2

@@ -43,3 +43,29 @@ def bash_reads_history(history: Path, tmp_path: Path) -> list[HistoryEntry]:
         )
     ]
     return entries[:-1]  # the last one is our own `history`
+
+
+def _shquote(value: str) -> str:
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def bash_parses(command: str, aliases: dict[str, str]) -> str:
+    """How an interactive bash with ``aliases`` defined parses ``command``.
+
+    The command becomes the body of a function; ``declare -f`` prints the body bash built, with
+    every alias already expanded, in bash's own canonical layout. Two commands that print the
+    same body are the same command to bash.
+    """
+    script = "set +H\n"  # no `!` history expansion in the commands
+    script += "".join(f"alias {name}={_shquote(value)}\n" for name, value in aliases.items())
+    script += f"__probe() {{\n{command}\n}}\ndeclare -f __probe\n"
+    done = subprocess.run(
+        # --noediting: an interactive bash reads even a pipe through readline, where TAB completes
+        ["bash", "--norc", "--noprofile", "--noediting", "-i"],
+        input=script.encode(),
+        capture_output=True,
+        env={"PATH": os.environ["PATH"], "HOME": "/nonexistent", "TERM": "dumb"},
+        timeout=30,
+        check=False,
+    )
+    return done.stdout.decode()
