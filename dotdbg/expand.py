@@ -17,9 +17,9 @@ from dotdbg.shellwords import BLANKS, METACHARACTERS, is_assignment, operator_at
 # Tokens after which a word is in command position (parse.y reserved_word_acceptable, minus
 # `;;`, `;&` and `;;&` which precede a case pattern).
 _COMMAND_STARTERS = frozenset(
-    ["", "\n", ";", "(", ")", "|", "&", "{", "}", "&&", "||", "!", "|&"]
-    + "do done elif else esac fi if then time until while coproc".split()
-)
+    ("", "\n", ";", "(", ")", "|", "&", "{", "}", "&&", "||", "!", "|&",
+     "do", "done", "elif", "else", "esac", "fi", "if", "then", "time", "until", "while", "coproc")
+)  # fmt: skip
 _REDIRECTIONS = frozenset("< > >> >| <> <& >& &> &>> << <<- <<<".split())
 _RESERVED = frozenset(
     "if then else elif fi case esac for select while until do done in function time { } ! [[ ]]"
