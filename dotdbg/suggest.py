@@ -13,19 +13,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from dotdbg.config import BASH_BUILTINS, BASH_KEYWORDS
 from dotdbg.shellwords import command_words, is_assignment
 
-# `compgen -k; compgen -b` of bash 5.2. Hard-coded so that suggesting runs no shell and gives the
-# same answer everywhere; a test compares it with the bash on the machine.
-BASH_RESERVED = frozenset(
-    """
-    if then else elif fi case esac for select while until do done in function time { } ! [[ ]]
-    coproc . : [ alias bg bind break builtin caller cd command compgen complete compopt continue
-    declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history
-    jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set
-    shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait
-    """.split()
-)
+# `compgen -k; compgen -b`, as the core lists them for its shadowing warnings. Hard-coded so that
+# suggesting runs no shell; a test compares them with the bash on the machine. (`.`, `:` and `[`
+# are builtins too, but a proposed name has letters and digits only.)
+BASH_RESERVED = BASH_KEYWORDS | BASH_BUILTINS
 MIN_COUNT = 3
 MIN_SAVED_PER_USE = 2
 # `make` → `m` saves too little to be worth remembering another name.

@@ -131,9 +131,9 @@ def test_hard_coded_keywords_and_builtins_match_the_real_bash() -> None:
         check=True,
         env={"PATH": os.environ["PATH"]},
     ).stdout.split()
-    assert set(listed) == BASH_RESERVED
+    assert set(listed) - {".", ":", "["} == BASH_RESERVED
 
 
-@pytest.mark.parametrize("name", ["[[", "coproc", "mapfile", "."])
+@pytest.mark.parametrize("name", ["[[", "coproc", "mapfile", "time"])
 def test_reserved_names_are_taken(name: str) -> None:
     assert Existing().taken(name)

@@ -1,0 +1,204 @@
+"""Round-trip edits of the user's config.toml: one alias or function added, replaced or removed.
+
+The text functions are pure: TOML text in, TOML text out, everything the user wrote outside the
+edited entry kept as it was (tomlkit). ``save_edit`` is the writer: it validates the new text
+exactly as a hand edit would be validated, backs the old file up, writes atomically and refreshes
+an installed dotdbg.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from dotdbg.config import load_config
+from dotdbg.errors import DotdbgError
+from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, run_lock
+from dotdbg.paths import Paths
+
+if TYPE_CHECKING:
+    from dotdbg.config import Config
+    from dotdbg.install import Report
+
+Section = Literal["aliases", "functions"]
+VALUE_KEY: dict[Section, str] = {"aliases": "command", "functions": "body"}
+KIND: dict[Section, str] = {"aliases": "alias", "functions": "function"}
+
+
+# -- pure text edits ---------------------------------------------------------------------------
+
+
+def toml_string(value: str) -> str:
+    """``value`` as the most readable TOML string: no backslash escapes when avoidable."""
+    import tomlkit
+
+    printable = all(char == "\n" or char == "\t" or char >= " " for char in value)
+    multiline = "\n" in value
+    if printable and not multiline and not set(value) & {'"', "\\"}:
+        return f'"{value}"'
+    if printable and "'" not in value:
+        text: str = tomlkit.string(value, literal=True, multiline=multiline).as_string()
+        return text
+    escaped: str = tomlkit.string(value, multiline=multiline).as_string()
+    return escaped
+
+
+def entry_toml(section: Section, value: str, desc: str | None, pack: str | None) -> str:
+    """The right-hand side of ``name = …``: the short form, or an inline table with desc/pack."""
+    if desc is None and pack is None:
+        return toml_string(value)
+    fields = [(VALUE_KEY[section], value), ("desc", desc), ("pack", pack)]
+    inner = ", ".join(f"{key} = {toml_string(text)}" for key, text in fields if text is not None)
+    return f"{{ {inner} }}"
+
+
+def set_entry(
+    text: str, section: Section, name: str, value: str, desc: str | None, pack: str | None
+) -> str:
+    """``text`` with ``[section] name`` defined as given, replacing any earlier definition."""
+    if "\n" in value and section == "aliases":
+        raise DotdbgError(
+            "an alias is one line", hint="join commands with ; or &&, or use `dotdbg fn add`"
+        )
+    return _assign(text, section, name, entry_toml(section, value, desc, pack))
+
+
+def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> str:
+    """``text`` without ``name``; a name the defaults define is switched off with ``= false``."""
+    if in_defaults:
+        return _assign(text, section, name, "false")
+    import tomlkit
+
+    document = tomlkit.parse(text)
+    table = document.get(section)
+    if table is None or name not in table:
+        raise DotdbgError(f"{name} is not in your config's [{section}]")
+    del table[name]
+    return document.as_string()
+
+
+def _assign(text: str, section: Section, name: str, value_toml: str) -> str:
+    import tomlkit
+
+    document = tomlkit.parse(text)
+    new_value = tomlkit.parse(f"v = {value_toml}\n")["v"]
+    table = document.get(section)
+    if table is None:
+        document.add(section, tomlkit.table())
+        table = document[section]
+    elif _uses_sub_tables(table, name):
+        return _assign_sub_table(document, section, name, value_toml)
+    table[name] = new_value
+    return document.as_string()
+
+
+def _uses_sub_tables(table: Any, name: str) -> bool:
+    """``[aliases.gs]`` headers (with no ``[aliases]`` one to put keys in), or ``name`` itself
+    written as such a table."""
+    import tomlkit.items
+
+    if bool(getattr(table, "is_super_table", lambda: False)()):
+        return True
+    return isinstance(table.get(name), tomlkit.items.Table)
+
+
+def _assign_sub_table(document: Any, section: Section, name: str, value_toml: str) -> str:
+    """The user writes ``[aliases.NAME]`` tables: keep to that style, and edit one in place."""
+    import tomlkit
+
+    if value_toml == "false":
+        raise DotdbgError(
+            f"cannot switch {section}.{name} off in a file of [{section}.NAME] tables",
+            hint=f"write `{name} = false` under an [{section}] header by hand",
+        )
+    parsed = tomlkit.parse(f"v = {value_toml}\n")["v"]
+    fields = dict(parsed) if isinstance(parsed, dict) else {VALUE_KEY[section]: parsed}
+    table = document[section]
+    if name not in table:
+        table[name] = tomlkit.table()
+    entry = table[name]
+    for key in (VALUE_KEY[section], "desc", "pack"):
+        if key in fields:
+            entry[key] = fields[key]
+        elif key in entry:
+            del entry[key]  # `add` defines the whole entry, as the short form does
+    text: str = document.as_string()
+    return text
+
+
+# -- the writer --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Saved:
+    config: Config
+    backup: Path | None
+    install: Report | None  # None: dotdbg is not installed in this home
+
+
+def read_user_text(paths: Paths) -> str:
+    try:
+        return paths.config_file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+    except (OSError, UnicodeDecodeError) as error:
+        raise DotdbgError(f"cannot read {paths.display(paths.config_file)}: {error}") from None
+
+
+def save_edit(paths: Paths, change: Callable[[str], str]) -> Saved:
+    """Apply ``change`` to the user's config, check it like a hand edit, back up, write, install."""
+    from dotdbg import install
+    from dotdbg.render import BASH_FILE, check_bash
+
+    with run_lock(paths):
+        new = change(read_user_text(paths))
+        config = load_config(paths, user_text=new)
+        # What `dotdbg install` would check, before anything is written: a body that breaks
+        # `bash -n` changes nothing.
+        check_bash(install.render_for(paths, config).files[BASH_FILE], config)
+        backup = _backup(paths)
+        atomic_write(paths.config_file, new.encode("utf-8"))
+    # install takes the run lock itself (flock is per open file, so not while we hold it).
+    report = install.install(paths, config) if install.is_installed(paths) else None
+    return Saved(config, backup, report)
+
+
+def _backup(paths: Paths) -> Path | None:
+    if not paths.config_file.exists():
+        return None
+    return backup_file(paths, new_backup_dir(paths), paths.config_file)
+
+
+def defined_in_defaults(paths: Paths, section: Section, name: str) -> bool:
+    defaults = load_config(paths, user_text="")
+    items = defaults.aliases if section == "aliases" else defaults.functions
+    return any(item.name == name for item in items)
+
+
+def reload_line(paths: Paths, before: Config, after: Config, section: Section, name: str) -> str:
+    """The command that makes the running shell see the change."""
+    was_alias = any(a.name == name for a in before.aliases)
+    was_function = any(f.name == name for f in before.functions)
+    is_defined = any(a.name == name for a in after.aliases) or any(
+        f.name == name for f in after.functions
+    )
+    if not is_defined:
+        return f"unalias {name}" if was_alias else f"unset -f {name}"
+    forget = ""
+    if section == "functions" and was_alias:
+        forget = f"unalias {name} 2>/dev/null; "  # else bash expands it in `name() {`
+    elif section == "aliases" and was_function:
+        forget = f"unset -f {name}; "
+    return f"{forget}source {_shell_path(paths)}"
+
+
+def _shell_path(paths: Paths) -> str:
+    from dotdbg.render import BASH_FILE
+
+    target = paths.data_dir / BASH_FILE
+    if paths.home == Path.home():
+        return paths.display(target)
+    return shlex.quote(str(target))
