@@ -202,3 +202,60 @@ def _shell_path(paths: Paths) -> str:
     if paths.home == Path.home():
         return paths.display(target)
     return shlex.quote(str(target))
+
+
+# -- the operations the CLI calls ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    action: str  # what happened to the entry, e.g. "added", "switched off"
+    saved: Saved
+    reload: str  # the line that makes a running shell see the change
+
+
+def add(
+    paths: Paths,
+    section: Section,
+    name: str,
+    value: str,
+    desc: str | None = None,
+    pack: str | None = None,
+) -> Outcome:
+    """Define alias or function ``name`` in the user's config, replacing an earlier one."""
+    before = load_config(paths)
+    _refuse_other_kind(before, section, name)
+    existed = _defines(before, section, name)
+    saved = save_edit(paths, lambda text: set_entry(text, section, name, value, desc, pack))
+    reload = reload_line(paths, before, saved.config, section, name)
+    return Outcome("replaced" if existed else "added", saved, reload)
+
+
+def remove(paths: Paths, section: Section, name: str) -> Outcome:
+    """Remove ``name``; one the defaults define is switched off (``name = false``)."""
+    before = load_config(paths)
+    if not _defines(before, section, name):
+        _refuse_other_kind(before, section, name)
+        raise DotdbgError(
+            f"there is no {KIND[section]} named {name}",
+            hint="`dotdbg aliases` lists every alias and function",
+        )
+    in_defaults = defined_in_defaults(paths, section, name)
+    saved = save_edit(paths, lambda text: remove_entry(text, section, name, in_defaults))
+    reload = reload_line(paths, before, saved.config, section, name)
+    return Outcome("switched off" if in_defaults else "removed", saved, reload)
+
+
+def _defines(config: Config, section: Section, name: str) -> bool:
+    items = config.aliases if section == "aliases" else config.functions
+    return any(item.name == name for item in items)
+
+
+def _refuse_other_kind(config: Config, section: Section, name: str) -> None:
+    other: Section = "functions" if section == "aliases" else "aliases"
+    if _defines(config, other, name):
+        command = "fn" if other == "functions" else "alias"
+        raise DotdbgError(
+            f"{name} is a {KIND[other]}",
+            hint=f"`dotdbg {command} rm {name}` first, or pick another name",
+        )

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dotdbg.config import BASH_BUILTINS, BASH_KEYWORDS
+from dotdbg.errors import DotdbgError
 from dotdbg.shellwords import command_words, is_assignment
 
 # `compgen -k; compgen -b`, as the core lists them for its shadowing warnings. Hard-coded so that
@@ -80,21 +81,25 @@ class Suggestions:
 def suggest(
     commands: Iterable[str], existing: Existing, top: int = 10, min_count: int = MIN_COUNT
 ) -> Suggestions:
+    """Up to ``top`` proposals, best saving first, and the aliases that went unused.
+
+    A line that starts with an existing alias's command is not a candidate: the advice there is
+    to use that alias (it is reported as unused), not to learn a second name for the same thing.
+    """
     commands = [command.strip() for command in commands]
-    typed = set(existing.aliases.values())
+    unused, covered = unused_aliases(commands, existing.aliases)
     counts = Counter(
         candidate
-        for command in commands
+        for index, command in enumerate(commands)
+        if index not in covered
         for candidate in set(candidates(command))
-        if candidate not in typed
     )
-    chosen = choose(counts, top, min_count)
-    named = name_proposals(chosen, existing)
+    named = name_proposals(choose(counts, top, min_count), existing)
     proposals = sorted(
         (p for p in named if len(p.command) - len(p.name) >= MIN_SAVED_PER_USE),
         key=lambda p: (-p.saved, p.name),
     )
-    return Suggestions(tuple(proposals), unused_aliases(commands, existing.aliases))
+    return Suggestions(tuple(proposals), unused)
 
 
 def candidates(command: str) -> Iterator[str]:
@@ -171,7 +176,7 @@ def tool_stems(commands: Sequence[str]) -> dict[str, str]:
 
 def name_candidates(stem: str, tool_letters: str, args: Sequence[str]) -> Iterator[str]:
     """Names from shortest to longest: the stem, then one letter per argument, then longer stems."""
-    initials = "".join(letters[0] for letters in map(_letters, args) if letters)
+    initials = "".join(letters[0] for letters in map(_letters, map(_basename, args)) if letters)
     yield stem
     for size in range(1, len(initials) + 1):
         yield stem + initials[:size]
@@ -190,24 +195,37 @@ def _tool_and_args(command: str) -> tuple[str, list[str]]:
     return tool, texts[1:]
 
 
+def _basename(word: str) -> str:
+    """``/src/project`` names ``project``: the last part tells such arguments apart."""
+    return word.rstrip("/").rsplit("/", 1)[-1] or word
+
+
 def _letters(word: str) -> str:
     """The lowercase letters and digits of ``word`` (``--collect-only`` → ``collectonly``)."""
     return "".join(char for char in word.lower() if char.isascii() and char.isalnum())
 
 
-def unused_aliases(commands: Sequence[str], aliases: Mapping[str, str]) -> tuple[Unused, ...]:
-    """Aliases whose command was typed in full; each line counts for its longest alias."""
+def unused_aliases(
+    commands: Sequence[str], aliases: Mapping[str, str]
+) -> tuple[tuple[Unused, ...], set[int]]:
+    """Aliases whose command was typed in full, and the indexes of those lines.
+
+    Each line counts for the longest alias command it starts with.
+    """
     values = sorted(
         ((_squeeze(value), name) for name, value in aliases.items() if _squeeze(value)),
         key=lambda item: -len(item[0]),
     )
     counts: Counter[tuple[str, str]] = Counter()
-    for command in map(_squeeze, commands):
+    covered = set()
+    for index, command in enumerate(map(_squeeze, commands)):
         match = next((item for item in values if _starts_command(command, item[0])), None)
         if match is not None:
             counts[match] += 1
+            covered.add(index)
     found = (Unused(name, aliases[name], n) for (_, name), n in counts.items())
-    return tuple(sorted((u for u in found if u.wasted > 0), key=lambda u: (-u.wasted, u.name)))
+    unused = tuple(sorted((u for u in found if u.wasted > 0), key=lambda u: (-u.wasted, u.name)))
+    return unused, covered
 
 
 def _starts_command(command: str, value: str) -> bool:
@@ -216,3 +234,45 @@ def _starts_command(command: str, value: str) -> bool:
 
 def _squeeze(text: str) -> str:
     return _BLANK_RUN.sub(" ", text.strip())
+
+
+# -- output ----------------------------------------------------------------------------------
+
+
+def pick(found: Suggestions, number: int) -> Proposal:
+    """Proposal ``number`` as listed (1-based)."""
+    if not 1 <= number <= len(found.proposals):
+        raise DotdbgError(
+            f"there is no proposal {number}; this history gives {len(found.proposals)}",
+            hint="run `dotdbg suggest` (with the same --history and --top) to see the list",
+        )
+    return found.proposals[number - 1]
+
+
+def format_suggestions(found: Suggestions, source: str, entries: int) -> str:
+    lines = [f"{entries} commands in {source}", ""]
+    if found.proposals:
+        lines += _proposal_table(found.proposals)
+        lines += ["", "add one with `dotdbg suggest --apply N`; a few at a time, then use them"]
+    else:
+        lines.append(f"no command was typed {MIN_COUNT} times or more that an alias would shorten")
+    if found.unused:
+        lines += ["", "typed in full although the alias exists:"]
+        lines += [
+            f"  {u.name}: {u.count} times, {u.wasted} keystrokes ({u.command})"
+            for u in found.unused
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _proposal_table(proposals: Sequence[Proposal]) -> list[str]:
+    rows = [("#", "alias", "uses", "saves", "command")]
+    rows += [
+        (str(n), p.name, str(p.count), str(p.saved), p.command) for n, p in enumerate(proposals, 1)
+    ]
+    widths = [max(len(row[column]) for row in rows) for column in range(4)]
+    return [
+        "  ".join([row[0].rjust(widths[0]), row[1].ljust(widths[1]),
+                   row[2].rjust(widths[2]), row[3].rjust(widths[3]), row[4]])
+        for row in rows
+    ]  # fmt: skip

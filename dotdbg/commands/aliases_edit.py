@@ -1,0 +1,151 @@
+"""Commands that live with aliases: alias add/rm, fn add/rm, suggest, expand."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from dotdbg import edit
+from dotdbg.commands.core import HomeOption
+from dotdbg.config import Config, load_config, shadow_warnings
+from dotdbg.expand import expand as expand_aliases
+from dotdbg.history import history_path, read_history
+from dotdbg.paths import Paths
+from dotdbg.report import note, warn
+from dotdbg.suggest import Existing, format_suggestions, pick
+from dotdbg.suggest import suggest as propose
+
+alias_app = typer.Typer(help="Add or remove an alias in your config.", no_args_is_help=True)
+fn_app = typer.Typer(help="Add or remove a shell function in your config.", no_args_is_help=True)
+
+PackOption = Annotated[
+    Optional[str],  # noqa: UP045 - typer needs the Optional spelling on Python 3.10
+    typer.Option("--pack", metavar="PACK", help="Put it in PACK (switchable in [packs])."),
+]
+DescOption = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option("--desc", metavar="TEXT", help="One line for `dotdbg aliases`."),
+]
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(alias_app, name="alias")
+    app.add_typer(fn_app, name="fn")
+    app.command()(suggest)
+    app.command()(expand)
+
+
+@alias_app.command("add")
+def alias_add(
+    name: Annotated[str, typer.Argument(help="The alias, e.g. gs.")],
+    command: Annotated[str, typer.Argument(help="What it stands for, quoted as one argument.")],
+    pack: PackOption = None,
+    desc: DescOption = None,
+    home: HomeOption = None,
+) -> int:
+    """Add (or replace) an alias, re-install, and print the line that loads it in this shell."""
+    paths = Paths.from_env(home)
+    return _report(paths, edit.add(paths, "aliases", name, command, desc, pack), name)
+
+
+@alias_app.command("rm")
+def alias_rm(name: str, home: HomeOption = None) -> int:
+    """Remove an alias (a built-in one is switched off with `name = false`)."""
+    paths = Paths.from_env(home)
+    return _report(paths, edit.remove(paths, "aliases", name), name)
+
+
+@fn_app.command("add")
+def fn_add(
+    name: Annotated[str, typer.Argument(help="The function, e.g. mkcd.")],
+    body: Annotated[str, typer.Argument(help='Its body, e.g. \'mkdir -p "$1" && cd "$1"\'.')],
+    pack: PackOption = None,
+    desc: DescOption = None,
+    home: HomeOption = None,
+) -> int:
+    """Add (or replace) a function, re-install, and print the line that loads it in this shell."""
+    paths = Paths.from_env(home)
+    return _report(paths, edit.add(paths, "functions", name, body, desc, pack), name)
+
+
+@fn_app.command("rm")
+def fn_rm(name: str, home: HomeOption = None) -> int:
+    """Remove a function (a built-in one is switched off with `name = false`)."""
+    paths = Paths.from_env(home)
+    return _report(paths, edit.remove(paths, "functions", name), name)
+
+
+def _report(paths: Paths, outcome: edit.Outcome, name: str) -> int:
+    """Messages on stderr; on stdout only the reload line, so `eval "$(dotdbg alias …)"` works."""
+    note(f"{outcome.action} {name} in {paths.display(paths.config_file)}")
+    for line in shadow_warnings(outcome.saved.config, shutil.which):
+        if line.split()[1] == name:
+            warn(line)
+    if outcome.saved.install is None:
+        note("dotdbg is not installed in this home: run `dotdbg install` to use it")
+        return 0
+    note("installed; new shells have it, and this line updates the running one:")
+    print(outcome.reload)
+    return 0
+
+
+def suggest(
+    history: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--history", metavar="FILE", help="Default: $HISTFILE or ~/.bash_history."),
+    ] = None,
+    top: Annotated[int, typer.Option("--top", min=1, help="Show at most N proposals.")] = 10,
+    apply: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option("--apply", metavar="N", min=1, help="Add proposal N with `alias add`."),
+    ] = None,
+    home: HomeOption = None,
+) -> int:
+    """Propose aliases for the commands you type most, from your bash history."""
+    paths = Paths.from_env(home)
+    config = load_config(paths)
+    # --home is hermetic: it ignores $HISTFILE as it ignores the XDG variables.
+    path = history or history_path(paths, os.environ if home is None else {})
+    entries = read_history(path)
+    found = propose([entry.command for entry in entries], existing_names(config), top=top)
+    if apply is None:
+        print(format_suggestions(found, paths.display(path), len(entries)), end="")
+        return 0
+    proposal = pick(found, apply)
+    return _report(
+        paths, edit.add(paths, "aliases", proposal.name, proposal.command), proposal.name
+    )
+
+
+def existing_names(config: Config) -> Existing:
+    return Existing(
+        aliases={alias.name: alias.command for alias in config.aliases},
+        functions=frozenset(function.name for function in config.functions),
+        which=shutil.which,
+    )
+
+
+def expand(
+    command: Annotated[str, typer.Argument(help="The command line, quoted as one argument.")],
+    home: HomeOption = None,
+) -> int:
+    """Print COMMAND with dotdbg's aliases expanded as bash would, for docs and bug reports."""
+    paths = Paths.from_env(home)
+    config = load_config(paths)
+    result = expand_aliases(
+        command,
+        {alias.name: alias.command for alias in config.aliases},
+        {function.name for function in config.functions},
+    )
+    print(result.text)
+    descriptions = {function.name: function.desc for function in config.functions}
+    for name in dict.fromkeys(result.functions):
+        note(
+            f"{name} is a dotdbg function ({descriptions[name]}), not inlined: "
+            f"readers without dotdbg need its definition (`type {name}`)"
+        )
+    return 0
