@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 Section = Literal["aliases", "functions"]
 VALUE_KEY: dict[Section, str] = {"aliases": "command", "functions": "body"}
 KIND: dict[Section, str] = {"aliases": "alias", "functions": "function"}
+A_KIND: dict[Section, str] = {"aliases": "an alias", "functions": "a function"}
 
 
 # -- pure text edits ---------------------------------------------------------------------------
@@ -35,7 +36,7 @@ def toml_string(value: str) -> str:
     """``value`` as the most readable TOML string: no backslash escapes when avoidable."""
     import tomlkit
 
-    printable = all(char == "\n" or char == "\t" or char >= " " for char in value)
+    printable = all(char in "\n\t" or " " <= char != "\x7f" for char in value)
     multiline = "\n" in value
     if printable and not multiline and not set(value) & {'"', "\\"}:
         return f'"{value}"'
@@ -46,12 +47,14 @@ def toml_string(value: str) -> str:
     return escaped
 
 
-def entry_toml(section: Section, value: str, desc: str | None, pack: str | None) -> str:
+Fields = dict[str, str]  # command/body, and desc and pack when given
+
+
+def entry_toml(fields: Fields) -> str:
     """The right-hand side of ``name = …``: the short form, or an inline table with desc/pack."""
-    if desc is None and pack is None:
-        return toml_string(value)
-    fields = [(VALUE_KEY[section], value), ("desc", desc), ("pack", pack)]
-    inner = ", ".join(f"{key} = {toml_string(text)}" for key, text in fields if text is not None)
+    if len(fields) == 1:
+        return toml_string(*fields.values())
+    inner = ", ".join(f"{key} = {toml_string(text)}" for key, text in fields.items())
     return f"{{ {inner} }}"
 
 
@@ -63,13 +66,14 @@ def set_entry(
         raise DotdbgError(
             "an alias is one line", hint="join commands with ; or &&, or use `dotdbg fn add`"
         )
-    return _assign(text, section, name, entry_toml(section, value, desc, pack))
+    given = {VALUE_KEY[section]: value, "desc": desc, "pack": pack}
+    return _assign(text, section, name, {k: v for k, v in given.items() if v is not None})
 
 
 def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> str:
     """``text`` without ``name``; a name the defaults define is switched off with ``= false``."""
     if in_defaults:
-        return _assign(text, section, name, "false")
+        return _assign(text, section, name, None)
     import tomlkit
 
     document = tomlkit.parse(text)
@@ -80,19 +84,26 @@ def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> s
     return document.as_string()
 
 
-def _assign(text: str, section: Section, name: str, value_toml: str) -> str:
+def _assign(text: str, section: Section, name: str, fields: Fields | None) -> str:
+    """Set ``name`` to ``fields``, or to ``false`` when they are None."""
     import tomlkit
 
     document = tomlkit.parse(text)
-    new_value = tomlkit.parse(f"v = {value_toml}\n")["v"]
     table = document.get(section)
     if table is None:
         document.add(section, tomlkit.table())
         table = document[section]
     elif _uses_sub_tables(table, name):
-        return _assign_sub_table(document, section, name, value_toml)
-    table[name] = new_value
+        return _assign_sub_table(document, section, name, fields)
+    table[name] = _toml_item("false" if fields is None else entry_toml(fields))
     return document.as_string()
+
+
+def _toml_item(value_toml: str) -> Any:
+    """An item that prints exactly as ``value_toml``."""
+    import tomlkit
+
+    return tomlkit.parse(f"v = {value_toml}\n")["v"]
 
 
 def _uses_sub_tables(table: Any, name: str) -> bool:
@@ -105,26 +116,23 @@ def _uses_sub_tables(table: Any, name: str) -> bool:
     return isinstance(table.get(name), tomlkit.items.Table)
 
 
-def _assign_sub_table(document: Any, section: Section, name: str, value_toml: str) -> str:
+def _assign_sub_table(document: Any, section: Section, name: str, fields: Fields | None) -> str:
     """The user writes ``[aliases.NAME]`` tables: keep to that style, and edit one in place."""
     import tomlkit
 
-    if value_toml == "false":
+    if fields is None:
         raise DotdbgError(
             f"cannot switch {section}.{name} off in a file of [{section}.NAME] tables",
             hint=f"write `{name} = false` under an [{section}] header by hand",
         )
-    parsed = tomlkit.parse(f"v = {value_toml}\n")["v"]
-    fields = dict(parsed) if isinstance(parsed, dict) else {VALUE_KEY[section]: parsed}
     table = document[section]
     if name not in table:
         table[name] = tomlkit.table()
     entry = table[name]
-    for key in (VALUE_KEY[section], "desc", "pack"):
-        if key in fields:
-            entry[key] = fields[key]
-        elif key in entry:
-            del entry[key]  # `add` defines the whole entry, as the short form does
+    for key, value in fields.items():
+        entry[key] = _toml_item(toml_string(value))
+    for key in ({"desc", "pack"} - fields.keys()) & entry.keys():
+        del entry[key]  # `add` defines the whole entry, as the short form does
     text: str = document.as_string()
     return text
 
@@ -178,20 +186,13 @@ def defined_in_defaults(paths: Paths, section: Section, name: str) -> bool:
     return any(item.name == name for item in items)
 
 
-def reload_line(paths: Paths, before: Config, after: Config, section: Section, name: str) -> str:
+def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str:
     """The command that makes the running shell see the change."""
-    was_alias = any(a.name == name for a in before.aliases)
-    was_function = any(f.name == name for f in before.functions)
-    is_defined = any(a.name == name for a in after.aliases) or any(
-        f.name == name for f in after.functions
-    )
-    if not is_defined:
-        return f"unalias {name}" if was_alias else f"unset -f {name}"
-    forget = ""
-    if section == "functions" and was_alias:
-        forget = f"unalias {name} 2>/dev/null; "  # else bash expands it in `name() {`
-    elif section == "aliases" and was_function:
-        forget = f"unset -f {name}; "
+    if removed:
+        return f"unalias {name}" if section == "aliases" else f"unset -f {name}"
+    # Were NAME an alias in that shell, bash would expand it inside `NAME() {` and define
+    # something else: unalias first, quietly, as it usually is not one.
+    forget = f"unalias {name} 2>/dev/null; " if section == "functions" else ""
     return f"{forget}source {_shell_path(paths)}"
 
 
@@ -227,7 +228,7 @@ def add(
     _refuse_other_kind(before, section, name)
     existed = _defines(before, section, name)
     saved = save_edit(paths, lambda text: set_entry(text, section, name, value, desc, pack))
-    reload = reload_line(paths, before, saved.config, section, name)
+    reload = reload_line(paths, section, name, removed=False)
     return Outcome("replaced" if existed else "added", saved, reload)
 
 
@@ -242,7 +243,7 @@ def remove(paths: Paths, section: Section, name: str) -> Outcome:
         )
     in_defaults = defined_in_defaults(paths, section, name)
     saved = save_edit(paths, lambda text: remove_entry(text, section, name, in_defaults))
-    reload = reload_line(paths, before, saved.config, section, name)
+    reload = reload_line(paths, section, name, removed=True)
     return Outcome("switched off" if in_defaults else "removed", saved, reload)
 
 
@@ -256,6 +257,6 @@ def _refuse_other_kind(config: Config, section: Section, name: str) -> None:
     if _defines(config, other, name):
         command = "fn" if other == "functions" else "alias"
         raise DotdbgError(
-            f"{name} is a {KIND[other]}",
+            f"{name} is {A_KIND[other]}",
             hint=f"`dotdbg {command} rm {name}` first, or pick another name",
         )

@@ -1,0 +1,119 @@
+"""Edits through the writer: validation, backups, re-install, and the reload line."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from dotdbg import edit
+from dotdbg.config import load_config
+from dotdbg.errors import DotdbgError
+from dotdbg.install import install
+from dotdbg.paths import Paths
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> Paths:
+    (tmp_path / ".bashrc").write_text("# the user's bashrc\n")
+    return Paths.from_env(tmp_path)
+
+
+@pytest.fixture
+def installed(paths: Paths) -> Paths:
+    install(paths, load_config(paths))
+    return paths
+
+
+def generated_bash(paths: Paths) -> str:
+    return (paths.data_dir / "dotdbg.bash").read_text()
+
+
+def test_not_installed_saves_the_config_only(paths: Paths) -> None:
+    outcome = edit.add(paths, "aliases", "gss", "git status --short")
+    assert outcome.action == "added"
+    assert outcome.saved.install is None
+    assert outcome.saved.backup is None  # there was no file to back up
+    assert paths.config_file.read_text() == '[aliases]\ngss = "git status --short"\n'
+    assert not paths.data_dir.exists()
+
+
+def test_every_edit_backs_the_old_file_up_first(paths: Paths) -> None:
+    edit.add(paths, "aliases", "gss", "git status --short")
+    before = paths.config_file.read_text()
+    outcome = edit.add(paths, "aliases", "gss", "git status -s")
+    assert outcome.action == "replaced"
+    backup = outcome.saved.backup
+    assert backup is not None and backup.read_text() == before
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert backup.is_relative_to(paths.backups_dir)
+
+
+def test_installed_home_is_refreshed(installed: Paths) -> None:
+    outcome = edit.add(installed, "aliases", "gss", "git status --short", "short", "git")
+    assert outcome.saved.install is not None
+    assert "alias gss='git status --short'" in generated_bash(installed)
+    assert outcome.reload == f"source {installed.data_dir / 'dotdbg.bash'}"
+
+
+def test_a_body_that_breaks_bash_changes_nothing(installed: Paths) -> None:
+    edit.add(installed, "aliases", "gss", "git status --short")
+    config_before, bash_before = installed.config_file.read_text(), generated_bash(installed)
+    with pytest.raises(DotdbgError, match=r"bash -n") as error:
+        edit.add(installed, "functions", "bad", "if then fi")
+    assert str(installed.config_file) in error.value.location
+    assert installed.config_file.read_text() == config_before
+    assert generated_bash(installed) == bash_before
+
+
+def test_an_invalid_name_is_refused_where_it_would_be_written(paths: Paths) -> None:
+    with pytest.raises(DotdbgError, match="not a valid name") as error:
+        edit.add(paths, "aliases", "g s", "git status")
+    assert error.value.location == f"{paths.config_file}:2:1"
+    assert not paths.config_file.exists()
+
+
+def test_user_comments_survive_an_edit(paths: Paths) -> None:
+    paths.config_file.parent.mkdir(parents=True)
+    paths.config_file.write_text("# keep me\n[aliases]\ngs = false  # not this one\n")
+    edit.add(paths, "aliases", "st", "git status")
+    assert paths.config_file.read_text() == (
+        '# keep me\n[aliases]\ngs = false  # not this one\nst = "git status"\n'
+    )
+
+
+def test_removing_a_default_alias_switches_it_off(installed: Paths) -> None:
+    assert "alias gs=" in generated_bash(installed)
+    outcome = edit.remove(installed, "aliases", "gs")
+    assert outcome.action == "switched off"
+    assert outcome.reload == "unalias gs"
+    assert "gs = false" in installed.config_file.read_text()
+    assert "alias gs=" not in generated_bash(installed)
+
+
+def test_removing_a_user_function_deletes_it(installed: Paths) -> None:
+    edit.add(installed, "functions", "mkcd", 'mkdir -p "$1" && cd "$1"')
+    outcome = edit.remove(installed, "functions", "mkcd")
+    assert (outcome.action, outcome.reload) == ("removed", "unset -f mkcd")
+    assert installed.config_file.read_text() == "[functions]\n"
+    assert "mkcd" not in generated_bash(installed)
+
+
+def test_a_function_replacing_an_alias_unaliases_it_first(installed: Paths) -> None:
+    assert edit.remove(installed, "aliases", "gs").reload == "unalias gs"
+    outcome = edit.add(installed, "functions", "gs", "git status")
+    assert outcome.reload == f"unalias gs 2>/dev/null; source {installed.data_dir}/dotdbg.bash"
+
+
+def test_names_of_the_other_kind_are_refused(paths: Paths) -> None:
+    with pytest.raises(DotdbgError, match="l is a function") as error:
+        edit.add(paths, "aliases", "l", "ls")
+    assert error.value.hint.startswith("`dotdbg fn rm l`")
+    with pytest.raises(DotdbgError, match="gs is an alias"):
+        edit.remove(paths, "functions", "gs")
+
+
+def test_removing_an_unknown_name_is_an_error(paths: Paths) -> None:
+    with pytest.raises(DotdbgError, match="there is no alias named nope"):
+        edit.remove(paths, "aliases", "nope")
