@@ -49,14 +49,16 @@ def _shquote(value: str) -> str:
     return "'" + value.replace("'", "'\\''") + "'"
 
 
-def bash_parses(command: str, aliases: dict[str, str]) -> str:
+def bash_parses(
+    command: str, aliases: dict[str, str], setup: str = "", home: Path = Path("/nonexistent")
+) -> str:
     """How an interactive bash with ``aliases`` defined parses ``command``.
 
     The command becomes the body of a function; ``declare -f`` prints the body bash built, with
     every alias already expanded, in bash's own canonical layout. Two commands that print the
     same body are the same command to bash.
     """
-    script = "set +H\n"  # no `!` history expansion in the commands
+    script = setup + "set +H\n"  # no `!` history expansion in the commands
     script += "".join(f"alias {name}={_shquote(value)}\n" for name, value in aliases.items())
     script += f"__probe() {{\n{command}\n}}\ndeclare -f __probe\n"
     done = subprocess.run(
@@ -64,7 +66,7 @@ def bash_parses(command: str, aliases: dict[str, str]) -> str:
         ["bash", "--norc", "--noprofile", "--noediting", "-i"],
         input=script.encode(),
         capture_output=True,
-        env={"PATH": os.environ["PATH"], "HOME": "/nonexistent", "TERM": "dumb"},
+        env={"PATH": os.environ["PATH"], "HOME": str(home), "TERM": "dumb"},
         timeout=30,
         check=False,
     )

@@ -1,0 +1,143 @@
+"""The commands as a user runs them: exit codes, stdout versus stderr, files written."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dotdbg.config import load_config
+from dotdbg.install import install
+from dotdbg.paths import Paths
+
+
+def dotdbg(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dotdbg", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    (tmp_path / ".bashrc").write_text("")
+    paths = Paths.from_env(tmp_path)
+    install(paths, load_config(paths))
+    return tmp_path
+
+
+def test_alias_add_prints_only_the_reload_line_on_stdout(home: Path) -> None:
+    done = dotdbg(
+        "alias", "add", "gss", "git status --short", "--desc", "short", "--home", str(home)
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"source {home}/.local/share/dotdbg/dotdbg.bash\n"
+    assert done.stderr.splitlines()[0] == "dotdbg: added gss in ~/.config/dotdbg/config.toml"
+    assert (home / ".config/dotdbg/config.toml").read_text() == (
+        '[aliases]\ngss = { command = "git status --short", desc = "short" }\n'
+    )
+
+
+def test_rm_prints_unalias_and_unset(home: Path) -> None:
+    assert dotdbg("alias", "rm", "gs", "--home", str(home)).stdout == "unalias gs\n"
+    assert dotdbg("fn", "rm", "l", "--home", str(home)).stdout == "unset -f l\n"
+
+
+def test_bad_input_is_one_error_line_and_exit_2(home: Path) -> None:
+    done = dotdbg("alias", "rm", "nope", "--home", str(home))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == "dotdbg: error: there is no alias named nope"
+    assert "Traceback" not in done.stderr
+    assert not (home / ".config/dotdbg/config.toml").exists()
+
+
+def test_not_installed_says_so(tmp_path: Path) -> None:
+    done = dotdbg("fn", "add", "up", "cd ..", "--home", str(tmp_path))
+    assert done.returncode == 0
+    assert done.stdout == ""
+    assert "run `dotdbg install`" in done.stderr
+
+
+HISTORY = (
+    "#1700000000\ngit status\n" * 6
+    + "#1700000100\npytest --disable-warnings -rA tests/test_model.py\n" * 4
+    + "#1700000200\nnvidia-smi --query-gpu=memory.used --format=csv\n" * 3
+    + "#1700000300\nfor f in *; do\n  echo $f\ndone\n" * 5
+)
+
+
+def test_suggest_lists_proposals_and_unused_aliases(home: Path) -> None:
+    history = home / "history"
+    history.write_text(HISTORY)
+    done = dotdbg("suggest", "--history", str(history), "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "18 commands in ~/history",
+        "",
+        "#  alias  uses  saves  command",
+        "1  n         3    138  nvidia-smi --query-gpu=memory.used --format=csv",
+        "",
+        "add one with `dotdbg suggest --apply N`; a few at a time, then use them",
+        "",
+        "typed in full although the alias exists:",
+        "  pyt: 4 times, 104 keystrokes (pytest --disable-warnings -rA)",
+        "  gs: 6 times, 48 keystrokes (git status)",
+    ]
+
+
+def test_suggest_apply_adds_the_proposal(home: Path) -> None:
+    history = home / "history"
+    history.write_text(HISTORY)
+    done = dotdbg("suggest", "--history", str(history), "--apply", "1", "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"source {home}/.local/share/dotdbg/dotdbg.bash\n"
+    config = (home / ".config/dotdbg/config.toml").read_text()
+    assert config == '[aliases]\nn = "nvidia-smi --query-gpu=memory.used --format=csv"\n'
+    wrong = dotdbg("suggest", "--history", str(history), "--apply", "7", "--home", str(home))
+    assert wrong.returncode == 2
+    assert "there is no proposal 7" in wrong.stderr
+
+
+def test_suggest_reads_histfile_or_the_home_default(tmp_path: Path) -> None:
+    (tmp_path / ".bash_history").write_text("make -j8 all\n" * 3)
+    by_home = dotdbg("suggest", "--home", str(tmp_path))
+    assert "make -j8 all" in by_home.stdout
+    other = tmp_path / "elsewhere"
+    other.write_text("cargo build --release\n" * 3)
+    by_env = dotdbg("suggest", env={"HOME": str(tmp_path), "HISTFILE": str(other)})
+    assert "cargo build --release" in by_env.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "message"), [(None, "no bash history at"), ("", "has no commands")]
+)
+def test_suggest_without_history_is_a_clear_error(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
+    if content is not None:
+        (tmp_path / ".bash_history").write_text(content)
+    done = dotdbg("suggest", "--home", str(tmp_path))
+    assert done.returncode == 2
+    assert message in done.stderr.splitlines()[0]
+    assert done.stderr.splitlines()[1].startswith("hint: ")
+
+
+def test_expand_prints_the_command_and_names_functions(tmp_path: Path) -> None:
+    done = dotdbg("expand", "pyt tests/test_x.py -k foo && l src", "--home", str(tmp_path))
+    assert done.returncode == 0
+    assert done.stdout == "pytest --disable-warnings -rA tests/test_x.py -k foo && l src\n"
+    assert done.stderr.startswith("dotdbg: l is a dotdbg function (long listing")
+
+
+def test_expand_uses_the_users_config(tmp_path: Path) -> None:
+    config = tmp_path / ".config/dotdbg/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[aliases]\npyt = "pytest -x"\ngs = false\n')
+    done = dotdbg("expand", "pyt; gs", "--home", str(tmp_path))
+    assert done.stdout == "pytest -x; gs\n"
