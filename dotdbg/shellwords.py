@@ -52,7 +52,7 @@ def scan_word(text: str, pos: int) -> Word:
             pos += 2
         elif char in "'\"" or text.startswith(("$'", '$"'), pos):
             quoted = True
-            pos = _skip_quoted(text, pos + (char == "$"))
+            pos = _skip_quoted(text, pos + (char == "$"), ansi_c=text.startswith("$'", pos))
         elif char == "`":
             pos = _skip_backquotes(text, pos)
         elif text.startswith(("$(", "${", "<(", ">("), pos):
@@ -62,11 +62,11 @@ def scan_word(text: str, pos: int) -> Word:
     return Word(start, min(pos, len(text)), quoted)
 
 
-def _skip_quoted(text: str, pos: int) -> int:
-    """Past the quoted string opening at ``pos`` (``'`` or ``"``)."""
+def _skip_quoted(text: str, pos: int, ansi_c: bool = False) -> int:
+    """Past the quoted string opening at ``pos`` (``'`` or ``"``; ``$'…'`` has escapes)."""
     quote, pos = text[pos], pos + 1
     while pos < len(text) and text[pos] != quote:
-        if text[pos] == "\\" and quote == '"':
+        if text[pos] == "\\" and (quote == '"' or ansi_c):
             pos += 1
         elif quote == '"' and text.startswith(("$(", "${"), pos):
             pos = _skip_group(text, pos + 1) - 1

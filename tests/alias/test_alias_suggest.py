@@ -137,3 +137,17 @@ def test_hard_coded_keywords_and_builtins_match_the_real_bash() -> None:
 @pytest.mark.parametrize("name", ["[[", "coproc", "mapfile", "time"])
 def test_reserved_names_are_taken(name: str) -> None:
     assert Existing().taken(name)
+
+
+def test_lines_an_alias_already_covers_are_left_to_the_unused_report() -> None:
+    commands = history((9, "pytest --disable-warnings -rA tests/test_a.py"))
+    result = suggest(commands, Existing({"pyt": "pytest --disable-warnings -rA"}))
+    assert result.proposals == ()
+    assert [(u.name, u.count) for u in result.unused] == [("pyt", 9)]
+
+
+def test_path_arguments_are_named_by_their_last_part() -> None:
+    commands = history((9, "cd /src/project/models"), (5, "cd /src/project/data"))
+    names = by_name(suggest(commands, Existing()).proposals)
+    # c is taken by the more used one, cd is a builtin: cd + d(ata)
+    assert names == {"c": "cd /src/project/models", "cdd": "cd /src/project/data"}
