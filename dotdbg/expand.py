@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from dotdbg.shellwords import BLANKS, METACHARACTERS, is_assignment, operator_at, scan_word
+from dotdbg.shellwords import (
+    BLANKS,
+    METACHARACTERS,
+    is_assignment,
+    operator_at,
+    scan_word,
+    substitutions,
+)
 
 # Tokens after which a word is in command position (parse.y reserved_word_acceptable, minus
 # `;;`, `;&` and `;;&` which precede a case pattern).
@@ -163,7 +170,7 @@ class _Expander:
             return
         if not word.quoted:  # parse.y skips the alias step, flag included, for a quoted word
             self.expand_next_word = False
-        self.emit(text)
+        self.emit(self.inside_substitutions(text))
         if self.last_token in _REDIRECTIONS:
             self.last_token = "file"  # `>log`: the command word may still come
         elif command_position and not word.quoted:
@@ -172,6 +179,16 @@ class _Expander:
         else:
             self.last_token = "word"
             self.only_redirections = False
+
+    def inside_substitutions(self, text: str) -> str:
+        """``text`` with the commands of its ``$(…)`` and backquotes expanded: bash parses those
+        afresh when it runs them, with the aliases it has then."""
+        for start, end in reversed(substitutions(text)):
+            inner = expand(text[start:end], self.aliases, self.functions)
+            self.expanded.extend(inner.aliases)
+            self.called.extend(inner.functions)
+            text = text[:start] + inner.text + text[end:]
+        return text
 
     def classify(self, text: str) -> None:
         """What an unquoted word in command position makes of the next one."""

@@ -113,3 +113,32 @@ def command_words(text: str) -> tuple[list[Word], bool]:
             words.append(scan_word(text, pos))
             pos = max(words[-1].end, pos + 1)
     return words, False
+
+
+def substitutions(word: str) -> list[tuple[int, int]]:
+    """Where the commands inside ``$(…)``, backquotes, ``<(…)`` and ``>(…)`` of ``word`` are.
+
+    Spans of the inner text, outermost only; single-quoted text has none. ``$((…))`` is
+    arithmetic, not a command.
+    """
+    spans: list[tuple[int, int]] = []
+    pos, in_double = 0, False
+    while pos < len(word):
+        char = word[pos]
+        if char == "\\":
+            pos += 2
+        elif char == '"':
+            in_double, pos = not in_double, pos + 1
+        elif char == "'" and not in_double:
+            pos = _skip_quoted(word, pos, ansi_c=word[pos - 1 : pos] == "$")
+        elif word.startswith(("$(", "<(", ">("), pos) and not word.startswith("$((", pos):
+            end = _skip_group(word, pos + 1)
+            spans.append((pos + 2, end - 1))
+            pos = end
+        elif char == "`":
+            end = _skip_backquotes(word, pos)
+            spans.append((pos + 1, end - 1))
+            pos = end
+        else:
+            pos += 1
+    return spans

@@ -71,3 +71,22 @@ def bash_parses(
         check=False,
     )
     return done.stdout.decode()
+
+
+def bash_runs(command: str, aliases: dict[str, str]) -> str:
+    """What ``command`` prints when an interactive bash with ``aliases`` runs it.
+
+    For what ``declare -f`` cannot show: bash keeps the text of ``$(…)`` and backquotes as typed
+    and parses it, aliases included, only when it runs it.
+    """
+    script = "set +H\n"
+    script += "".join(f"alias {name}={_shquote(value)}\n" for name, value in aliases.items())
+    script += f"{command}\n"
+    return subprocess.run(
+        ["bash", "--norc", "--noprofile", "--noediting", "-i"],
+        input=script.encode(),
+        capture_output=True,
+        env={"PATH": os.environ["PATH"], "HOME": "/nonexistent", "TERM": "dumb"},
+        timeout=30,
+        check=False,
+    ).stdout.decode()

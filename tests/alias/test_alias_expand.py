@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dotdbg.expand import expand
-from tests.alias.realbash import bash_parses
+from tests.alias.realbash import bash_parses, bash_runs
 
 ALIASES = {
     "pyt": "pytest --disable-warnings -rA",
@@ -43,7 +43,6 @@ CASES = [
     "gs # ll in a comment\nll",
     "! gs",
     "time ll",
-    'echo $(ll) `gs` "$(ll)"',
     "ll > out; ll 2>&1 | ll",
     "for f in ll gs; do ll $f; done",
 ]
@@ -73,6 +72,26 @@ def test_expanded_text(command: str, expected: str) -> None:
     assert expand(command, ALIASES).text == expected
 
 
+ECHOING = {"ll": "echo LL", "gs": "echo GS ", "two": "echo 2; echo two"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo $(ll x) \"$(gs ll)\" `gs` '$(ll)' $((1 + 2))",
+        'echo "$(ll $(gs))"',
+        "cat <(two) <(ll)",
+        "echo $(two)",
+    ],
+)
+def test_commands_inside_substitutions_run_as_bash_runs_them(command: str) -> None:
+    expanded = expand(command, ECHOING).text
+    assert "$(ll" not in expanded.replace("'$(ll)'", "")
+    ran = bash_runs(command, ECHOING)
+    assert ran.strip()
+    assert bash_runs(expanded, {}) == ran
+
+
 def test_functions_are_named_not_inlined() -> None:
     result = expand("l src | lt; echo l; wrap l", {"lt": "l -t"}, functions={"l", "wrap"})
     assert result.text == "l src | l -t; echo l; wrap l"
@@ -83,7 +102,7 @@ def test_functions_are_named_not_inlined() -> None:
 # -- hypothesis: random alias sets and commands against the real bash ---------------------------
 
 NAMES = ["a", "b", "c", "ls", "gs"]
-PLAIN = ["echo", "x", "-l", "X=1", "'a'", "\\b", '"c d"', "$(c)", "> o", "2>&1", "<<<w"]
+PLAIN = ["echo", "x", "-l", "X=1", "'a'", "\\b", '"c d"', "$(x)", "> o", "2>&1", "<<<w"]
 SEPARATORS = ["; ", " && ", " || ", " | ", "\n", " & ", ";"]
 PREFIXES = ["", "", "! ", "time ", "X=2 ", "{ "]
 WRAPPERS = [
