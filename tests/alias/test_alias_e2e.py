@@ -4,41 +4,19 @@ the printed line, and `dotdbg expand` agrees with the aliases that shell really 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from dotdbg.config import load_config
 from dotdbg.expand import expand
-from dotdbg.install import install
 from dotdbg.paths import Paths
 from tests.alias.realbash import bash_parses
 from tests.e2e.conftest import TmuxShell
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".bashrc").write_text("# the user's own bashrc\n")
-    paths = Paths.from_env(home)
-    install(paths, load_config(paths))
-    return home
-
-
-@pytest.fixture
-def shell(home: Path) -> Iterator[TmuxShell]:
-    if shutil.which("tmux") is None:
-        pytest.fail("tmux is required for the e2e tests (apt-get install tmux)")
-    session = TmuxShell(home)
-    yield session
-    session.close()
 
 
 def test_added_alias_works_in_the_running_shell_after_the_printed_line(shell: TmuxShell) -> None:
@@ -69,7 +47,8 @@ def test_a_function_can_take_the_name_of_an_alias_the_shell_still_has(shell: Tmu
     assert shell.run("gd") == "fn-gd"
 
 
-def test_expand_agrees_with_the_installed_aliases_of_a_real_bash(home: Path) -> None:
+def test_expand_agrees_with_the_installed_aliases_of_a_real_bash(installed_home: Path) -> None:
+    home = installed_home
     config = load_config(Paths.from_env(home))
     aliases = {alias.name: alias.command for alias in config.aliases}
     installed = home / ".local/share/dotdbg/dotdbg.bash"
