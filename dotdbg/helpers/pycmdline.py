@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 
 _PYTHON_NAME = re.compile(r"python[\d.]*[a-z]?(-dbg|-debug)?$")
 _RENAMED_BY_TORCH = "pt_"
@@ -85,6 +86,7 @@ def split_invocation(argv: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     return "", ()
 
 
+@lru_cache(maxsize=1024)
 def launcher_of(argv: tuple[str, ...]) -> str | None:
     """``torchrun``, ``accelerate``, ``deepspeed``, ``pytest``, ``ipykernel`` or ``jupyter``."""
     kind, rest = split_invocation(argv)
@@ -97,6 +99,7 @@ def launcher_of(argv: tuple[str, ...]) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def short_command(argv: tuple[str, ...], name: str | None = None) -> str:
     """What was run, without the interpreter: ``train.py --lr 1``, ``-m pytest -x``, ``-c code``.
 

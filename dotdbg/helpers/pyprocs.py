@@ -1,10 +1,12 @@
-"""Finding Python processes in /proc, in two phases: a cheap filter over every process, then the
-full attributes of the matches only.
+"""Finding Python processes, in two phases: a cheap filter over every process, then the full
+attributes of the matches only.
 
-/proc is read directly rather than through psutil: on this kind of machine psutil's
-``process_iter`` costs about 120 µs a process and these reads about 15 µs, and a live view
-pays that every half second. Every read tolerates the process vanishing (it is skipped),
-turning into a zombie, or belonging to someone else (the field becomes ``None``).
+Phase one reads ``/proc/PID/stat`` of every process (one read gives the kernel name, the start
+time and the numbers shown) and remembers its verdict per process, keyed by pid, start time and
+name: an ``exec`` changes the name, a reused pid the start time. Only a new process pays for
+the executable link and the command line. Phase two reads the matches' command line (it changes
+with ``setproctitle``) and, once per process, its environment. A process that vanishes mid-scan
+is skipped; a zombie or another user's process shows what can be read.
 """
 
 from __future__ import annotations
@@ -13,60 +15,10 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import pycmdline
-
-PROC = "/proc"
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
-
-# Process environment variables worth a column.
-_ENV_KEYS = (b"RANK", b"LOCAL_RANK", b"VIRTUAL_ENV", b"CONDA_DEFAULT_ENV")
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """What the cheap phase learnt about a process that looks like Python."""
-
-    pid: int
-    uid: int
-    exe: str | None
-    argv: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class EnvFacts:
-    env: str | None
-    rank: str | None
-    local_rank: str | None
-
-
-@dataclass(frozen=True)
-class PyProcess:
-    pid: int
-    ppid: int
-    uid: int
-    name: str
-    state: str
-    argv: tuple[str, ...]
-    exe: str | None
-    rss_bytes: int
-    cpu_seconds: float
-    threads: int
-    start_ticks: int
-    environ: EnvFacts | None  # None: not readable (another user's process)
-
-    @property
-    def identity(self) -> tuple[int, int]:
-        """Stays the same for the life of the process, unlike a pid that may be reused."""
-        return self.pid, self.start_ticks
-
-    @property
-    def started_seconds(self) -> float:
-        """Start time in seconds after boot."""
-        return self.start_ticks / CLOCK_TICKS
+from dotdbg.helpers import procfs, pycmdline
+from dotdbg.helpers.procfs import EnvFacts, Stat
 
 
 @dataclass(frozen=True)
@@ -79,192 +31,123 @@ class ScanFilter:
         return self.pattern is None or self.pattern.search(" ".join(argv)) is not None
 
 
-def _read_bytes(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
+@dataclass(frozen=True)
+class Candidate:
+    """A process phase one found to be Python."""
+
+    pid: int
+    uid: int
+    exe: str | None
+    stat: Stat
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        return self.pid, self.stat.start_ticks, self.stat.name
 
 
-def _readlink(path: str) -> str | None:
-    try:
-        target = os.readlink(path)
-    except OSError:
-        return None
-    return target.removesuffix(" (deleted)")
+@dataclass(frozen=True)
+class PyProcess:
+    pid: int
+    uid: int
+    exe: str | None
+    argv: tuple[str, ...]
+    stat: Stat
+    environ: EnvFacts | None  # None: not readable (another user's process, a zombie)
+
+    @property
+    def identity(self) -> tuple[int, int]:
+        """Stays the same for the life of the process, unlike a pid that may be reused."""
+        return self.pid, self.stat.start_ticks
+
+    @property
+    def started_seconds(self) -> float:
+        """Start time in seconds after boot."""
+        return self.stat.start_ticks / procfs.CLOCK_TICKS
 
 
-def _argv_of(pid: int) -> tuple[str, ...]:
-    raw = _read_bytes(f"{PROC}/{pid}/cmdline")
-    return tuple(part.decode(errors="replace") for part in raw.split(b"\0")[:-1] if raw)
-
-
-def _comm_of(pid: int) -> str:
-    return _read_bytes(f"{PROC}/{pid}/comm").decode(errors="replace").rstrip("\n")
-
-
-def all_pids(proc: str = PROC) -> list[int]:
-    return [int(entry) for entry in os.listdir(proc) if entry.isdigit()]
-
-
-def _candidate(pid: int, wanted: ScanFilter) -> Candidate | None:
-    """Phase one for one pid: the fewest reads that decide whether it is a Python process."""
-    uid = os.stat(f"{PROC}/{pid}").st_uid
+def classify(pid: int, stat: Stat, wanted: ScanFilter) -> tuple[int, str | None] | None:
+    """(uid, executable) when the process is Python and the user is wanted, else None."""
+    uid = os.stat(f"{procfs.PROC}/{pid}").st_uid
     if wanted.uid is not None and uid != wanted.uid:
         return None
-    exe = _readlink(f"{PROC}/{pid}/exe")
-    argv = _argv_of(pid)
-    if not wanted.wants_argv(argv):
-        return None
+    exe = procfs.readlink(f"{procfs.PROC}/{pid}/exe")
     if exe is not None and pycmdline.is_python(exe, (), None):
-        return Candidate(pid, uid, exe, argv)
-    if pycmdline.is_python(None, argv, _comm_of(pid)):
-        return Candidate(pid, uid, exe, argv)
+        return uid, exe
+    if pycmdline.is_python(None, procfs.read_argv(pid), stat.name):
+        return uid, exe
     return None
 
 
-def find_candidates(wanted: ScanFilter, pids: Iterable[int] | None = None) -> list[Candidate]:
-    """Phase one: every process that looks like Python and passes the filter."""
-    found = []
-    for pid in all_pids() if pids is None else pids:
-        if pid in wanted.exclude:
-            continue
+class Scanner:
+    """Scans repeatedly, remembering per process what does not change between refreshes."""
+
+    def __init__(self, wanted: ScanFilter) -> None:
+        self.wanted = wanted
+        self._verdicts: dict[tuple[int, int, str], tuple[int, str | None] | None] = {}
+        self._environ: dict[tuple[int, int, tuple[str, ...]], EnvFacts | None] = {}
+        self._environ_next: dict[tuple[int, int, tuple[str, ...]], EnvFacts | None] = {}
+
+    def scan(self, pids: Iterable[int] | None = None) -> list[PyProcess]:
+        self._environ_next = {}
+        found = [self.details(candidate) for candidate in self.candidates(pids)]
+        self._environ, self._environ_next = self._environ_next, {}
+        return [process for process in found if process is not None]
+
+    def candidates(self, pids: Iterable[int] | None = None) -> list[Candidate]:
+        """Phase one: every process that is Python, by the cheapest reads that tell."""
+        verdicts: dict[tuple[int, int, str], tuple[int, str | None] | None] = {}
+        found = []
+        for pid in procfs.all_pids() if pids is None else pids:
+            if pid in self.wanted.exclude:
+                continue
+            try:
+                stat = procfs.read_stat(pid)
+                key = (pid, stat.start_ticks, stat.name)
+                verdict = (
+                    self._verdicts[key]
+                    if key in self._verdicts
+                    else classify(pid, stat, self.wanted)
+                )
+            except OSError:  # gone since the directory was listed
+                continue
+            verdicts[key] = verdict
+            if verdict is not None:
+                found.append(Candidate(pid, verdict[0], verdict[1], stat))
+        self._verdicts = verdicts
+        return found
+
+    def details(self, candidate: Candidate) -> PyProcess | None:
+        """Phase two: command line and environment; None if the process has gone or is unwanted."""
         try:
-            candidate = _candidate(pid, wanted)
-        except OSError:  # vanished between listdir and the read
-            continue
-        if candidate is not None:
-            found.append(candidate)
-    return found
+            argv = procfs.read_argv(candidate.pid)
+            if not self.wanted.wants_argv(argv):
+                return None
+            environ = self._environ_of(candidate, argv)
+        except (FileNotFoundError, ProcessLookupError):
+            return None
+        return PyProcess(candidate.pid, candidate.uid, candidate.exe, argv, candidate.stat, environ)
+
+    def _environ_of(self, candidate: Candidate, argv: tuple[str, ...]) -> EnvFacts | None:
+        """Read once per process and command line: the environment it started with is fixed."""
+        key = (candidate.pid, candidate.stat.start_ticks, argv)
+        facts = self._environ[key] if key in self._environ else _read_env_facts(candidate, argv)
+        self._environ_next[key] = facts
+        return facts
 
 
-def parse_environ(raw: bytes) -> EnvFacts:
-    """The few variables dotdbg shows, from the NUL-separated ``/proc/PID/environ``."""
-    values: dict[bytes, str] = {}
-    for entry in raw.split(b"\0"):
-        key, _, value = entry.partition(b"=")
-        if key in _ENV_KEYS:
-            values[key] = value.decode(errors="replace")
-    env = pycmdline.env_from_environ(values.get(b"VIRTUAL_ENV"), values.get(b"CONDA_DEFAULT_ENV"))
-    return EnvFacts(env, values.get(b"RANK"), values.get(b"LOCAL_RANK"))
-
-
-def _environ_of(pid: int) -> EnvFacts | None:
-    try:
-        return parse_environ(_read_bytes(f"{PROC}/{pid}/environ"))
-    except PermissionError:
+def _read_env_facts(candidate: Candidate, argv: tuple[str, ...]) -> EnvFacts | None:
+    if candidate.stat.state == "Z":
         return None
-
-
-@lru_cache(maxsize=256)
-def env_of_interpreter(path: str) -> str | None:
-    """The venv or conda env an interpreter belongs to, by looking next to it on disk."""
-    prefix = pycmdline.env_prefix_of(path)
-    if prefix is None:
-        return None
-    markers = ("pyvenv.cfg", "conda-meta")
-    if any(os.path.exists(os.path.join(prefix, marker)) for marker in markers):
-        return pycmdline.env_label(prefix)
-    return None
-
-
-def _interpreter_env(pid: int, argv: tuple[str, ...], exe: str | None) -> str | None:
-    """The env of argv[0] (``.venv/bin/python train.py``), else of the executable (conda)."""
-    if argv and "/" in argv[0]:
-        cwd = _readlink(f"{PROC}/{pid}/cwd") or ""
-        env = env_of_interpreter(os.path.join(cwd, argv[0]))
-        if env is not None:
-            return env
-    return env_of_interpreter(exe) if exe else None
-
-
-def _with_interpreter_env(facts: EnvFacts | None, candidate: Candidate) -> EnvFacts | None:
-    """Fill the env from the interpreter's location when ``activate`` was not used."""
+    facts = procfs.read_environ(candidate.pid)
     if facts is None or facts.env is not None:
         return facts
-    env = _interpreter_env(candidate.pid, candidate.argv, candidate.exe)
+    env = procfs.interpreter_env(candidate.pid, argv, candidate.exe)
     return EnvFacts(env, facts.rank, facts.local_rank)
 
 
-def parse_stat(raw: bytes) -> tuple[str, str, int, float, int, int, int]:
-    """name, state, ppid, cpu seconds, threads, start ticks, rss bytes from ``/proc/PID/stat``."""
-    open_paren, close_paren = raw.index(b"("), raw.rindex(b")")
-    name = raw[open_paren + 1 : close_paren].decode(errors="replace")
-    fields = raw[close_paren + 2 :].split()
-    cpu_ticks = int(fields[11]) + int(fields[12])
-    return (
-        name,
-        fields[0].decode(),
-        int(fields[1]),
-        cpu_ticks / CLOCK_TICKS,
-        int(fields[17]),
-        int(fields[19]),
-        int(fields[21]) * PAGE_SIZE,
-    )
-
-
-def read_process(candidate: Candidate) -> PyProcess | None:
-    """Phase two: the full attributes, or ``None`` when the process has gone."""
-    pid = candidate.pid
-    try:
-        name, state, ppid, cpu, threads, start, rss = parse_stat(_read_bytes(f"{PROC}/{pid}/stat"))
-        environ = _environ_of(pid) if state != "Z" else None
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    facts = _with_interpreter_env(environ, candidate)
-    return PyProcess(
-        pid, ppid, candidate.uid, name, state, candidate.argv, candidate.exe,
-        rss, cpu, threads, start, facts,
-    )  # fmt: skip
-
-
-def scan(wanted: ScanFilter) -> list[PyProcess]:
-    """Every Python process the filter wants, read in two phases."""
-    found = (read_process(candidate) for candidate in find_candidates(wanted))
-    return [process for process in found if process is not None]
-
-
-def uptime_seconds() -> float:
-    return float(_read_bytes(f"{PROC}/uptime").split()[0])
-
-
-def descendants(root: int, parents: dict[int, int]) -> set[int]:
-    """``root`` and every pid below it, given each pid's parent."""
-    children: dict[int, list[int]] = {}
-    for pid, ppid in parents.items():
-        children.setdefault(ppid, []).append(pid)
-    found, todo = {root}, [root]
-    while todo:
-        for child in children.get(todo.pop(), ()):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def parent_map() -> dict[int, int]:
-    """Every process's parent pid (for ``--tree PID``, which must cross non-Python processes)."""
-    parents = {}
-    for pid in all_pids():
-        try:
-            parents[pid] = parse_stat(_read_bytes(f"{PROC}/{pid}/stat"))[2]
-        except OSError:
-            continue
-    return parents
-
-
-def read_pss_uss(pid: int) -> tuple[int, int] | None:
-    """Proportional and unique set size from ``smaps_rollup``; costly, takes the mmap lock."""
-    try:
-        raw = _read_bytes(f"{PROC}/{pid}/smaps_rollup")
-    except OSError:
-        return None
-    kib: dict[bytes, int] = {}
-    for line in raw.splitlines():
-        key, _, rest = line.partition(b":")
-        if key in (b"Pss", b"Private_Clean", b"Private_Dirty"):
-            kib[key] = int(rest.split()[0])
-    if b"Pss" not in kib:
-        return None
-    return kib[b"Pss"] * 1024, (kib.get(b"Private_Clean", 0) + kib.get(b"Private_Dirty", 0)) * 1024
+def own_filter(pattern: re.Pattern[str] | None, all_users: bool) -> ScanFilter:
+    """The current user's processes (or everyone's), never this process itself."""
+    return ScanFilter(None if all_users else os.getuid(), pattern, frozenset({os.getpid()}))
 
 
 def compile_pattern(text: str | None, what: str = "--pattern") -> re.Pattern[str] | None:

@@ -19,8 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import pycmdline, pyprocs
-from dotdbg.helpers.pyprocs import PyProcess, ScanFilter
+from dotdbg.helpers import procfs, pycmdline, pyprocs
+from dotdbg.helpers.pyprocs import PyProcess, Scanner
 
 PTRACE_SCOPE = "/proc/sys/kernel/yama/ptrace_scope"
 MAX_PARALLEL = 8
@@ -50,16 +50,15 @@ def select_targets(
     """The Python processes to dump: those matching ``pattern``, within ``tree``'s descendants."""
     pids = None
     if tree is not None:
-        parents = pyprocs.parent_map()
+        parents = procfs.parent_map()
         if tree not in parents:
             raise DotdbgError(
                 f"there is no process {tree}", hint="pass the launcher's pid to --tree"
             )
-        pids = sorted(pyprocs.descendants(tree, parents))
-    uid = None if all_users or tree is not None else os.getuid()
-    wanted = ScanFilter(uid, pattern, frozenset({os.getpid()}))
-    found = (pyprocs.read_process(c) for c in pyprocs.find_candidates(wanted, pids))
-    return sorted((p for p in found if p is not None), key=lambda process: process.pid)
+        pids = sorted(procfs.descendants(tree, parents))
+    # --tree names the processes itself, whoever owns them
+    wanted = pyprocs.own_filter(pattern, all_users or tree is not None)
+    return sorted(Scanner(wanted).scan(pids), key=lambda process: process.pid)
 
 
 def classify(returncode: int, output: str) -> str:
@@ -93,7 +92,7 @@ def section(dump: Dump) -> str:
     """A title naming the process, then py-spy's output (or what went wrong)."""
     process = dump.process
     rank = process.environ.rank if process.environ else None
-    command = pycmdline.short_command(process.argv, process.name)
+    command = pycmdline.short_command(process.argv, process.stat.name)
     title = f"── pid {process.pid}" + (f" · rank {rank}" if rank else "") + f" · {command} "
     body = dump.text if dump.status == "ok" else f"[{dump.status}] {dump.text}"
     return f"{title.ljust(72, '─')}\n{body}\n"

@@ -8,7 +8,6 @@ the last PSS samples and the GPU sampler. ``--once`` and ``--json`` take a singl
 from __future__ import annotations
 
 import json
-import os
 import pwd
 import re
 import sys
@@ -17,9 +16,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from dotdbg.helpers import pycmdline, pyprocs, watch_view
+from dotdbg.helpers import procfs, pycmdline, pyprocs, watch_view
 from dotdbg.helpers.nvml import GpuReader, GpuSampler, NvmlReader
-from dotdbg.helpers.pyprocs import PyProcess, ScanFilter
+from dotdbg.helpers.pyprocs import PyProcess, Scanner
 from dotdbg.helpers.watch_rows import Row, cpu_percent, order_rows, totals
 from dotdbg.helpers.watch_view import Snapshot
 
@@ -52,8 +51,7 @@ class Watcher:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.options = options
-        uid = None if options.all_users else os.getuid()
-        self._filter = ScanFilter(uid, options.pattern, frozenset({os.getpid()}))
+        self._scanner = Scanner(pyprocs.own_filter(options.pattern, options.all_users))
         self._gpu = GpuSampler(gpu_reader if gpu_reader is not None else NvmlReader(), clock=clock)
         self._clock = clock
         self._cpu: dict[tuple[int, int], tuple[float, float]] = {}
@@ -61,12 +59,12 @@ class Watcher:
 
     def refresh(self, height: int | None = None) -> Snapshot:
         """One scan; with a terminal ``height``, PSS is read only for the rows that fit."""
-        processes = pyprocs.scan(self._filter)
-        now, uptime = self._clock(), pyprocs.uptime_seconds()
+        processes = self._scanner.scan()
+        now, uptime = self._clock(), procfs.uptime_seconds()
         gpu = self._gpu.snapshot()
         gpu_by_pid = gpu.bytes_by_pid() if gpu.available else None
         rows = [self._row(process, now, uptime, gpu_by_pid) for process in processes]
-        self._cpu = {row.process.identity: (row.process.cpu_seconds, now) for row in rows}
+        self._cpu = {row.process.identity: (row.process.stat.cpu_seconds, now) for row in rows}
         ordered = order_rows(rows, self.options.sort, self.options.tree)
         if self.options.pss:
             budget = len(ordered)
@@ -87,9 +85,11 @@ class Watcher:
         return Row(
             process=process,
             user=user_name(process.uid),
-            cpu_percent=cpu_percent(self._cpu.get(process.identity), process.cpu_seconds, now, age),
+            cpu_percent=cpu_percent(
+                self._cpu.get(process.identity), process.stat.cpu_seconds, now, age
+            ),
             elapsed_seconds=age,
-            command=pycmdline.short_command(process.argv, process.name),
+            command=pycmdline.short_command(process.argv, process.stat.name),
             launcher=pycmdline.launcher_of(process.argv),
             gpu_bytes=None if gpu_by_pid is None else gpu_by_pid.get(process.pid, 0),
         )
@@ -98,7 +98,7 @@ class Watcher:
         key = row.process.identity
         cached = self._pss.get(key)
         if cached is None or now - cached[0] >= PSS_INTERVAL:
-            cached = (now, pyprocs.read_pss_uss(row.process.pid))
+            cached = (now, procfs.read_pss_uss(row.process.pid))
             self._pss[key] = cached
         sizes = cached[1]
         return replace(row, pss_bytes=sizes and sizes[0], uss_bytes=sizes and sizes[1])

@@ -57,7 +57,7 @@ def _sort_key(sort: str) -> Callable[[Row], tuple[float, int]]:
     if sort == "pid":
         return lambda row: (0.0, row.process.pid)
     measures: dict[str, Callable[[Row], float]] = {
-        "rss": lambda row: row.process.rss_bytes,
+        "rss": lambda row: row.process.stat.rss_bytes,
         "cpu": lambda row: row.cpu_percent,
         "gpu": lambda row: row.gpu_bytes or 0,
     }
@@ -79,8 +79,8 @@ def tree_rows(rows: Sequence[Row], sort: str) -> list[Row]:
     children: dict[int, list[Row]] = {}
     roots = []
     for row in ordered:
-        if row.process.ppid in listed and row.process.ppid != row.process.pid:
-            children.setdefault(row.process.ppid, []).append(row)
+        if row.process.stat.ppid in listed and row.process.stat.ppid != row.process.pid:
+            children.setdefault(row.process.stat.ppid, []).append(row)
         else:
             roots.append(row)
     out: list[Row] = []
@@ -105,9 +105,9 @@ def order_rows(rows: Sequence[Row], sort: str, tree: bool) -> list[Row]:
 def totals(rows: Sequence[Row]) -> Totals:
     return Totals(
         processes=len(rows),
-        rss_bytes=sum(row.process.rss_bytes for row in rows),
+        rss_bytes=sum(row.process.stat.rss_bytes for row in rows),
         cpu_percent=sum(row.cpu_percent for row in rows),
-        threads=sum(row.process.threads for row in rows),
+        threads=sum(row.process.stat.threads for row in rows),
         gpu_bytes=sum(row.gpu_bytes or 0 for row in rows),
     )
 

@@ -72,12 +72,14 @@ def columns(snapshot: Snapshot) -> list[Column]:
     rows = snapshot.rows
     chosen = [
         Column("PID", lambda r: str(r.process.pid), lambda t: f"{t.processes} procs"),
-        Column("PPID", lambda r: str(r.process.ppid)),
+        Column("PPID", lambda r: str(r.process.stat.ppid)),
         Column(
-            "RSS_GB", lambda r: gigabytes(r.process.rss_bytes), lambda t: gigabytes(t.rss_bytes)
+            "RSS_GB",
+            lambda r: gigabytes(r.process.stat.rss_bytes),
+            lambda t: gigabytes(t.rss_bytes),
         ),
         Column("%CPU", lambda r: f"{r.cpu_percent:.1f}", lambda t: f"{t.cpu_percent:.1f}"),
-        Column("THR", lambda r: str(r.process.threads), lambda t: str(t.threads)),
+        Column("THR", lambda r: str(r.process.stat.threads), lambda t: str(t.threads)),
         Column("ELAPSED", lambda r: elapsed(r.elapsed_seconds)),
     ]
     if snapshot.gpu.available:
@@ -140,6 +142,8 @@ def table_lines(
 
 def gpu_lines(snapshot: Snapshot) -> list[str]:
     """One line per device: memory used and how much of it no listed process accounts for."""
+    if not snapshot.gpu.devices:
+        return []
     listed = {row.process.pid for row in snapshot.rows}
     return [
         f"GPU{device.index} {device.name}: {gigabytes(device.used_bytes)}/"
@@ -212,13 +216,13 @@ def _row_json(row: Row, with_pss: bool) -> dict[str, Any]:
     process, facts = row.process, row.process.environ
     out: dict[str, Any] = {
         "pid": process.pid,
-        "ppid": process.ppid,
+        "ppid": process.stat.ppid,
         "user": row.user,
-        "name": process.name,
-        "state": process.state,
-        "rss_bytes": process.rss_bytes,
+        "name": process.stat.name,
+        "state": process.stat.state,
+        "rss_bytes": process.stat.rss_bytes,
         "cpu_percent": round(row.cpu_percent, 1),
-        "threads": process.threads,
+        "threads": process.stat.threads,
         "elapsed_seconds": round(row.elapsed_seconds, 2),
         "command": row.command,
         "argv": list(process.argv),
