@@ -63,7 +63,9 @@ class NvmlReader:
     """The real reader. Initialises NVML on the first read and remembers a failure for good, so a
     machine without a driver pays for the attempt once, not every refresh."""
 
-    def __init__(self) -> None:
+    def __init__(self, library: Any = None) -> None:
+        """``library`` stands in for the ``pynvml`` module (tests); by default it is imported."""
+        self._library = library
         self._nvml: Any = None
         self._failure = ""
 
@@ -89,18 +91,25 @@ class NvmlReader:
     def _ensure_initialised(self) -> Any:
         if self._nvml is not None or self._failure:
             return self._nvml
-        try:
-            import pynvml
-        except ImportError:
+        library = self._library or _import_pynvml()
+        if library is None:
             self._failure = "nvidia-ml-py is not installed"
             return None
         try:
-            pynvml.nvmlInit()
-        except pynvml.NVMLError as error:
-            self._failure = f"no NVIDIA driver ({error})"
+            library.nvmlInit()
+        except library.NVMLError as error:
+            self._failure = f"no usable NVIDIA driver ({error})"
             return None
-        self._nvml = pynvml
-        return pynvml
+        self._nvml = library
+        return library
+
+
+def _import_pynvml() -> Any:
+    try:
+        import pynvml
+    except ImportError:
+        return None
+    return pynvml
 
 
 def _text(value: bytes | str) -> str:
