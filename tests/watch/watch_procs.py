@@ -12,6 +12,11 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+from dotdbg.helpers import pycmdline
+from dotdbg.helpers.procfs import EnvFacts, Stat
+from dotdbg.helpers.pyprocs import PyProcess
+from dotdbg.helpers.watch_rows import Row
+
 BIN = Path(sys.executable).parent
 PR_SET_NAME = 15
 
@@ -114,3 +119,28 @@ class Spawner:
             except ProcessLookupError:
                 pass
             proc.wait()
+
+
+def make_row(
+    pid: int,
+    ppid: int = 1,
+    rss: int = 0,
+    cpu: float = 0.0,
+    gpu: int | None = None,
+    argv: tuple[str, ...] = ("python", "train.py"),
+    environ: EnvFacts | None = EnvFacts(None, None, None),
+    name: str = "python",
+    threads: int = 1,
+) -> Row:
+    """A table row for the pure tests: a process that need not exist."""
+    stat = Stat(name, "S", ppid, 1.0, threads, 100 + pid, rss)
+    process = PyProcess(pid, 0, "/usr/bin/python3", argv, stat, environ)
+    return Row(
+        process=process,
+        user="root",
+        cpu_percent=cpu,
+        elapsed_seconds=65.0,
+        command=pycmdline.short_command(argv, name),
+        launcher=pycmdline.launcher_of(argv),
+        gpu_bytes=gpu,
+    )
