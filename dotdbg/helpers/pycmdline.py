@@ -110,7 +110,7 @@ def short_command(argv: tuple[str, ...], name: str | None = None) -> str:
         return f"[{name}] <defunct>" if name else "<defunct>"
     kind, rest = split_invocation(argv)
     if kind == "-c":
-        code = " ".join(rest[:1]).replace("\n", "; ")
+        code = "; ".join(line.strip() for line in "".join(rest[:1]).splitlines() if line.strip())
         text = "-c " + (code if len(code) <= CODE_WIDTH else code[: CODE_WIDTH - 1] + "…")
     elif kind == "-m":
         text = " ".join(("-m", *rest))

@@ -87,7 +87,11 @@ def test_launchers(argv: tuple[str, ...], expected: str | None) -> None:
     [
         (("/v/bin/python", "/home/me/proj/train.py", "--lr", "1"), "python", "train.py --lr 1"),
         (("python", "-m", "pytest", "-x"), "python", "-m pytest -x"),
-        (("python", "-c", "import time\ntime.sleep(9)"), "python", "-c import time; time.sleep(9)"),
+        (
+            ("python", "-c", "\nimport time\n  time.sleep(9)\n"),
+            "python",
+            "-c import time; time.sleep(9)",
+        ),
         (("python", "-c", "x" * 60), "python", "-c " + "x" * 39 + "…"),
         (("python", "train.py"), "pt_data_worker", "[pt_data_worker] train.py"),
         (("/usr/bin/python3", "/x/bin/torchrun", "t.py"), "torchrun", "torchrun t.py"),
