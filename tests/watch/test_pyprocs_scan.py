@@ -101,7 +101,10 @@ def test_zombie_is_shown_without_crashing(spawn: Spawner) -> None:
 
 
 def test_exec_into_another_program_is_noticed_by_a_long_lived_scanner(spawn: Spawner) -> None:
-    code = "import os, sys; print('ready', flush=True); sys.stdin.readline(); os.execvp('sleep', ['sleep', '600', sys.argv[1]])"
+    code = (
+        "import os, sys; print('ready', flush=True); sys.stdin.readline(); "
+        "os.execvp('sleep', ['sleep', '600', sys.argv[1]])"
+    )
     proc = subprocess.Popen(
         [sys.executable, "-c", code, spawn.token],
         stdin=subprocess.PIPE,

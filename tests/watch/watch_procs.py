@@ -121,6 +121,9 @@ class Spawner:
             proc.wait()
 
 
+NO_ENV = EnvFacts(None, None, None)
+
+
 def make_row(
     pid: int,
     ppid: int = 1,
@@ -128,7 +131,7 @@ def make_row(
     cpu: float = 0.0,
     gpu: int | None = None,
     argv: tuple[str, ...] = ("python", "train.py"),
-    environ: EnvFacts | None = EnvFacts(None, None, None),
+    environ: EnvFacts | None = NO_ENV,
     name: str = "python",
     threads: int = 1,
 ) -> Row:
