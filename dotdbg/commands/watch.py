@@ -21,7 +21,12 @@ class SortKey(str, Enum):
 def watch_python(
     pattern: Annotated[
         Optional[str],  # noqa: UP045 - typer evaluates the annotation on Python 3.10 too
-        typer.Option("--pattern", "-p", help="Only processes whose command line matches REGEX."),
+        typer.Option(
+            "--pattern",
+            "-p",
+            metavar="REGEX",
+            help="Only processes whose command line matches REGEX.",
+        ),
     ] = None,
     all_users: Annotated[
         bool, typer.Option("--all-users", "-a", help="Every user's processes, not just yours.")
@@ -33,7 +38,10 @@ def watch_python(
         bool, typer.Option("--pss", help="Add PSS/USS of the shown rows (sampled every 5 s).")
     ] = False,
     interval: Annotated[
-        float, typer.Option("--interval", "-n", min=0.1, help="Seconds between refreshes.")
+        float,
+        typer.Option(
+            "--interval", "-n", min=0.1, metavar="SECONDS", help="Seconds between refreshes."
+        ),
     ] = 0.5,
     sort: Annotated[SortKey, typer.Option("--sort", "-s", help="Order of the rows.")] = SortKey.rss,
     once: Annotated[bool, typer.Option("--once", help="Print one snapshot and exit.")] = False,
@@ -57,17 +65,22 @@ def watch_python(
 def pyspy(
     pattern: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Argument(help="Only processes whose command line matches this REGEX."),
+        typer.Argument(
+            metavar="PATTERN", help="Only processes whose command line matches this REGEX."
+        ),
     ] = None,
     tree: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option("--tree", help="Dump PID and every Python process below it."),
+        typer.Option("--tree", metavar="PID", help="Dump PID and every Python process below it."),
     ] = None,
     native: Annotated[
         bool, typer.Option("--native", help="Include C/C++ frames (py-spy --native).")
     ] = False,
     timeout: Annotated[
-        float, typer.Option("--timeout", min=0.5, help="Seconds to wait for each dump.")
+        float,
+        typer.Option(
+            "--timeout", min=0.5, metavar="SECONDS", help="Seconds to wait for each dump."
+        ),
     ] = 10.0,
     all_users: Annotated[
         bool, typer.Option("--all-users", "-a", help="Every user's processes, not just yours.")
