@@ -10,6 +10,10 @@ import typer
 
 from dotdbg.console import run
 
+AllUsers = Annotated[
+    bool, typer.Option("--all-users", "-a", help="Every user's processes, not just yours.")
+]
+
 
 class SortKey(str, Enum):
     rss = "rss"
@@ -28,9 +32,7 @@ def watch_python(
             help="Only processes whose command line matches REGEX.",
         ),
     ] = None,
-    all_users: Annotated[
-        bool, typer.Option("--all-users", "-a", help="Every user's processes, not just yours.")
-    ] = False,
+    all_users: AllUsers = False,
     tree: Annotated[
         bool, typer.Option("--tree", "-t", help="Children under their launcher or parent.")
     ] = False,
@@ -82,9 +84,7 @@ def pyspy(
             "--timeout", min=0.5, metavar="SECONDS", help="Seconds to wait for each dump."
         ),
     ] = 10.0,
-    all_users: Annotated[
-        bool, typer.Option("--all-users", "-a", help="Every user's processes, not just yours.")
-    ] = False,
+    all_users: AllUsers = False,
 ) -> None:
     """Where is every Python process right now: py-spy dump of each, in parallel."""
     from dotdbg.helpers import pyspy as helper

@@ -120,6 +120,8 @@ class Scanner:
         """Phase two: command line and environment; None if the process has gone or is unwanted."""
         try:
             argv = procfs.read_argv(candidate.pid)
+            if not argv and candidate.stat.state != "Z":
+                return None  # mid-exec: argv and environ are not set up yet
             if not self.wanted.wants_argv(argv):
                 return None
             environ = self._environ_of(candidate, argv)

@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+from watch_procs import wait_until
+
 from dotdbg.helpers import procfs, pycmdline
 
 
@@ -38,6 +40,8 @@ def test_read_bytes_reads_past_the_first_page() -> None:
         env={**os.environ, "BIG": big, "RANK": "5"},
     )
     try:
+        # argv and environ become readable together, a moment after exec has begun
+        wait_until(lambda: procfs.read_argv(proc.pid) != ())
         facts = procfs.read_environ(proc.pid)
         raw = procfs.read_bytes(f"/proc/{proc.pid}/environ")
     finally:
