@@ -16,6 +16,7 @@ from dotdbg.helpers import pycmdline
 PROC = "/proc"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+_CHUNK = 65536
 
 # Process environment variables worth a column.
 _ENV_KEYS = (b"RANK", b"LOCAL_RANK", b"VIRTUAL_ENV", b"CONDA_DEFAULT_ENV")
@@ -41,16 +42,16 @@ class EnvFacts:
     local_rank: str | None
 
 
-def read_bytes(path: str, whole: bool = True) -> bytes:
-    """The file's content; ``whole=False`` for one-line files, which come in a single read.
+def read_bytes(path: str) -> bytes:
+    """The whole file: /proc fills a read up to the size asked, so one read almost always does.
 
     os.open/os.read skip the buffered file object, a third of the cost of a small /proc read.
     """
     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
-        chunks = [os.read(fd, 65536)]
-        while whole and chunks[-1]:  # cmdline and environ come a page at a time
-            chunks.append(os.read(fd, 65536))
+        chunks = [os.read(fd, _CHUNK)]
+        while len(chunks[-1]) == _CHUNK:
+            chunks.append(os.read(fd, _CHUNK))
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -85,7 +86,7 @@ def parse_stat(raw: bytes) -> Stat:
 
 
 def read_stat(pid: int) -> Stat:
-    return parse_stat(read_bytes(f"{PROC}/{pid}/stat", whole=False))
+    return parse_stat(read_bytes(f"{PROC}/{pid}/stat"))
 
 
 def read_argv(pid: int) -> tuple[str, ...]:
@@ -135,7 +136,7 @@ def interpreter_env(pid: int, argv: tuple[str, ...], exe: str | None) -> str | N
 
 
 def uptime_seconds() -> float:
-    return float(read_bytes(f"{PROC}/uptime", whole=False).split()[0])
+    return float(read_bytes(f"{PROC}/uptime").split()[0])
 
 
 def parent_map() -> dict[int, int]:

@@ -33,11 +33,11 @@ def test_parse_environ_picks_rank_and_env() -> None:
 
 
 def test_read_bytes_reads_past_the_first_page() -> None:
-    big = "x" * 20000
+    big = "x" * 100_000  # two of them: more than one read's worth
     proc = subprocess.Popen(
         [sys.executable, "-c", "import sys; sys.stdin.read()"],
         stdin=subprocess.PIPE,
-        env={**os.environ, "BIG": big, "RANK": "5"},
+        env={**os.environ, "BIG": big, "BIG2": big, "RANK": "5"},
     )
     try:
         # argv and environ become readable together, a moment after exec has begun
@@ -46,7 +46,7 @@ def test_read_bytes_reads_past_the_first_page() -> None:
         raw = procfs.read_bytes(f"/proc/{proc.pid}/environ")
     finally:
         proc.communicate(b"")
-    assert f"BIG={big}".encode() in raw
+    assert f"BIG={big}".encode() in raw and f"BIG2={big}".encode() in raw
     assert facts is not None and facts.rank == "5"
 
 
