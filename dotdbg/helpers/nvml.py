@@ -39,13 +39,16 @@ class GpuSnapshot:
     def available(self) -> bool:
         return bool(self.devices)
 
-    def bytes_by_pid(self) -> dict[int, int]:
-        """GPU memory of each process, summed over devices; processes of unknown usage omitted."""
-        totals: dict[int, int] = {}
+    def bytes_by_pid(self) -> dict[int, int | None]:
+        """GPU memory of each process, summed over devices; None where NVML cannot say."""
+        totals: dict[int, int | None] = {}
         for device in self.devices:
             for process in device.processes:
-                if process.used_bytes is not None:
-                    totals[process.pid] = totals.get(process.pid, 0) + process.used_bytes
+                known, used = totals.get(process.pid), process.used_bytes
+                if used is None:
+                    totals.setdefault(process.pid, None)
+                else:
+                    totals[process.pid] = (known or 0) + used
         return totals
 
 

@@ -73,13 +73,26 @@ class Watcher:
             ordered = [
                 self._with_pss(row, now) if i < budget else row for i, row in enumerate(ordered)
             ]
-        return Snapshot(tuple(ordered), totals(rows), gpu, self.options.all_users, self.options.pss)
+        if self.options.pss:
+            live = {row.process.identity for row in rows}
+            self._pss = {key: sample for key, sample in self._pss.items() if key in live}
+        return Snapshot(
+            tuple(ordered),
+            totals(rows),
+            gpu,
+            show_user=self.options.all_users,
+            show_pss=self.options.pss,
+        )
 
     def close(self) -> None:
         self._gpu.reader.close()
 
     def _row(
-        self, process: PyProcess, now: float, uptime: float, gpu_by_pid: dict[int, int] | None
+        self,
+        process: PyProcess,
+        now: float,
+        uptime: float,
+        gpu_by_pid: dict[int, int | None] | None,
     ) -> Row:
         age = max(0.0, uptime - process.started_seconds)
         return Row(

@@ -23,7 +23,7 @@ class Row:
     elapsed_seconds: float
     command: str
     launcher: str | None
-    gpu_bytes: int | None  # None: no GPU memory known for this process
+    gpu_bytes: int | None  # None: no GPU, or NVML lists the process without its memory
     pss_bytes: int | None = None
     uss_bytes: int | None = None
     tree_prefix: str = ""

@@ -84,9 +84,7 @@ def columns(snapshot: Snapshot) -> list[Column]:
     ]
     if snapshot.gpu.available:
         chosen.append(
-            Column(
-                "GPU_GB", lambda r: gigabytes(r.gpu_bytes or 0), lambda t: gigabytes(t.gpu_bytes)
-            )
+            Column("GPU_GB", lambda r: gigabytes(r.gpu_bytes), lambda t: gigabytes(t.gpu_bytes))
         )
     if snapshot.show_pss:
         chosen.append(Column("PSS_GB", lambda r: gigabytes(r.pss_bytes)))

@@ -88,7 +88,7 @@ def test_reads_devices_with_v2_memory_and_processes() -> None:
     assert (first.total_bytes, first.used_bytes, first.free_bytes) == (80 * GB, 10 * GB, 69 * GB)
     assert first.processes == (GpuProcess(100, 4 * GB), GpuProcess(101, None), GpuProcess(102, GB))
     assert second.index == 1 and second.processes == ()
-    assert snapshot.bytes_by_pid() == {100: 4 * GB, 102: GB}
+    assert snapshot.bytes_by_pid() == {100: 4 * GB, 101: None, 102: GB}
 
 
 def test_falls_back_to_v1_memory_on_old_drivers() -> None:
@@ -98,8 +98,8 @@ def test_falls_back_to_v1_memory_on_old_drivers() -> None:
 
 
 def test_per_process_memory_is_summed_over_devices() -> None:
-    fake = FakeNvml([device(0, [(7, GB)]), device(1, [(7, 2 * GB)])])
-    assert NvmlReader(fake).read().bytes_by_pid() == {7: 3 * GB}
+    fake = FakeNvml([device(0, [(7, GB), (8, None)]), device(1, [(7, 2 * GB), (8, GB)])])
+    assert NvmlReader(fake).read().bytes_by_pid() == {7: 3 * GB, 8: GB}
 
 
 def test_no_driver_is_an_answer_not_an_exception_and_is_tried_once() -> None:

@@ -41,19 +41,20 @@ def options(token: str, **changes: object) -> WatchOptions:
 
 
 def test_gpu_memory_is_joined_by_pid(spawn: Spawner) -> None:
-    on_gpu, off_gpu = spawn.python(IDLE), spawn.python(IDLE)
-    devices = (
-        GpuDevice(0, "GPU-a", "Fake", 80 * GB, 9 * GB, 71 * GB, (GpuProcess(on_gpu.pid, 6 * GB),)),
-    )
+    on_gpu, unknown, off_gpu = spawn.python(IDLE), spawn.python(IDLE), spawn.python(IDLE)
+    listed = (GpuProcess(on_gpu.pid, 6 * GB), GpuProcess(unknown.pid, None))
+    devices = (GpuDevice(0, "GPU-a", "Fake", 80 * GB, 9 * GB, 71 * GB, listed),)
     gpu = FakeGpu(GpuSnapshot(devices))
     watcher = Watcher(options(spawn.token, sort="gpu"), gpu)
     snapshot = watcher.refresh()
     watcher.close()
     assert gpu.closed
-    assert [row.process.pid for row in snapshot.rows] == [on_gpu.pid, off_gpu.pid]
-    assert [row.gpu_bytes for row in snapshot.rows] == [6 * GB, 0]
+    assert [row.process.pid for row in snapshot.rows] == [on_gpu.pid, unknown.pid, off_gpu.pid]
+    assert [row.gpu_bytes for row in snapshot.rows] == [6 * GB, None, 0]
     text = plain_text(snapshot)
-    assert "GPU_GB" in text.splitlines()[0]
+    header, first, second, third = text.splitlines()[:4]
+    gpu_at = header.split().index("GPU_GB")
+    assert [line.split()[gpu_at] for line in (first, second, third)] == ["6.000", "n/a", "0.000"]
     assert "GPU0 Fake: 9.000/80.000 GB used, 3.000 GB not attributed" in text
     assert snapshot_json(snapshot)["processes"][0]["gpu_memory_bytes"] == 6 * GB
 
