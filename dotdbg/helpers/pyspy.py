@@ -157,11 +157,11 @@ def run(
         dumps.append(dump)
     denied = [dump for dump in dumps if dump.status == "denied"]
     if denied:
-        others = any(dump.process.uid != os.getuid() for dump in denied)
-        print(
-            ptrace_advice(
-                read_ptrace_scope(), others, [os.path.basename(sys.argv[0]), *sys.argv[1:]]
-            ),
-            file=sys.stderr,
-        )
+        print(_advice_for(denied), file=sys.stderr)
     return 0 if all(dump.status == "ok" for dump in dumps) else 1
+
+
+def _advice_for(denied: list[Dump]) -> str:
+    others = any(dump.process.uid != os.getuid() for dump in denied)
+    command_line = [os.path.basename(sys.argv[0]), *sys.argv[1:]]
+    return ptrace_advice(read_ptrace_scope(), others, command_line)

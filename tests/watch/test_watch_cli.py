@@ -101,10 +101,13 @@ def test_live_mode_when_piped_logs_snapshots_until_interrupted(spawn: Spawner) -
 
 
 @pytest.mark.e2e
-def test_live_view_in_a_terminal_refreshes_and_restores_it_on_ctrl_c(spawn: Spawner) -> None:
+@pytest.mark.parametrize("command", [[WATCH], [DOTDBG, "watch-python"]])
+def test_live_view_in_a_terminal_refreshes_and_restores_it_on_ctrl_c(
+    spawn: Spawner, command: list[str]
+) -> None:
     proc = spawn.python(IDLE)
     child = pexpect.spawn(
-        WATCH, ["-n", "0.2", "-p", spawn.token], dimensions=(12, 100), encoding="utf-8",
+        command[0], [*command[1:], "-n", "0.2", "-p", spawn.token], dimensions=(12, 100), encoding="utf-8",
         env={**os.environ, "TERM": "xterm-256color"}, timeout=15,
     )  # fmt: skip
     try:
