@@ -107,9 +107,13 @@ def test_live_view_in_a_terminal_refreshes_and_restores_it_on_ctrl_c(
 ) -> None:
     proc = spawn.python(IDLE)
     child = pexpect.spawn(
-        command[0], [*command[1:], "-n", "0.2", "-p", spawn.token], dimensions=(12, 100), encoding="utf-8",
-        env={**os.environ, "TERM": "xterm-256color"}, timeout=15,
-    )  # fmt: skip
+        command[0],
+        [*command[1:], "-n", "0.2", "-p", spawn.token],
+        dimensions=(12, 100),
+        encoding="utf-8",
+        env={**os.environ, "TERM": "xterm-256color"},
+        timeout=15,
+    )
     try:
         child.expect("\x1b\\[\\?1049h")  # switched to the alternate screen
         for _ in range(3):  # three refreshes in place
