@@ -143,7 +143,7 @@ def title(options: WatchOptions, snapshot: Snapshot) -> str:
     clock = time.strftime("%H:%M:%S")
     return (
         f"watch-python  every {options.interval:g}s  sort {options.sort}  "
-        f"{clock}{gpu}   Ctrl-C quits"
+        f"{clock}  Ctrl-C quits{gpu}"
     )
 
 
