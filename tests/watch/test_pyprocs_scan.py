@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from watch_procs import IDLE, RENAMED, Spawner, wait_until
+from watch_procs import AS_NOBODY, IDLE, IS_ROOT, RENAMED, Spawner, wait_until
 
 from dotdbg.helpers import procfs, pyprocs
 from dotdbg.helpers.pyprocs import PyProcess, ScanFilter, Scanner
@@ -123,16 +123,16 @@ def test_exec_into_another_program_is_noticed_by_a_long_lived_scanner(spawn: Spa
     assert scanner.scan() == []
 
 
+@pytest.mark.skipif(not IS_ROOT, reason="needs root to start a process as another user")
 def test_other_users_processes_need_all_users(spawn: Spawner) -> None:
-    proc = spawn.start(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                        "/usr/bin/python3", "-c", IDLE, spawn.token])  # fmt: skip
+    proc = spawn.start([*AS_NOBODY, "/usr/bin/python3", "-c", IDLE, spawn.token])
     assert [p.pid for p in scanner_for(spawn.token).scan()] == []
     [other] = scanner_for(spawn.token, all_users=True).scan()
     assert other.pid == proc.pid
     assert other.uid == 65534
 
 
-@pytest.mark.skipif(os.getuid() != 0, reason="needs root to run a scan as another user")
+@pytest.mark.skipif(not IS_ROOT, reason="needs root to run a scan as another user")
 def test_scan_by_an_unprivileged_user_shows_na_for_what_it_cannot_read(spawn: Spawner) -> None:
     """Run as nobody, the scan sees root's Python process but not its environment or exe."""
     proc = spawn.python(IDLE, env={**os.environ, "RANK": "2"})
@@ -144,11 +144,12 @@ def test_scan_by_an_unprivileged_user_shows_na_for_what_it_cannot_read(spawn: Sp
     )
     repo = Path(__file__).resolve().parents[2]
     result = subprocess.run(
-        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-         "/usr/bin/python3", "-c", code, spawn.token],
+        [*AS_NOBODY, "/usr/bin/python3", "-c", code, spawn.token],
         env={"PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert result.stdout.split() == [str(proc.pid), "None", "None", "0"]
 
 

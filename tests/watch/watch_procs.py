@@ -67,6 +67,10 @@ TORCHRUN = textwrap.dedent(
 )
 
 
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+IS_ROOT = os.getuid() == 0
+
+
 def wait_until(condition: Callable[[], bool], timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
