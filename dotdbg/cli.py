@@ -49,9 +49,10 @@ def _root(
 FAST_COMMANDS = ("cheat",)
 
 # Feature modules add their commands here; each module keeps its own imports lazy.
-from dotdbg.commands import core  # noqa: E402
+from dotdbg.commands import core, watch  # noqa: E402
 
 core.register(app)
+watch.register(app)
 
 
 def main(argv: list[str]) -> int:
