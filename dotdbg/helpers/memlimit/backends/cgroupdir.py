@@ -116,7 +116,10 @@ class CgroupPlacement(Placement):
 
     def admit(self, pid: int) -> None:
         write_limit(self.fs, self.directory, PROCS, pid)
-        where = self.fs.memberships(pid).get(self.membership)
+        try:
+            where = self.fs.memberships(pid).get(self.membership)
+        except OSError:
+            where = None
         if where is None or under_mount(self.mount, where) != self.directory:
             raise BackendUnavailable(f"pid {pid} did not arrive in {self.directory}")
 

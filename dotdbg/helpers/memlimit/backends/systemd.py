@@ -59,7 +59,10 @@ class SystemdPlacement(Placement):
         return [*self.prefix, *argv]
 
     def admit(self, pid: int) -> None:
-        where = self.fs.memberships(pid).get("")
+        try:
+            where = self.fs.memberships(pid).get("")
+        except OSError:
+            where = None
         if where is None:
             raise BackendUnavailable(f"pid {pid} has no cgroup v2 membership")
         self.scope = under_mount(self.mount, where)
