@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -142,7 +143,6 @@ def run_admitted(placement: Placement, child: GatedChild, limits: Limits) -> int
 
     status = supervise(child.pid, tick, placement.tick_seconds, say)
     reporter.update()
-    code = exit_code(status)
-    if code == KILLED and reporter.reported:
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL and reporter.reported:
         say(f"the command itself was killed; exit code {KILLED}")
-    return code
+    return exit_code(status)
