@@ -35,20 +35,17 @@ print(json.dumps({
     "soft": control("memory.soft_limit_in_bytes"),
 }))
 """
-# Counts SIGINTs: 1 means memlimit relayed a kill(1) but not the terminal's ^C as well.
-COUNT_SIGINT = """\
-import signal, sys, time
-count = 0
-def on_int(signo, frame):
-    global count
-    count += 1
-signal.signal(signal.SIGINT, on_int)
+# Lists who sent each SIGINT as (si_code, si_pid): 128 (SI_KERNEL) is the terminal's ^C,
+# 0 (SI_USER) a kill(2), here memlimit relaying one.
+LIST_SIGINTS = """\
+import signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 print("ready", flush=True)
-while not count:
-    time.sleep(0.01)
-time.sleep(1.0)  # room for a second SIGINT, if one were relayed
-print(f"sigints={count}", flush=True)
-sys.exit(count)
+infos = [signal.sigwaitinfo({signal.SIGINT})]
+while (info := signal.sigtimedwait({signal.SIGINT}, 1.0)) is not None:
+    infos.append(info)
+print("sigints", [(info.si_code, info.si_pid) for info in infos], flush=True)
+sys.exit(len(infos))
 """
 SLEEP = "import time; print('ready', flush=True); time.sleep(60)"
 IGNORE_TERM = (
@@ -127,10 +124,10 @@ def test_sigterm_is_relayed_then_the_cgroup_is_removed(cgroup_v1: Cgroups) -> No
 
 
 def test_sigint_from_kill_is_relayed_once(cgroup_v1: Cgroups) -> None:
-    proc = start("100M", "--", sys.executable, "-c", COUNT_SIGINT)
+    proc = start("100M", "--", sys.executable, "-c", LIST_SIGINTS)
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=10)
-    assert out == "sigints=1\n"
+    assert out == f"sigints [(0, {proc.pid})]\n"
     assert proc.returncode == 1
 
 
@@ -152,11 +149,11 @@ def test_a_command_ignoring_sigterm_is_killed_after_the_grace(cgroup_v1: Cgroups
 @pytest.mark.e2e
 def test_ctrl_c_in_the_terminal_reaches_the_command_once(cgroup_v1: Cgroups) -> None:
     term = pexpect.spawn(
-        str(MEMLIMIT), ["100M", "--", sys.executable, "-c", COUNT_SIGINT], encoding="utf-8"
+        str(MEMLIMIT), ["100M", "--", sys.executable, "-c", LIST_SIGINTS], encoding="utf-8"
     )
     term.expect("ready", timeout=10)
     term.sendcontrol("c")
-    term.expect("sigints=1", timeout=10)
+    term.expect_exact("sigints [(128, 0)]", timeout=10)
     term.expect(pexpect.EOF, timeout=10)
     term.close()
     assert term.exitstatus == 1
