@@ -109,7 +109,7 @@ class CgroupFS:
         """A flat keyed file such as memory.events or memory.oom_control."""
         try:
             lines = self.read(path).splitlines()
-        except (FileNotFoundError, OSError):
+        except OSError:
             return {}
         return {key: int(value) for key, _, value in (line.partition(" ") for line in lines)}
 
