@@ -7,8 +7,9 @@ from pathlib import PurePosixPath
 
 from dotdbg.helpers.memlimit.backends.base import BackendProbe, BackendUnavailable
 from dotdbg.helpers.memlimit.backends.cgroupdir import (
+    V1,
     CgroupPlacement,
-    make_cgroup,
+    arm_cgroup,
     verify_limit,
     write_limit,
 )
@@ -41,23 +42,7 @@ class Cgroup1Backend:
 
     def arm(self, limits: Limits) -> CgroupPlacement:
         mount, parent = self._parent()
-        directory = make_cgroup(self.fs, parent)
-        placement = CgroupPlacement(
-            label="cgroup-v1",
-            where=str(directory),
-            fs=self.fs,
-            mount=mount,
-            directory=directory,
-            membership="memory",
-            events_file="memory.oom_control",
-            peak_file="memory.max_usage_in_bytes",
-        )
-        try:
-            placement.notes.extend(self._apply(directory, limits))
-        except BackendUnavailable:
-            placement.close()
-            raise
-        return placement
+        return arm_cgroup(self.fs, mount, parent, V1, lambda cgroup: self._apply(cgroup, limits))
 
     def _parent(self) -> tuple[Mount, PurePosixPath]:
         mount = next((m for m in self.fs.mounts() if self._is_memory(m)), None)

@@ -13,8 +13,9 @@ from pathlib import PurePosixPath
 
 from dotdbg.helpers.memlimit.backends.base import BackendProbe, BackendUnavailable
 from dotdbg.helpers.memlimit.backends.cgroupdir import (
+    V2,
     CgroupPlacement,
-    make_cgroup,
+    arm_cgroup,
     verify_limit,
     write_limit,
 )
@@ -36,23 +37,7 @@ class Cgroup2Backend:
 
     def arm(self, limits: Limits) -> CgroupPlacement:
         mount, parent = self._parent()
-        directory = make_cgroup(self.fs, parent)
-        placement = CgroupPlacement(
-            label="cgroup-v2",
-            where=str(directory),
-            fs=self.fs,
-            mount=mount,
-            directory=directory,
-            membership="",
-            events_file="memory.events",
-            peak_file="memory.peak",
-        )
-        try:
-            placement.notes.extend(self._apply(directory, limits))
-        except BackendUnavailable:
-            placement.close()
-            raise
-        return placement
+        return arm_cgroup(self.fs, mount, parent, V2, lambda cgroup: self._apply(cgroup, limits))
 
     def _parent(self) -> tuple[Mount, PurePosixPath]:
         mount = next((m for m in self.fs.mounts() if m.fstype == "cgroup2"), None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -102,33 +103,67 @@ def remove_cgroup(fs: CgroupFS, directory: PurePosixPath) -> list[str]:
     return messages
 
 
+@dataclass(frozen=True)
+class CgroupKind:
+    """How a cgroup version names things: its key in /proc/PID/cgroup and its counter files."""
+
+    label: str
+    membership: str
+    events_file: str
+    peak_file: str
+
+
+V1 = CgroupKind("cgroup-v1", "memory", "memory.oom_control", "memory.max_usage_in_bytes")
+V2 = CgroupKind("cgroup-v2", "", "memory.events", "memory.peak")
+
+
 @dataclass(kw_only=True)
 class CgroupPlacement(Placement):
-    """A cgroup this run created; ``membership`` is its key in /proc/PID/cgroup."""
+    """A cgroup this run created."""
 
     fs: CgroupFS
     mount: Mount
     directory: PurePosixPath
-    membership: str
-    events_file: str
-    peak_file: str
+    kind: CgroupKind
     removed: bool = field(default=False, init=False)
 
     def admit(self, pid: int) -> None:
         write_limit(self.fs, self.directory, PROCS, pid)
         try:
-            where = self.fs.memberships(pid).get(self.membership)
+            where = self.fs.memberships(pid).get(self.kind.membership)
         except OSError:
             where = None
         if where is None or under_mount(self.mount, where) != self.directory:
             raise BackendUnavailable(f"pid {pid} did not arrive in {self.directory}")
 
     def counters(self) -> OomCounters:
-        kills = self.fs.read_keyed(self.directory / self.events_file).get("oom_kill", 0)
-        return OomCounters(kills=kills, peak=self.fs.read_int(self.directory / self.peak_file))
+        events = self.fs.read_keyed(self.directory / self.kind.events_file)
+        peak = self.fs.read_int(self.directory / self.kind.peak_file)
+        return OomCounters(kills=events.get("oom_kill", 0), peak=peak)
 
     def close(self) -> list[str]:
         if self.removed:
             return []
         self.removed = True
         return remove_cgroup(self.fs, self.directory)
+
+
+def arm_cgroup(
+    fs: CgroupFS,
+    mount: Mount,
+    parent: PurePosixPath,
+    kind: CgroupKind,
+    apply: Callable[[PurePosixPath], list[str]],
+) -> CgroupPlacement:
+    """Make a cgroup below ``parent`` and ``apply`` the limits (it returns notes); on any
+    refusal the cgroup is removed again before the reason travels on."""
+    directory = make_cgroup(fs, parent)
+    placement = CgroupPlacement(
+        label=kind.label, where=str(directory), fs=fs, mount=mount, directory=directory, kind=kind
+    )
+    try:
+        placement.notes.extend(apply(directory))
+    except BackendUnavailable:
+        placement.close()
+        raise
+    return placement
