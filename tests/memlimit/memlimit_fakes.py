@@ -17,11 +17,9 @@ DOTDBG = Path(sys.executable).with_name("dotdbg")
 UNLIMITED_V1 = str(2**63 - 4096)
 
 
-def run_cli(*args: str, timeout: float = 60, **kwargs: object) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     """The installed ``memlimit`` console script, as a user runs it."""
-    return subprocess.run(
-        [str(MEMLIMIT), *args], capture_output=True, text=True, timeout=timeout, **kwargs
-    )  # type: ignore[call-overload]
+    return subprocess.run([str(MEMLIMIT), *args], capture_output=True, text=True, timeout=60)
 
 
 def own_v1_dir() -> PurePosixPath:
