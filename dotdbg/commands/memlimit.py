@@ -9,6 +9,7 @@ import typer
 
 from dotdbg.console import run
 
+SHORT_HELP = "Run a command, or your shell, under a memory limit that is really in force."
 HELP = (
     "Run CMD (default: your $SHELL) with at most LIMIT of RAM, e.g. `memlimit 5G -- python "
     "train.py`. Sizes are binary: G, GB and GiB all mean 2**30 bytes. Exit code: the command's, "
@@ -17,12 +18,18 @@ HELP = (
 
 
 def memlimit_command(
-    limit: Annotated[str, typer.Argument(help="RAM ceiling: 512M, 5G, 1.5G (G = GiB).")],
+    limit: Annotated[
+        str, typer.Argument(help="RAM ceiling: 512M, 5G, 1.5G (G = GiB).", metavar="LIMIT")
+    ],
     command: Annotated[
         Optional[list[str]],  # noqa: UP045 - typer evaluates the annotation on Python 3.10 too
-        typer.Argument(help="Command and arguments, after --.", show_default=False),
+        typer.Argument(
+            help="Command and its arguments, after -- (default: $SHELL).",
+            metavar="CMD",
+            show_default=False,
+        ),
     ] = None,
-    swap: Annotated[str, typer.Option(help="Swap allowed on top of LIMIT.")] = "0",
+    swap: Annotated[str, typer.Option(help="Swap allowed on top of LIMIT.", metavar="SIZE")] = "0",
     high: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
@@ -40,7 +47,7 @@ def memlimit_command(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("memlimit", help=HELP)(memlimit_command)
+    app.command("memlimit", help=HELP, short_help=SHORT_HELP)(memlimit_command)
 
 
 standalone = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
