@@ -18,6 +18,7 @@ import pytest
 from memlimit_fakes import MEMLIMIT, run_cli
 
 M = 2**20
+CGROUP1 = ("--backend", "cgroup1")  # where cgroup v2 or systemd work too, auto would pick those
 Cgroups = Callable[[], list[str]]
 TOUCH_300M = "x = b'x' * (300 << 20)"
 INSPECT = """\
@@ -55,9 +56,10 @@ IGNORE_TERM = (
 
 
 def test_a_child_past_the_limit_is_oom_killed_reported_and_137(cgroup_v1: Cgroups) -> None:
-    done = run_cli("100M", "--", sys.executable, "-c", TOUCH_300M)
+    done = run_cli(*CGROUP1, "100M", "--", sys.executable, "-c", TOUCH_300M)
     assert done.returncode == 137
-    lines = done.stderr.splitlines()
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("memlimit: note:")]
+    assert len(lines) == 3, done.stderr
     assert re.fullmatch(
         r"memlimit: 100M RAM, no swap, backend cgroup-v1 \(/sys/fs/cgroup/memory/.*"
         r"/dotdbg-memlimit-\d+\)",
@@ -71,7 +73,7 @@ def test_a_child_past_the_limit_is_oom_killed_reported_and_137(cgroup_v1: Cgroup
 
 
 def test_the_child_sees_memlimit_and_its_own_limited_cgroup(cgroup_v1: Cgroups) -> None:
-    done = run_cli("100M", "--", sys.executable, "-c", INSPECT)
+    done = run_cli(*CGROUP1, "100M", "--", sys.executable, "-c", INSPECT)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
     assert seen["MEMLIMIT"] == "100M"
@@ -80,8 +82,17 @@ def test_the_child_sees_memlimit_and_its_own_limited_cgroup(cgroup_v1: Cgroups) 
     assert "OOM" not in done.stderr
 
 
+def test_the_command_is_in_the_cgroup_from_its_first_instruction(cgroup_v1: Cgroups) -> None:
+    # cat reads its cgroup at once; a pid moved in after exec would show the parent's here.
+    done = run_cli(*CGROUP1, "100M", "--", "cat", "/proc/self/cgroup")
+    memory = next(line for line in done.stdout.splitlines() if ":memory:" in line)
+    assert re.search(r"/dotdbg-memlimit-\d+$", memory), done.stdout
+
+
 def test_swap_and_high_become_memsw_and_the_soft_limit(cgroup_v1: Cgroups) -> None:
-    done = run_cli("100M", "--swap", "50M", "--high", "80M", "--", sys.executable, "-c", INSPECT)
+    done = run_cli(
+        *CGROUP1, "100M", "--swap", "50M", "--high", "80M", "--", sys.executable, "-c", INSPECT
+    )
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
     assert (seen["limit"], seen["memsw"], seen["soft"]) == (100 * M, 150 * M, 80 * M)
@@ -90,13 +101,13 @@ def test_swap_and_high_become_memsw_and_the_soft_limit(cgroup_v1: Cgroups) -> No
 
 
 def test_the_command_exit_code_passes_through(cgroup_v1: Cgroups) -> None:
-    done = run_cli("100M", "--", "sh", "-c", "exit 3")
+    done = run_cli(*CGROUP1, "100M", "--", "sh", "-c", "exit 3")
     assert done.returncode == 3
     assert "OOM" not in done.stderr
 
 
 def test_processes_left_behind_are_killed_so_the_cgroup_can_go(cgroup_v1: Cgroups) -> None:
-    done = run_cli("100M", "--", "sh", "-c", "sleep 300 & echo $!")
+    done = run_cli(*CGROUP1, "100M", "--", "sh", "-c", "sleep 300 & echo $!")
     assert done.returncode == 0
     assert "killed 1 process(es) left in the cgroup after the command" in done.stderr
     straggler = int(done.stdout)
@@ -116,7 +127,7 @@ def start(*args: str) -> subprocess.Popen[str]:
 
 def test_sigterm_is_relayed_then_the_cgroup_is_removed(cgroup_v1: Cgroups) -> None:
     before = cgroup_v1()
-    proc = start("100M", "--", sys.executable, "-c", SLEEP)
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", SLEEP)
     assert len(cgroup_v1()) == len(before) + 1
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=10) == 128 + signal.SIGTERM
@@ -124,7 +135,7 @@ def test_sigterm_is_relayed_then_the_cgroup_is_removed(cgroup_v1: Cgroups) -> No
 
 
 def test_sigint_from_kill_is_relayed_once(cgroup_v1: Cgroups) -> None:
-    proc = start("100M", "--", sys.executable, "-c", LIST_SIGINTS)
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", LIST_SIGINTS)
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=10)
     assert out == f"sigints [(0, {proc.pid})]\n"
@@ -132,14 +143,14 @@ def test_sigint_from_kill_is_relayed_once(cgroup_v1: Cgroups) -> None:
 
 
 def test_sigint_ends_a_sleeping_python_with_130(cgroup_v1: Cgroups) -> None:
-    proc = start("100M", "--", sys.executable, "-c", SLEEP)
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", SLEEP)
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=10) == 130
 
 
 @pytest.mark.slow
 def test_a_command_ignoring_sigterm_is_killed_after_the_grace(cgroup_v1: Cgroups) -> None:
-    proc = start("100M", "--", sys.executable, "-c", IGNORE_TERM)
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", IGNORE_TERM)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=20) == 137
     assert proc.stderr is not None
@@ -149,7 +160,9 @@ def test_a_command_ignoring_sigterm_is_killed_after_the_grace(cgroup_v1: Cgroups
 @pytest.mark.e2e
 def test_ctrl_c_in_the_terminal_reaches_the_command_once(cgroup_v1: Cgroups) -> None:
     term = pexpect.spawn(
-        str(MEMLIMIT), ["100M", "--", sys.executable, "-c", LIST_SIGINTS], encoding="utf-8"
+        str(MEMLIMIT),
+        [*CGROUP1, "100M", "--", sys.executable, "-c", LIST_SIGINTS],
+        encoding="utf-8",
     )
     term.expect("ready", timeout=10)
     term.sendcontrol("c")
@@ -164,7 +177,7 @@ def test_default_command_is_the_users_shell_with_live_oom_reports(
     cgroup_v1: Cgroups, tmp_path: Path
 ) -> None:
     env = {**os.environ, "SHELL": "/bin/bash", "TERM": "dumb"}
-    term = pexpect.spawn(str(MEMLIMIT), ["100M"], env=env, encoding="utf-8", cwd=tmp_path)
+    term = pexpect.spawn(str(MEMLIMIT), [*CGROUP1, "100M"], env=env, encoding="utf-8", cwd=tmp_path)
     term.logfile_read = seen = io.StringIO()
     try:
         term.expect("backend cgroup-v1", timeout=10)
