@@ -49,10 +49,11 @@ def _root(
 FAST_COMMANDS = ("cheat",)
 
 # Feature modules add their commands here; each module keeps its own imports lazy.
-from dotdbg.commands import core, watch  # noqa: E402
+from dotdbg.commands import core, memlimit, watch  # noqa: E402
 
 core.register(app)
 watch.register(app)
+memlimit.register(app)
 
 
 def main(argv: list[str]) -> int:

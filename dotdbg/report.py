@@ -88,7 +88,7 @@ def print_status(paths: Paths, done: Report, *, installed: bool) -> int:
 
 def print_checks(results: Sequence[Check]) -> None:
     for result in results:
-        mark = "ok " if result.ok else "!! "
+        mark = "ok " if result.ok else "-- " if result.optional else "!! "
         print(f"{mark} {result.name}: {result.detail}")
         if result.fix and not result.ok:
             print(f"     fix: {result.fix}")
