@@ -34,15 +34,11 @@ def memlimit_checks() -> list[Check]:
     """Which memlimit backends work here; one working backend is enough."""
     from dotdbg.helpers.memlimit import probe_backends
 
+    probes = probe_backends()
     checks = [
-        Check(
-            f"memlimit {probe.name}",
-            True,
-            ("works: " if probe.works else "unavailable: ") + probe.why,
-        )
-        for probe in probe_backends()
+        Check(f"memlimit {probe.name}", probe.works, probe.why, optional=True) for probe in probes
     ]
-    if not any(check.detail.startswith("works") for check in checks):
+    if not any(probe.works for probe in probes):
         checks.append(Check("memlimit", False, "no backend can limit memory here"))
     return checks
 
