@@ -150,4 +150,4 @@ def test_doctor_lists_the_memlimit_backends(tmp_path: Path) -> None:
     for backend in ("systemd", "cgroup2", "cgroup1", "rlimit"):
         assert f" memlimit {backend}: " in out
     assert "ok  memlimit rlimit: " in out  # RLIMIT_DATA is always there
-    assert "-- memlimit systemd: " in out or "ok  memlimit systemd: " in out
+    assert "--  memlimit systemd: " in out or "ok  memlimit systemd: " in out
