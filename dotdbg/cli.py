@@ -46,9 +46,10 @@ def _root(
 
 
 # Feature modules add their commands here; each module keeps its own imports lazy.
-from dotdbg.commands import core  # noqa: E402
+from dotdbg.commands import core, fill  # noqa: E402
 
 core.register(app)
+fill.register(app)
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,307 @@
+"""mem-fill: commit RAM step by step, prove it is resident, hold it, give it back.
+
+``bytes(n)`` or calloc only map the shared zero page; the kernel commits nothing until each page
+is written. mem-fill asks the kernel to fault every page in writable (``MADV_POPULATE_WRITE``,
+Linux >= 5.14; ``MAP_POPULATE`` before that, touching every page as the last resort) and checks
+after each step that the resident set really grew. Where zram or zswap would compress the pages
+back, it writes random bytes instead.
+"""
+
+from __future__ import annotations
+
+import errno
+import mmap
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotdbg.errors import DotdbgError
+from dotdbg.helpers import holding
+from dotdbg.helpers.noise import Noise
+from dotdbg.helpers.sizes import format_size
+
+MADV_POPULATE_WRITE = 23  # Linux 5.14; Python's mmap module does not name it yet
+SAFETY_MARGIN = 256 * 2**20
+NO_LIMIT = 2**62  # cgroup v1 writes "no limit" as a huge page-rounded number
+RESIDENT_SHORTFALL = 0.9  # warn when a step grew RSS by less than this share of its size
+VICTIM_OOM_SCORE_ADJ = 1000
+
+Report = Callable[[str], None]
+
+
+def say(message: str) -> None:
+    print(f"mem-fill: {message}", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class MemFillOptions:
+    target: int
+    step: int
+    hold_seconds: float | None = None
+    command: tuple[str, ...] = ()
+    force: bool = False
+    incompressible: bool | None = None  # None: random bytes only when zram/zswap is active
+    oom_score_adj: int = VICTIM_OOM_SCORE_ADJ
+
+
+# --- how much may be taken ----------------------------------------------------------------
+
+
+def parse_meminfo(text: str) -> dict[str, int]:
+    """``/proc/meminfo`` as bytes per field (the kernel writes kB, meaning KiB)."""
+    fields: dict[str, int] = {}
+    for line in text.splitlines():
+        name, _, rest = line.partition(":")
+        parts = rest.split()
+        if parts and parts[0].isdigit():
+            fields[name] = int(parts[0]) * (1024 if parts[1:] == ["kB"] else 1)
+    return fields
+
+
+def cgroup_dirs(proc_cgroup: str, cgroup_root: Path) -> list[tuple[Path, str, str]]:
+    """(directory, limit file, usage file) of this process's memory cgroup, v2 and v1."""
+    found = []
+    for line in proc_cgroup.splitlines():
+        _, controllers, path = line.split(":", 2)
+        if controllers == "":
+            found.append((cgroup_root / path.lstrip("/"), "memory.max", "memory.current"))
+        elif "memory" in controllers.split(","):
+            found.append(
+                (
+                    cgroup_root / "memory" / path.lstrip("/"),
+                    "memory.limit_in_bytes",
+                    "memory.usage_in_bytes",
+                )
+            )
+    return found
+
+
+def cgroup_headroom(proc_cgroup: str, cgroup_root: Path = Path("/sys/fs/cgroup")) -> int | None:
+    """The smallest (limit - usage) over this process's memory cgroups and their ancestors."""
+    headrooms = []
+    for directory, limit_file, usage_file in cgroup_dirs(proc_cgroup, cgroup_root):
+        for level in (directory, *directory.parents):
+            if not level.is_relative_to(cgroup_root):
+                break
+            headroom = _level_headroom(level / limit_file, level / usage_file)
+            if headroom is not None:
+                headrooms.append(headroom)
+    return min(headrooms, default=None)
+
+
+def _level_headroom(limit_file: Path, usage_file: Path) -> int | None:
+    try:
+        limit_text = limit_file.read_text().strip()
+        usage = int(usage_file.read_text())
+    except (OSError, ValueError):
+        return None
+    if limit_text == "max" or int(limit_text) >= NO_LIMIT:
+        return None
+    return max(0, int(limit_text) - usage)
+
+
+def fill_budget(mem_available: int, headroom: int | None) -> int:
+    """What mem-fill may take without --force: the tighter of RAM and cgroup, minus a margin."""
+    room = mem_available if headroom is None else min(mem_available, headroom)
+    return max(0, room - SAFETY_MARGIN)
+
+
+def check_target(target: int, budget: int, force: bool) -> None:
+    if target > budget and not force:
+        raise DotdbgError(
+            f"{format_size(target)} is more than the {format_size(budget)} that can be taken "
+            f"safely (MemAvailable or the cgroup's headroom, minus {format_size(SAFETY_MARGIN)})",
+            hint="ask for less, or add --force to go on into the OOM killer's reach",
+        )
+
+
+def current_budget() -> int:
+    meminfo = parse_meminfo(Path("/proc/meminfo").read_text())
+    headroom = cgroup_headroom(Path("/proc/self/cgroup").read_text())
+    return fill_budget(meminfo["MemAvailable"], headroom)
+
+
+def plan_steps(target: int, step: int) -> list[int]:
+    """Step sizes that add up to ``target``, each a whole number of pages."""
+    if step <= 0:
+        raise DotdbgError("--step must be more than 0")
+    pages = -(-target // mmap.PAGESIZE) * mmap.PAGESIZE
+    return [min(step, pages - done) for done in range(0, pages, step)]
+
+
+# --- what the pages must hold ---------------------------------------------------------------
+
+
+def compressed_swap(sys_root: Path = Path("/sys"), proc_swaps: str | None = None) -> str | None:
+    """Why pages would be compressed (zswap enabled, or a zram device in use as swap), or None."""
+    zswap = sys_root / "module/zswap/parameters/enabled"
+    if zswap.is_file() and zswap.read_text().strip() in ("Y", "1"):
+        return "zswap is enabled"
+    swaps = Path("/proc/swaps").read_text() if proc_swaps is None else proc_swaps
+    swap_devices = {line.split()[0] for line in swaps.splitlines()[1:] if line.strip()}
+    for zram in sorted(sys_root.glob("block/zram*")):
+        if f"/dev/{zram.name}" in swap_devices:
+            return f"/dev/{zram.name} is in use as swap"
+    return None
+
+
+# --- committing ------------------------------------------------------------------------------
+
+
+def resident_bytes(pid: int | str = "self") -> int:
+    fields = Path(f"/proc/{pid}/statm").read_text().split()
+    return int(fields[1]) * mmap.PAGESIZE
+
+
+def kernel_has_populate_write() -> bool:
+    probe = mmap.mmap(-1, mmap.PAGESIZE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    try:
+        probe.madvise(MADV_POPULATE_WRITE)
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
+@dataclass(frozen=True)
+class Step:
+    size: int
+    resident_growth: int
+    seconds: float
+
+
+class MemoryFiller:
+    """Owns the committed blocks; ``release()`` unmaps them all."""
+
+    def __init__(self, incompressible: bool, method: str | None = None) -> None:
+        self.noise = Noise() if incompressible else None
+        if method is None:
+            method = "populate-write" if kernel_has_populate_write() else "map-populate"
+        self.method = "random-write" if incompressible else method
+        self.blocks: list[mmap.mmap] = []
+
+    @property
+    def committed(self) -> int:
+        return sum(len(block) for block in self.blocks)
+
+    def commit(self, size: int) -> Step:
+        before, started = resident_bytes(), time.monotonic()
+        self.blocks.append(self._commit_block(size))
+        return Step(size, resident_bytes() - before, time.monotonic() - started)
+
+    def release(self) -> None:
+        while self.blocks:
+            self.blocks.pop().close()
+
+    def _commit_block(self, size: int) -> mmap.mmap:
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+        if self.method == "map-populate":
+            flags |= mmap.MAP_POPULATE
+        block = mmap.mmap(-1, size, flags=flags)
+        try:
+            self._populate(block)
+        except BaseException:
+            block.close()
+            raise
+        return block
+
+    def _populate(self, block: mmap.mmap) -> None:
+        if self.noise is not None:
+            for offset, chunk in self.noise.chunks(len(block)):
+                block[offset : offset + len(chunk)] = chunk
+        elif self.method == "populate-write":
+            _populate_write(block, self.committed)
+        elif self.method == "touch":
+            block[:: mmap.PAGESIZE] = b"\x01" * len(range(0, len(block), mmap.PAGESIZE))
+
+
+def _populate_write(block: mmap.mmap, committed_before: int) -> None:
+    try:
+        block.madvise(MADV_POPULATE_WRITE)
+    except OSError as error:
+        if error.errno not in (errno.ENOMEM, errno.EFAULT):
+            raise
+        raise DotdbgError(
+            f"the kernel refused to commit more memory after {format_size(committed_before)} "
+            f"({error.strerror})",
+            hint="overcommit or a memory limit stopped it; ask for less",
+        ) from error
+
+
+def fill(filler: MemoryFiller, steps: Sequence[int], report: Report = say) -> None:
+    target, started = sum(steps), time.monotonic()
+    for size in steps:
+        step = filler.commit(size)
+        if step.resident_growth < RESIDENT_SHORTFALL * size and filler.method == "map-populate":
+            filler.method = "touch"  # MAP_POPULATE was ignored: fault the pages in by hand
+            filler.blocks.pop().close()
+            step = filler.commit(size)
+        report(_progress_line(filler.committed, target, step, time.monotonic() - started))
+        if step.resident_growth < RESIDENT_SHORTFALL * size:
+            report(
+                f"warning: RSS grew by only {format_size(step.resident_growth)} for a "
+                f"{format_size(size)} step (swapped out? see /proc/{os.getpid()}/status VmSwap)"
+            )
+
+
+def _progress_line(committed: int, target: int, step: Step, elapsed: float) -> str:
+    rate = committed / elapsed if elapsed > 0 else 0.0
+    return (
+        f"{format_size(committed):>9} of {format_size(target)} committed "
+        f"(RSS +{format_size(step.resident_growth)} this step, {format_size(rate)}/s)"
+    )
+
+
+# --- the whole run ----------------------------------------------------------------------------
+
+
+def run_mem_fill(options: MemFillOptions, report: Report = say) -> int:
+    """Fill, hold (or run the command), release; the exit code of the command, or 0."""
+    check_target(options.target, current_budget(), options.force)
+    reason = compressed_swap()
+    incompressible = bool(reason) if options.incompressible is None else options.incompressible
+    filler = MemoryFiller(incompressible)
+    steps = plan_steps(options.target, options.step)
+    report(_start_line(options.target, steps, filler.method, reason))
+    try:
+        fill(filler, steps, report)
+        if options.command:
+            return _run_victim(options, filler.committed, report)
+        holding.hold_announced(options.hold_seconds, format_size(filler.committed), report)
+        return 0
+    finally:
+        committed = filler.committed
+        filler.release()
+        report(f"released {format_size(committed)}")
+
+
+def _start_line(target: int, steps: list[int], method: str, reason: str | None) -> str:
+    why = f"; random bytes because {reason}" if reason else ""
+    return (
+        f"pid {os.getpid()} committing {format_size(target)} in {len(steps)} step(s) "
+        f"of up to {format_size(steps[0]) if steps else '0B'} ({method}{why})"
+    )
+
+
+def _run_victim(options: MemFillOptions, committed: int, report: Report) -> int:
+    report(
+        f"holding {format_size(committed)} while running {' '.join(options.command)} "
+        f"with oom_score_adj {options.oom_score_adj}, so the OOM killer picks it first"
+    )
+    returncode = holding.run_child(options.command, _victim_preexec(options.oom_score_adj))
+    report(f"{options.command[0]} {holding.describe_exit(returncode)}")
+    return holding.exit_code_of(returncode)
+
+
+def _victim_preexec(score: int) -> Callable[[], None]:
+    def set_oom_score_adj() -> None:
+        try:
+            Path("/proc/self/oom_score_adj").write_text(f"{score}\n")
+        except OSError as error:
+            os.write(2, f"mem-fill: warning: oom_score_adj {score}: {error.strerror}\n".encode())
+
+    return set_oom_score_adj

@@ -1,0 +1,143 @@
+"""Run a command with a small private tmpfs over /tmp (and $TMPDIR), in its own mount namespace.
+
+As root the child unshares only its mount namespace. Otherwise it first enters a new user
+namespace that maps the caller's own uid and gid, which gives it the right to mount there; the
+command still runs as the same user. The tmpfs vanishes with the namespace when the command ends.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotdbg.errors import DotdbgError
+from dotdbg.helpers import holding
+from dotdbg.helpers.sizes import format_size
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+MS_BIND = 0x1000
+MS_REC = 0x4000
+MS_PRIVATE = 1 << 18
+SETUP_FAILED = 127
+
+USERNS_HINT = (
+    "this kernel does not let unprivileged users make user namespaces "
+    "(kernel.unprivileged_userns_clone, user.max_user_namespaces or an AppArmor/SELinux rule); "
+    "run as root, or mount a tmpfs yourself and point TMPDIR at it"
+)
+
+
+@dataclass(frozen=True)
+class PrivateTmp:
+    size: int
+    mount_points: tuple[str, ...]  # the first gets the tmpfs, the others a bind mount of it
+    inner_dirs: tuple[str, ...]  # directories to create inside the tmpfs ($TMPDIR under /tmp)
+
+    @property
+    def as_root(self) -> bool:
+        return os.geteuid() == 0
+
+
+def plan_private_tmp(size: int, tmpdir: str | None) -> PrivateTmp:
+    """/tmp always; $TMPDIR too when it names another directory."""
+    if not tmpdir:
+        return PrivateTmp(size, ("/tmp",), ())
+    real = os.path.realpath(tmpdir)
+    if real == "/tmp":
+        return PrivateTmp(size, ("/tmp",), ())
+    if real.startswith("/tmp/"):
+        return PrivateTmp(size, ("/tmp",), (real,))
+    return PrivateTmp(size, ("/tmp", real), ())
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"{what}: {os.strerror(code)}")
+
+
+def _enter_user_namespace(libc: ctypes.CDLL) -> None:
+    uid, gid = os.geteuid(), os.getegid()
+    _check(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare(CLONE_NEWUSER)")
+    Path("/proc/self/setgroups").write_text("deny")
+    Path("/proc/self/uid_map").write_text(f"{uid} {uid} 1")
+    Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
+
+
+def enter_private_tmp(plan: PrivateTmp) -> None:
+    """In the calling (forked, single-threaded) process: new namespace, tmpfs mounted."""
+    libc = _libc()
+    if plan.as_root:
+        _check(libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+    else:
+        _enter_user_namespace(libc)
+    _check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "make / private")
+    first, *others = (point.encode() for point in plan.mount_points)
+    options = f"size={plan.size},mode=1777".encode()
+    _check(libc.mount(b"tmpfs", first, b"tmpfs", 0, options), f"mount tmpfs on {first.decode()}")
+    for point in others:
+        _check(libc.mount(first, point, None, MS_BIND, None), f"bind {point.decode()}")
+    for inner in plan.inner_dirs:
+        os.makedirs(inner, mode=0o700, exist_ok=True)
+
+
+def run_with_private_tmp(plan: PrivateTmp, argv: list[str]) -> int:
+    """Fork, set the namespace up in the child, exec ``argv``; the child's Popen-style code.
+
+    Set-up errors travel back through a close-on-exec pipe: EOF means exec succeeded.
+    """
+    read_end, write_end = os.pipe2(os.O_CLOEXEC)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child; covered by the tests that run commands
+        _child(plan, argv, read_end, write_end)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as errors:
+        failure = errors.read().decode()
+    returncode = _wait(pid)
+    if failure:
+        hint = "" if plan.as_root or "CLONE_NEWUSER" not in failure else USERNS_HINT
+        raise DotdbgError(failure, hint=hint)
+    return returncode
+
+
+def _child(plan: PrivateTmp, argv: list[str], read_end: int, write_end: int) -> None:
+    os.close(read_end)
+    try:
+        enter_private_tmp(plan)
+    except OSError as error:
+        os.write(write_end, f"cannot give {argv[0]} a private /tmp: {error.strerror}".encode())
+        os._exit(SETUP_FAILED)
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as error:
+        os.write(write_end, f"cannot run {argv[0]!r}: {error.strerror}".encode())
+    os._exit(SETUP_FAILED)
+
+
+def _wait(pid: int) -> int:
+    try:
+        _, status = os.waitpid(pid, 0)
+    except holding.Stopped as stop:
+        holding.stop_pid(pid, stop.signum)
+        raise
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def run_private_tmp(size: int, argv: list[str], report: Callable[[str], None]) -> int:
+    """Run ``argv`` over a private ``size`` tmpfs; its exit code as a shell shows it."""
+    plan = plan_private_tmp(size, os.environ.get("TMPDIR"))
+    how = "as root" if plan.as_root else "through a user namespace"
+    places = ", ".join(plan.mount_points + plan.inner_dirs)
+    report(f"running {' '.join(argv)} with a private {format_size(size)} tmpfs on {places} ({how})")
+    returncode = run_with_private_tmp(plan, argv)
+    report(f"{argv[0]} {holding.describe_exit(returncode)}; its tmpfs went with it")
+    return holding.exit_code_of(returncode)
