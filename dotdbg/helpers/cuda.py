@@ -46,6 +46,10 @@ class CudaError(Exception):
 class CudaUnavailable(Exception):
     """No driver library, no device, or a driver that will not start."""
 
+    def __init__(self, message: str, no_device: bool = False) -> None:
+        super().__init__(message)
+        self.no_device = no_device
+
 
 class _Uuid(ctypes.Structure):
     _fields_ = [("bytes", ctypes.c_ubyte * 16)]
@@ -61,13 +65,13 @@ def load_libcuda(loader: Callable[[str], Any] = ctypes.CDLL) -> LibCuda:
     try:
         library = loader(LIBRARY)
     except OSError as error:
-        raise CudaUnavailable(f"no NVIDIA driver: {LIBRARY} cannot be loaded ({error})") from error
+        raise CudaUnavailable(f"no NVIDIA driver: cannot load {LIBRARY}") from error
     cuda = LibCuda(library)
     try:
         cuda.call("cuInit", 0)
     except CudaError as error:
         if error.code == CUDA_ERROR_NO_DEVICE:
-            raise CudaUnavailable("no GPU: the CUDA driver found no device") from error
+            raise CudaUnavailable("no GPU: CUDA finds no device", no_device=True) from error
         raise CudaUnavailable(f"the CUDA driver does not start: {error.name}") from error
     return cuda
 

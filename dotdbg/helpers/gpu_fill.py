@@ -172,20 +172,24 @@ def release_device(cuda: CudaDriver, device: DeviceFill) -> None:
 
 
 def open_cuda(loader: Callable[[], CudaDriver]) -> CudaDriver:
-    visible = parse_visible_devices(os.environ.get("CUDA_VISIBLE_DEVICES"))
+    """The driver with at least one visible device, or a one-line error (exit code 2)."""
     try:
         cuda = loader()
         count = cuda.device_count()
     except CudaUnavailable as error:
-        raise DotdbgError(_with_visibility(str(error), visible.explain())) from error
+        if error.no_device:
+            raise DotdbgError(_no_device_message()) from error
+        raise DotdbgError(str(error)) from error
     if count == 0:
-        raise DotdbgError(_with_visibility("no GPU visible to CUDA", visible.explain()))
+        raise DotdbgError(_no_device_message())
     return cuda
 
 
-def _with_visibility(message: str, explanation: str) -> str:
-    hidden = explanation if "=" in explanation else ""
-    return f"{message} ({hidden})" if hidden else message
+def _no_device_message() -> str:
+    visible = parse_visible_devices(os.environ.get("CUDA_VISIBLE_DEVICES"))
+    if visible.value is None:
+        return "no GPU: CUDA finds no device"
+    return f"no GPU visible: {visible.explain()}"
 
 
 def run_gpu_fill(

@@ -56,8 +56,8 @@ def hold(seconds: float | None) -> None:
 
 
 def hold_announced(seconds: float | None, what: str, report: Callable[[str], None]) -> None:
-    until = "Ctrl-C or SIGTERM" if seconds is None else f"{seconds:g}s (or Ctrl-C, SIGTERM)"
-    report(f"holding {what} (pid {os.getpid()}) until {until}")
+    until = "until Ctrl-C or SIGTERM" if seconds is None else f"for {seconds:g}s (or to Ctrl-C)"
+    report(f"holding {what} (pid {os.getpid()}) {until}")
     hold(seconds)
 
 

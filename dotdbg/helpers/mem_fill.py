@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import mmap
 import os
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -289,7 +290,7 @@ def _start_line(target: int, steps: list[int], method: str, reason: str | None) 
 
 def _run_victim(options: MemFillOptions, committed: int, report: Report) -> int:
     report(
-        f"holding {format_size(committed)} while running {' '.join(options.command)} "
+        f"holding {format_size(committed)} while running {shlex.join(options.command)} "
         f"with oom_score_adj {options.oom_score_adj}, so the OOM killer picks it first"
     )
     returncode = holding.run_child(options.command, _victim_preexec(options.oom_score_adj))
