@@ -138,7 +138,8 @@ def run_private_tmp(size: int, argv: list[str], report: Callable[[str], None]) -
     plan = plan_private_tmp(size, os.environ.get("TMPDIR"))
     how = "as root" if plan.as_root else "through a user namespace"
     places = ", ".join(plan.mount_points + plan.inner_dirs)
-    report(f"running {shlex.join(argv)} with a private {format_size(size)} tmpfs on {places}, {how}")
+    tmpfs = f"a private {format_size(size)} tmpfs on {places}"
+    report(f"running {shlex.join(argv)} with {tmpfs}, {how}")
     returncode = run_with_private_tmp(plan, argv)
     report(f"{argv[0]} {holding.describe_exit(returncode)}; its tmpfs went with it")
     return holding.exit_code_of(returncode)
