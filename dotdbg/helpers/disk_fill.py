@@ -72,13 +72,13 @@ class FillFile:
         before = space_of(self.directory).available
         try:
             os.posix_fallocate(self.fd, self.size, amount)
-            self.size += amount
-        except OSError as error:
-            if error.errno != errno.ENOSPC:
+        except OSError as error:  # a partial reservation still counts; no support: write
+            if error.errno not in (errno.ENOSPC, errno.EOPNOTSUPP, errno.EINVAL):
                 raise
-            self.size = os.fstat(self.fd).st_size  # a partial reservation still counts
-        if before - space_of(self.directory).available < RESERVED_SHARE * amount:
-            self._write_noise(max(0, space_of(self.directory).available - (before - amount)))
+        self.size = os.fstat(self.fd).st_size
+        reserved = before - space_of(self.directory).available
+        if reserved < RESERVED_SHARE * amount:
+            self._write_noise(amount - max(0, reserved))
 
     def shrink(self, amount: int) -> None:
         self.size = max(0, self.size - amount)

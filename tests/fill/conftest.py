@@ -48,6 +48,30 @@ def tmpfs(tmp_path: Path) -> Iterator[Path]:
 
 
 @pytest.fixture
+def ext4(tmp_path: Path) -> Iterator[Path]:
+    """A 64 MiB ext4 image on a loop device (1 KiB blocks, 5% reserved for root)."""
+    image, mount_point = tmp_path / "ext4.img", tmp_path / "ext4"
+    mount_point.mkdir()
+    with image.open("wb") as sparse:
+        sparse.truncate(64 * 2**20)
+    made = subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot make an ext4 image: {made.stderr.strip()}")
+    argv = ["mount", "-o", "loop", str(image), str(mount_point)]
+    mounted = subprocess.run(argv, capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot loop-mount an ext4 image here: {mounted.stderr.strip()}")
+    yield mount_point
+    subprocess.run(["umount", str(mount_point)], check=True)
+
+
+@pytest.fixture(params=["tmpfs", "ext4"])
+def filesystem(request: pytest.FixtureRequest) -> Path:
+    path: Path = request.getfixturevalue(request.param)
+    return path
+
+
+@pytest.fixture
 def memory_cgroup() -> Iterator[Path]:
     """A fresh cgroup v1 memory cgroup limited to 300 MiB, without swap; always removed."""
     if not os.access(CGROUP_V1_MEMORY, os.W_OK):
