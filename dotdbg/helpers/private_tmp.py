@@ -1,8 +1,10 @@
 """Run a command with a small private tmpfs over /tmp (and $TMPDIR), in its own mount namespace.
 
-As root the child unshares only its mount namespace. Otherwise it first enters a new user
-namespace that maps the caller's own uid and gid, which gives it the right to mount there; the
-command still runs as the same user. The tmpfs vanishes with the namespace when the command ends.
+With CAP_SYS_ADMIN (root) the child unshares only its mount namespace. Otherwise it first
+enters a new user namespace that maps the caller's own uid and gid, which gives it the right to
+mount there; the command still runs as the same user. The tmpfs vanishes with the namespace
+when the command ends. (Mapping uid 0 needs CAP_SETFCAP since Linux 5.12: root without
+capabilities cannot take the user-namespace way and gets the error.)
 """
 
 from __future__ import annotations
@@ -39,21 +41,28 @@ class PrivateTmp:
     mount_points: tuple[str, ...]  # the first gets the tmpfs, the others a bind mount of it
     inner_dirs: tuple[str, ...]  # directories to create inside the tmpfs ($TMPDIR under /tmp)
 
-    @property
-    def as_root(self) -> bool:
-        return os.geteuid() == 0
+    privileged: bool  # CAP_SYS_ADMIN (root): no user namespace needed
 
 
-def plan_private_tmp(size: int, tmpdir: str | None) -> PrivateTmp:
+def plan_private_tmp(size: int, tmpdir: str | None, privileged: bool) -> PrivateTmp:
     """/tmp always; $TMPDIR too when it names another directory."""
-    if not tmpdir:
-        return PrivateTmp(size, ("/tmp",), ())
-    real = os.path.realpath(tmpdir)
+    real = os.path.realpath(tmpdir) if tmpdir else "/tmp"
     if real == "/tmp":
-        return PrivateTmp(size, ("/tmp",), ())
+        return PrivateTmp(size, ("/tmp",), (), privileged)
     if real.startswith("/tmp/"):
-        return PrivateTmp(size, ("/tmp",), (real,))
-    return PrivateTmp(size, ("/tmp", real), ())
+        return PrivateTmp(size, ("/tmp",), (real,), privileged)
+    return PrivateTmp(size, ("/tmp", real), (), privileged)
+
+
+CAP_SYS_ADMIN = 21
+
+
+def has_cap_sys_admin(proc_status: str) -> bool:
+    """Whether the effective capabilities in /proc/self/status include CAP_SYS_ADMIN."""
+    for line in proc_status.splitlines():
+        if line.startswith("CapEff:"):
+            return bool(int(line.split()[1], 16) >> CAP_SYS_ADMIN & 1)
+    return False
 
 
 def _libc() -> ctypes.CDLL:
@@ -69,15 +78,22 @@ def _check(result: int, what: str) -> None:
 def _enter_user_namespace(libc: ctypes.CDLL) -> None:
     uid, gid = os.geteuid(), os.getegid()
     _check(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare(CLONE_NEWUSER)")
-    Path("/proc/self/setgroups").write_text("deny")
-    Path("/proc/self/uid_map").write_text(f"{uid} {uid} 1")
-    Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write("/proc/self/gid_map", f"{gid} {gid} 1")
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text)
+    except OSError as error:
+        raise OSError(error.errno, f"write {path}: {error.strerror}") from error
 
 
 def enter_private_tmp(plan: PrivateTmp) -> None:
     """In the calling (forked, single-threaded) process: new namespace, tmpfs mounted."""
     libc = _libc()
-    if plan.as_root:
+    if plan.privileged:
         _check(libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
     else:
         _enter_user_namespace(libc)
@@ -105,7 +121,7 @@ def run_with_private_tmp(plan: PrivateTmp, argv: list[str]) -> int:
         failure = errors.read().decode()
     returncode = _wait(pid)
     if failure:
-        hint = "" if plan.as_root or "CLONE_NEWUSER" not in failure else USERNS_HINT
+        hint = USERNS_HINT if "CLONE_NEWUSER" in failure else ""
         raise DotdbgError(failure, hint=hint)
     return returncode
 
@@ -135,8 +151,9 @@ def _wait(pid: int) -> int:
 
 def run_private_tmp(size: int, argv: list[str], report: Callable[[str], None]) -> int:
     """Run ``argv`` over a private ``size`` tmpfs; its exit code as a shell shows it."""
-    plan = plan_private_tmp(size, os.environ.get("TMPDIR"))
-    how = "as root" if plan.as_root else "through a user namespace"
+    privileged = has_cap_sys_admin(Path("/proc/self/status").read_text())
+    plan = plan_private_tmp(size, os.environ.get("TMPDIR"), privileged)
+    how = "as root" if plan.privileged else "through a user namespace"
     places = ", ".join(plan.mount_points + plan.inner_dirs)
     tmpfs = f"a private {format_size(size)} tmpfs on {places}"
     report(f"running {shlex.join(argv)} with {tmpfs}, {how}")
