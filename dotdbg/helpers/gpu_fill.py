@@ -133,7 +133,7 @@ def target_free(free: int, leave: int | None, take: int | None) -> int:
 
 def chunk_size(excess: int, limit: int) -> int:
     """The next allocation: at most ``limit``, whole granules, never past the target."""
-    return min(limit, excess) // GRANULARITY * GRANULARITY
+    return max(0, min(limit, excess)) // GRANULARITY * GRANULARITY
 
 
 def back_off(limit: int) -> int:
