@@ -34,7 +34,7 @@ def test_rss_grows_by_the_asked_size_seen_from_outside(start: type[Running]) -> 
     filled = _rss_while_holding(start, "200M")
     growth = filled - baseline
     print(f"mem-fill 200M: RSS grew by {growth} bytes ({growth / MiB:.2f} MiB)")
-    assert 200 * MiB <= growth <= 204 * MiB
+    assert abs(growth - 200 * MiB) <= 2 * MiB  # the two interpreters differ by a few pages
 
 
 def test_progress_lines_show_each_step_and_the_rate(start: type[Running]) -> None:
