@@ -9,11 +9,9 @@ from typing import Annotated, Optional
 import typer
 
 from dotdbg.console import run
-from dotdbg.helpers import disk_fill as disk
-from dotdbg.helpers import gpu_fill as gpu
-from dotdbg.helpers import holding
-from dotdbg.helpers import mem_fill as mem
 from dotdbg.helpers.sizes import parse_size
+
+# The helpers (ctypes, mmap, subprocess) are imported inside the commands: `dotdbg` starts fast.
 
 # typer evaluates annotations on Python 3.10 too, so Optional stays (UP045).
 HoldOption = Annotated[
@@ -33,6 +31,8 @@ CommandArgument = Annotated[
 
 def _until_stopped(work: Callable[[], int]) -> None:
     """Run ``work`` with SIGINT/SIGTERM turned into clean-up; exit with its code or 128+signal."""
+    from dotdbg.helpers import holding
+
     with holding.stop_on_signals():
         try:
             code = work()
@@ -63,11 +63,20 @@ def mem_fill(
         ),
     ] = None,
     oom_score_adj: Annotated[
-        int,
-        typer.Option(min=-1000, max=1000, help="oom_score_adj given to CMD: 1000 = killed first."),
-    ] = mem.VICTIM_OOM_SCORE_ADJ,
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            min=-1000,
+            max=1000,
+            help="oom_score_adj given to CMD. Default: 1000, killed first.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Commit RAM step by step, check RSS grew, hold it; with -- CMD, run CMD as the OOM victim."""
+    from dotdbg.helpers import mem_fill as mem
+
+    if oom_score_adj is None:
+        oom_score_adj = mem.VICTIM_OOM_SCORE_ADJ
     options = mem.MemFillOptions(
         target=parse_size(size),
         step=parse_size(step, "--step"),
@@ -105,6 +114,8 @@ def disk_fill(
 
     The space comes back when disk-fill ends, even after kill -9: the file has no name.
     """
+    from dotdbg.helpers import disk_fill as disk
+
     request = disk.parse_request(leave, tmpfs, list(args or ()), hold)
     _until_stopped(lambda: disk.run_request(request))
 
@@ -135,6 +146,7 @@ def gpu_fill(
 
     Free memory is measured after gpu-fill's own CUDA context exists.
     """
+    from dotdbg.helpers import gpu_fill as gpu
     from dotdbg.helpers.cuda import load_libcuda
 
     options = gpu.GpuFillOptions(

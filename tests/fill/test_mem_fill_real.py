@@ -7,6 +7,7 @@ import mmap
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import psutil
@@ -145,3 +146,37 @@ def test_without_the_raised_score_the_bigger_filler_would_die(
     filler = start(_in_cgroup(memory_cgroup, argv))
     assert filler.finish(timeout=90) == -signal.SIGKILL
     assert "released" not in filler.output
+
+
+def test_sigterm_in_the_middle_of_filling_releases_what_was_committed(
+    start: type[Running],
+) -> None:
+    filler = start([script("mem-fill"), "4G", "--step", "32M"])
+    filler.wait_for(r"32\.00M of 4\.00G committed")
+    filler.process.send_signal(signal.SIGTERM)
+    assert filler.finish(timeout=30) == 143
+    assert filler.lines[-1].startswith("mem-fill: released ")
+    assert not any("4.00G of 4.00G" in line for line in filler.lines)
+
+
+def _children_once_started(pid: int, timeout: float = 10) -> list[psutil.Process]:
+    """The children once they have exec'd (a forked child keeps its parent's name until then)."""
+    deadline = time.monotonic() + timeout
+    parent = psutil.Process(pid)
+    while time.monotonic() < deadline:
+        children = parent.children()
+        if children and all(child.name() != parent.name() for child in children):
+            return children
+        time.sleep(0.02)
+    return parent.children()
+
+
+def test_sigterm_reaches_the_command_too(start: type[Running]) -> None:
+    filler = start([script("mem-fill"), "8M", "--", "sleep", "60"])
+    filler.wait_for("while running sleep 60")
+    children = _children_once_started(filler.process.pid)
+    assert [child.name() for child in children] == ["sleep"]
+    filler.process.send_signal(signal.SIGTERM)
+    assert filler.finish(timeout=30) == 143
+    assert not children[0].is_running()
+    assert filler.lines[-1] == "mem-fill: released 8.00M"
