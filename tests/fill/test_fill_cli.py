@@ -37,6 +37,7 @@ def test_dotdbg_disk_fill_runs_the_same_command(tmpfs: Path) -> None:
     [
         (["mem-fill", "5X"], "dotdbg: error: size '5X' is not a size"),
         (["mem-fill", "8M", "--step", "0"], "dotdbg: error: --step must be more than 0"),
+        (["mem-fill", "8M", "--hold", "1", "--", "true"], "dotdbg: error: --hold and a command"),
         (["dotdbg", "mem-fill", "1.5"], "dotdbg: error: size '1.5' has a fraction of a byte"),
         (["gpu-fill", "--leave", "1G", "--take", "1G"], "dotdbg: error: give exactly one of"),
         (["gpu-fill", "--leave", "lots"], "dotdbg: error: --leave 'lots' is not a size"),

@@ -14,7 +14,7 @@ import psutil
 import pytest
 from fill_support import Running, script
 
-from dotdbg.helpers import mem_fill
+from dotdbg.helpers import holding, mem_fill
 
 MiB = 2**20
 ALLOCATE_FOREVER = (
@@ -180,3 +180,18 @@ def test_sigterm_reaches_the_command_too(start: type[Running]) -> None:
     assert filler.finish(timeout=30) == 143
     assert not children[0].is_running()
     assert filler.lines[-1] == "mem-fill: released 8.00M"
+
+
+@pytest.mark.slow
+def test_a_command_that_ignores_sigterm_is_killed_after_the_grace_period(
+    start: type[Running],
+) -> None:
+    stubborn = ["sh", "-c", "trap '' TERM; exec sleep 60"]
+    filler = start([script("mem-fill"), "8M", "--", *stubborn])
+    filler.wait_for("while running")
+    children = _children_once_started(filler.process.pid)
+    started = time.monotonic()
+    filler.process.send_signal(signal.SIGTERM)
+    assert filler.finish(timeout=30) == 143
+    assert holding.CHILD_GRACE_SECONDS <= time.monotonic() - started < 20
+    assert not children[0].is_running()
