@@ -9,16 +9,11 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from types import FrameType
 
-from dotdbg.errors import DotdbgError
-
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-CHILD_GRACE_SECONDS = 5.0
 
 
 class Stopped(BaseException):
@@ -59,66 +54,3 @@ def hold_announced(seconds: float | None, what: str, report: Callable[[str], Non
     until = "until Ctrl-C or SIGTERM" if seconds is None else f"for {seconds:g}s (or to Ctrl-C)"
     report(f"holding {what} (pid {os.getpid()}) {until}")
     hold(seconds)
-
-
-def exit_code_of(returncode: int) -> int:
-    """A Popen return code as a shell shows it: killed by signal N gives 128 + N."""
-    return 128 - returncode if returncode < 0 else returncode
-
-
-def describe_exit(returncode: int) -> str:
-    if returncode < 0:
-        return f"was killed by {signal.Signals(-returncode).name}"
-    return f"exited with {returncode}"
-
-
-def run_child(argv: Sequence[str], preexec: Callable[[], None] | None = None) -> int:
-    """Run ``argv`` to its end and return its Popen return code (negative: killed by signal).
-
-    A stop signal is passed on to the child (Ctrl-C reached it already through the terminal),
-    which gets a grace period before SIGKILL; then ``Stopped`` propagates.
-    """
-    try:
-        child = subprocess.Popen(list(argv), preexec_fn=preexec)
-    except OSError as error:
-        raise DotdbgError(f"cannot run {argv[0]!r}: {error.strerror}") from error
-    try:
-        return child.wait()
-    except Stopped as stop:
-        stop_pid(child.pid, stop.signum)
-        raise
-
-
-def stop_pid(pid: int, signum: int) -> None:
-    """Pass a stop signal on to child ``pid``, then SIGKILL it if it outlives the grace period."""
-    if not _terminal_sent_it_too(signum):
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signum)
-    with stop_on_signals(), contextlib.suppress(Stopped):
-        if _reaped_within(pid, CHILD_GRACE_SECONDS):
-            return
-    with contextlib.suppress(ProcessLookupError, ChildProcessError):
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-
-
-def _reaped_within(pid: int, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if os.waitpid(pid, os.WNOHANG)[0]:
-                return True
-        except ChildProcessError:
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def _terminal_sent_it_too(signum: int) -> bool:
-    """Ctrl-C in a terminal signals the whole foreground group, the child included."""
-    if signum != signal.SIGINT or not sys.stdin.isatty():
-        return False
-    try:
-        return os.tcgetpgrp(sys.stdin.fileno()) == os.getpgrp()
-    except OSError:
-        return False

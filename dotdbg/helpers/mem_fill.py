@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import holding
+from dotdbg.helpers import child, holding
 from dotdbg.helpers.noise import Noise
 from dotdbg.helpers.sizes import format_size
 
@@ -295,12 +295,12 @@ def _run_victim(options: MemFillOptions, committed: int, report: Report) -> int:
         f"holding {format_size(committed)} while running {shlex.join(options.command)} "
         f"with oom_score_adj {options.oom_score_adj}, so the OOM killer picks it first"
     )
-    returncode = holding.run_child(options.command, _victim_preexec(options.oom_score_adj))
-    report(f"{options.command[0]} {holding.describe_exit(returncode)}")
-    return holding.exit_code_of(returncode)
+    returncode = child.run_command(options.command, _victim_prepare(options.oom_score_adj))
+    report(f"{options.command[0]} {child.describe_exit(returncode)}")
+    return child.exit_code_of(returncode)
 
 
-def _victim_preexec(score: int) -> Callable[[], None]:
+def _victim_prepare(score: int) -> Callable[[], None]:
     def set_oom_score_adj() -> None:
         try:
             Path("/proc/self/oom_score_adj").write_text(f"{score}\n")

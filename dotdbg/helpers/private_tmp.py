@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import holding
+from dotdbg.helpers import child
 from dotdbg.helpers.sizes import format_size
 
 CLONE_NEWNS = 0x00020000
@@ -26,7 +26,6 @@ CLONE_NEWUSER = 0x10000000
 MS_BIND = 0x1000
 MS_REC = 0x4000
 MS_PRIVATE = 1 << 18
-SETUP_FAILED = 127
 
 USERNS_HINT = (
     "this kernel does not let unprivileged users make user namespaces "
@@ -108,45 +107,15 @@ def enter_private_tmp(plan: PrivateTmp) -> None:
 
 
 def run_with_private_tmp(plan: PrivateTmp, argv: list[str]) -> int:
-    """Fork, set the namespace up in the child, exec ``argv``; the child's Popen-style code.
-
-    Set-up errors travel back through a close-on-exec pipe: EOF means exec succeeded.
-    """
-    read_end, write_end = os.pipe2(os.O_CLOEXEC)
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child; covered by the tests that run commands
-        _child(plan, argv, read_end, write_end)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as errors:
-        failure = errors.read().decode()
-    returncode = _wait(pid)
-    if failure:
-        hint = USERNS_HINT if "CLONE_NEWUSER" in failure else ""
-        raise DotdbgError(failure, hint=hint)
-    return returncode
-
-
-def _child(plan: PrivateTmp, argv: list[str], read_end: int, write_end: int) -> None:
-    os.close(read_end)
+    """Run ``argv`` in a child that set the namespace up first; its return code."""
     try:
-        enter_private_tmp(plan)
-    except OSError as error:
-        os.write(write_end, f"cannot give {argv[0]} a private /tmp: {error.strerror}".encode())
-        os._exit(SETUP_FAILED)
-    try:
-        os.execvp(argv[0], argv)
-    except OSError as error:
-        os.write(write_end, f"cannot run {argv[0]!r}: {error.strerror}".encode())
-    os._exit(SETUP_FAILED)
-
-
-def _wait(pid: int) -> int:
-    try:
-        _, status = os.waitpid(pid, 0)
-    except holding.Stopped as stop:
-        holding.stop_pid(pid, stop.signum)
-        raise
-    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        return child.run_command(
+            argv, lambda: enter_private_tmp(plan), f"give {argv[0]} a private /tmp"
+        )
+    except DotdbgError as error:
+        if "CLONE_NEWUSER" not in error.message:
+            raise
+        raise DotdbgError(error.message, hint=USERNS_HINT) from error
 
 
 def run_private_tmp(size: int, argv: list[str], report: Callable[[str], None]) -> int:
@@ -158,5 +127,5 @@ def run_private_tmp(size: int, argv: list[str], report: Callable[[str], None]) -
     tmpfs = f"a private {format_size(size)} tmpfs on {places}"
     report(f"running {shlex.join(argv)} with {tmpfs}, {how}")
     returncode = run_with_private_tmp(plan, argv)
-    report(f"{argv[0]} {holding.describe_exit(returncode)}; its tmpfs went with it")
-    return holding.exit_code_of(returncode)
+    report(f"{argv[0]} {child.describe_exit(returncode)}; its tmpfs went with it")
+    return child.exit_code_of(returncode)

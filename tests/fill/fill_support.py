@@ -10,6 +10,8 @@ import threading
 import time
 from pathlib import Path
 
+import psutil
+
 BIN = Path(sys.executable).parent
 
 
@@ -63,3 +65,14 @@ class Running:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+def child_named(pid: int, name: str, timeout: float = 10) -> psutil.Process:
+    """The child of ``pid`` called ``name``: a forked child keeps its parent's name until exec."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        named = [child for child in psutil.Process(pid).children() if child.name() == name]
+        if named:
+            return named[0]
+        time.sleep(0.02)
+    raise AssertionError(f"no child {name!r} of {pid}")

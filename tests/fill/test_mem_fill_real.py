@@ -12,9 +12,10 @@ from pathlib import Path
 
 import psutil
 import pytest
-from fill_support import Running, script
+from fill_support import Running, child_named, script
 
-from dotdbg.helpers import holding, mem_fill
+from dotdbg.helpers import mem_fill
+from dotdbg.helpers.child import CHILD_GRACE_SECONDS
 
 MiB = 2**20
 ALLOCATE_FOREVER = (
@@ -159,26 +160,13 @@ def test_sigterm_in_the_middle_of_filling_releases_what_was_committed(
     assert not any("4.00G of 4.00G" in line for line in filler.lines)
 
 
-def _children_once_started(pid: int, timeout: float = 10) -> list[psutil.Process]:
-    """The children once they have exec'd (a forked child keeps its parent's name until then)."""
-    deadline = time.monotonic() + timeout
-    parent = psutil.Process(pid)
-    while time.monotonic() < deadline:
-        children = parent.children()
-        if children and all(child.name() != parent.name() for child in children):
-            return children
-        time.sleep(0.02)
-    return parent.children()
-
-
 def test_sigterm_reaches_the_command_too(start: type[Running]) -> None:
     filler = start([script("mem-fill"), "8M", "--", "sleep", "60"])
     filler.wait_for("while running sleep 60")
-    children = _children_once_started(filler.process.pid)
-    assert [child.name() for child in children] == ["sleep"]
+    sleeper = child_named(filler.process.pid, "sleep")
     filler.process.send_signal(signal.SIGTERM)
     assert filler.finish(timeout=30) == 143
-    assert not children[0].is_running()
+    assert not sleeper.is_running()
     assert filler.lines[-1] == "mem-fill: released 8.00M"
 
 
@@ -189,9 +177,21 @@ def test_a_command_that_ignores_sigterm_is_killed_after_the_grace_period(
     stubborn = ["sh", "-c", "trap '' TERM; exec sleep 60"]
     filler = start([script("mem-fill"), "8M", "--", *stubborn])
     filler.wait_for("while running")
-    children = _children_once_started(filler.process.pid)
+    sleeper = child_named(filler.process.pid, "sleep")  # the trap is set by then
     started = time.monotonic()
     filler.process.send_signal(signal.SIGTERM)
     assert filler.finish(timeout=30) == 143
-    assert holding.CHILD_GRACE_SECONDS <= time.monotonic() - started < 20
-    assert not children[0].is_running()
+    assert CHILD_GRACE_SECONDS <= time.monotonic() - started < 20
+    assert not sleeper.is_running()
+
+
+def test_sigterm_right_as_the_command_starts_leaves_no_orphan(start: type[Running]) -> None:
+    """The signal lands between fork and wait as often as the timing allows; none may escape."""
+    marker = ["sleep", "61.37"]
+    for _ in range(5):
+        filler = start([script("mem-fill"), "4M", "--", *marker])
+        filler.wait_for("while running")
+        filler.process.send_signal(signal.SIGTERM)
+        assert filler.finish(timeout=30) == 143
+    orphans = [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == marker]
+    assert orphans == []

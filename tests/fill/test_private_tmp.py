@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fill_support import script
+from fill_support import Running, child_named, script
 
 from dotdbg.helpers import private_tmp
 
@@ -164,3 +165,12 @@ def test_cap_sys_admin_is_read_from_the_effective_set() -> None:
     assert not private_tmp.has_cap_sys_admin("CapEff:\t00000000001fffff\n")  # bits 0-20 only
     mine = private_tmp.has_cap_sys_admin(Path("/proc/self/status").read_text())
     assert mine == (os.geteuid() == 0)
+
+
+def test_sigterm_reaches_the_command_in_its_namespace(start: type[Running]) -> None:
+    filler = start([script("disk-fill"), "--tmpfs", "8M", "--", "sleep", "60"])
+    filler.wait_for("running sleep 60")
+    sleeper = child_named(filler.process.pid, "sleep")
+    filler.process.send_signal(signal.SIGTERM)
+    assert filler.finish(timeout=30) == 143
+    assert not sleeper.is_running()
