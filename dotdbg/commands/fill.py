@@ -25,7 +25,7 @@ HoldOption = Annotated[
 ]
 CommandArgument = Annotated[
     Optional[list[str]],  # noqa: UP045
-    typer.Argument(metavar="[-- CMD ARGS...]", show_default=False),
+    typer.Argument(metavar="-- CMD ARGS", show_default=False),
 ]
 
 
@@ -44,7 +44,7 @@ def _until_stopped(work: Callable[[], int]) -> None:
 
 def mem_fill(
     size: Annotated[
-        str, typer.Argument(help="How much RAM to commit: 512M, 10G, 1.5G (G = 2**30).")
+        str, typer.Argument(metavar="SIZE", help="RAM to commit: 512M, 10G, 1.5G (G = 2**30).")
     ],
     command: CommandArgument = None,
     step: Annotated[
@@ -93,7 +93,7 @@ def disk_fill(
     args: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Argument(
-            metavar="[PATH] | --tmpfs SIZE -- CMD ARGS...",
+            metavar="PATH | --tmpfs SIZE -- CMD ARGS",
             help="Directory on the filesystem to fill (default: $TMPDIR or /tmp).",
             show_default=False,
         ),

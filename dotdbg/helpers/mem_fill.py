@@ -291,9 +291,11 @@ def _start_line(target: int, steps: list[int], method: str, reason: str | None) 
 
 
 def _run_victim(options: MemFillOptions, committed: int, report: Report) -> int:
+    score = options.oom_score_adj
+    why = ", so the OOM killer takes it before mem-fill" if score > 0 else ""
     report(
         f"holding {format_size(committed)} while running {shlex.join(options.command)} "
-        f"with oom_score_adj {options.oom_score_adj}, so the OOM killer picks it first"
+        f"with oom_score_adj {score}{why}"
     )
     returncode = child.run_command(options.command, _victim_prepare(options.oom_score_adj))
     report(f"{options.command[0]} {child.describe_exit(returncode)}")
