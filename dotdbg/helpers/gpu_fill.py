@@ -149,8 +149,17 @@ def fill_device(cuda: CudaDriver, ordinal: int, options: GpuFillOptions) -> Devi
     free, total = cuda.mem_info()
     target = target_free(free, options.leave, options.take)
     device = DeviceFill(ordinal, cuda.device_uuid(ordinal), total, free, target, free)
+    try:
+        _take_down_to_target(cuda, device)
+    except BaseException:  # a driver error or a stop signal midway: give back what was taken
+        release_device(cuda, device)
+        raise
+    return device
+
+
+def _take_down_to_target(cuda: CudaDriver, device: DeviceFill) -> None:
     limit, stalls = MAX_CHUNK, 0
-    while (size := chunk_size(device.free_after - target, limit)) > 0 and stalls < MAX_STALLS:
+    while (size := chunk_size(device.free_after - device.target_free, limit)) > 0:
         try:
             device.pointers.append(cuda.alloc(size))
         except CudaError as error:
@@ -161,7 +170,8 @@ def fill_device(cuda: CudaDriver, ordinal: int, options: GpuFillOptions) -> Devi
         free_now = cuda.mem_info()[0]
         stalls = stalls + 1 if free_now >= device.free_after else 0
         device.free_after = free_now
-    return device
+        if stalls >= MAX_STALLS:
+            break
 
 
 def release_device(cuda: CudaDriver, device: DeviceFill) -> None:
@@ -207,7 +217,7 @@ def run_gpu_fill(
     try:
         for ordinal in ordinals:
             report(_before_line(ordinal, uuids[ordinal], cuda, nvml))
-            filled.append(fill_device(cuda, ordinal, options))
+            filled.append(_fill_or_explain(cuda, ordinal, options))
             report(_after_line(filled[-1], nvml))
         report(f"the target's own CUDA context will take about {CONTEXT_COST} of what is left")
         taken = sum(device.taken for device in filled)
@@ -219,6 +229,13 @@ def run_gpu_fill(
         if filled:
             report(f"released {format_size(sum(device.taken for device in filled))}")
         nvml.close()
+
+
+def _fill_or_explain(cuda: CudaDriver, ordinal: int, options: GpuFillOptions) -> DeviceFill:
+    try:
+        return fill_device(cuda, ordinal, options)
+    except CudaError as error:
+        raise DotdbgError(f"GPU {ordinal}: {error}") from error
 
 
 def _nvml_text(nvml: NvmlReader, uuid: str) -> str:

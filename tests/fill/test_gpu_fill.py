@@ -168,9 +168,23 @@ def test_a_driver_error_on_the_second_device_still_releases_the_first() -> None:
             return super().alloc(size)
 
     gpus = FakeGpu(UUID_A, total=8 * GiB), FakeGpu(UUID_B, total=8 * GiB)
-    with pytest.raises(CudaError, match="CUDA_ERROR_UNKNOWN"):
+    with pytest.raises(DotdbgError, match="GPU 1: cuMemAlloc_v2 failed: CUDA_ERROR_UNKNOWN"):
         run(Broken(*gpus), GpuFillOptions(leave=GiB, hold_seconds=0))
     assert gpus[0].allocations == {} and not gpus[0].has_context
+    assert not gpus[1].has_context
+
+
+def test_a_stop_signal_midway_through_a_device_gives_its_memory_back() -> None:
+    class Interrupted(FakeCuda):
+        def alloc(self, size: int) -> int:
+            if len(self.requests) == 3:
+                raise holding.Stopped(signal.SIGINT)
+            return super().alloc(size)
+
+    gpu = FakeGpu(UUID_A, total=8 * GiB)
+    with pytest.raises(holding.Stopped):
+        gpu_fill.fill_device(Interrupted(gpu), 0, GpuFillOptions(leave=GiB))
+    assert gpu.allocations == {} and not gpu.has_context
 
 
 def test_device_option_picks_by_ordinal_and_uuid_prefix() -> None:
