@@ -199,7 +199,7 @@ def test_sigterm_right_as_the_command_starts_leaves_no_orphan(start: type[Runnin
 
 def test_random_contents_can_be_forced_and_are_still_counted(start: type[Running]) -> None:
     filler = start([script("mem-fill"), "48M", "--step", "16M", "--random"])
-    assert "(random-write)" in filler.wait_for("committing")[0]
+    filler.wait_for(r"committing 48\.00M .*\(random-write\)")
     filler.wait_for("holding 48.00M")
     assert psutil.Process(filler.process.pid).memory_info().rss >= 48 * MiB
     filler.process.send_signal(signal.SIGINT)
