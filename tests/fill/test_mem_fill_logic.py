@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import mem_fill
+from dotdbg.helpers import mem_budget, mem_fill
 from dotdbg.helpers.noise import Noise
 
 MiB = 2**20
@@ -16,7 +16,7 @@ MiB = 2**20
 
 def test_meminfo_is_read_in_bytes() -> None:
     text = "MemTotal:       24683520 kB\nMemAvailable:   1024 kB\nHugePages_Total:       0\n"
-    fields = mem_fill.parse_meminfo(text)
+    fields = mem_budget.parse_meminfo(text)
     assert fields == {
         "MemTotal": 24683520 * 1024,
         "MemAvailable": 1024 * 1024,
@@ -45,33 +45,33 @@ def test_cgroup_v1_headroom_is_the_tightest_ancestor(tmp_path: Path) -> None:
         {"memory.limit_in_bytes": str(300 * MiB), "memory.usage_in_bytes": str(100 * MiB)},
     )
     proc = "12:memory:/outer/inner\n11:cpu,cpuacct:/outer\n"
-    assert mem_fill.cgroup_headroom(proc, tmp_path) == 50 * MiB
+    assert mem_budget.cgroup_headroom(proc, tmp_path) == 50 * MiB
 
 
 def test_cgroup_v2_headroom_and_no_limit(tmp_path: Path) -> None:
     _group(tmp_path, "user.slice", {"memory.max": "max", "memory.current": "1"})
     _group(tmp_path, "user.slice/job", {"memory.max": str(2 * 2**30), "memory.current": str(2**30)})
-    assert mem_fill.cgroup_headroom("0::/user.slice/job\n", tmp_path) == 2**30
-    assert mem_fill.cgroup_headroom("0::/user.slice\n", tmp_path) is None
+    assert mem_budget.cgroup_headroom("0::/user.slice/job\n", tmp_path) == 2**30
+    assert mem_budget.cgroup_headroom("0::/user.slice\n", tmp_path) is None
 
 
 def test_unreadable_cgroup_means_no_limit(tmp_path: Path) -> None:
-    assert mem_fill.cgroup_headroom("0::/not/there\n", tmp_path) is None
+    assert mem_budget.cgroup_headroom("0::/not/there\n", tmp_path) is None
 
 
 def test_budget_takes_the_tighter_room_minus_the_margin() -> None:
-    margin = mem_fill.SAFETY_MARGIN
-    assert mem_fill.fill_budget(10 * 2**30, None) == 10 * 2**30 - margin
-    assert mem_fill.fill_budget(10 * 2**30, 2**30) == 2**30 - margin
-    assert mem_fill.fill_budget(MiB, None) == 0
+    margin = mem_budget.SAFETY_MARGIN
+    assert mem_budget.fill_budget(10 * 2**30, None) == 10 * 2**30 - margin
+    assert mem_budget.fill_budget(10 * 2**30, 2**30) == 2**30 - margin
+    assert mem_budget.fill_budget(MiB, None) == 0
 
 
 def test_target_past_the_budget_needs_force() -> None:
     with pytest.raises(DotdbgError, match=r"more than the 1\.00G") as caught:
-        mem_fill.check_target(2 * 2**30, 2**30, force=False)
+        mem_budget.check_target(2 * 2**30, 2**30, force=False)
     assert "--force" in caught.value.hint
-    mem_fill.check_target(2 * 2**30, 2**30, force=True)
-    mem_fill.check_target(2**30, 2**30, force=False)
+    mem_budget.check_target(2 * 2**30, 2**30, force=True)
+    mem_budget.check_target(2**30, 2**30, force=False)
 
 
 @pytest.mark.parametrize(
