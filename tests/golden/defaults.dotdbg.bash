@@ -98,7 +98,7 @@ _dotdbg_complete() {
     local cur=${COMP_WORDS[COMP_CWORD]}
     local words
     if (( COMP_CWORD == 1 )); then
-        words='aliases cheat diff doctor init install pyspy render restore status uninstall watch-python'
+        words='aliases cheat diff disk-fill doctor gpu-fill init install mem-fill memlimit pyspy render restore status uninstall watch-python'
     elif [[ ${COMP_WORDS[1]} == cheat ]]; then
         words=$(command dotdbg cheat --names 2>/dev/null)
     elif [[ ${COMP_WORDS[1]} == aliases ]]; then
