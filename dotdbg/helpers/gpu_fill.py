@@ -19,6 +19,8 @@ from dotdbg.errors import DotdbgError
 from dotdbg.helpers import holding
 from dotdbg.helpers.cuda import CUDA_ERROR_OUT_OF_MEMORY, CudaError, CudaUnavailable
 from dotdbg.helpers.gpu_devices import parse_visible_devices, select_devices
+from dotdbg.helpers.nvml import GpuReader
+from dotdbg.helpers.nvml import NvmlReader as RealNvml
 from dotdbg.helpers.sizes import format_size
 
 GRANULARITY = 2 * 2**20  # the driver hands out device memory in 2 MiB pages
@@ -58,42 +60,25 @@ class NvmlReader(Protocol):
     def close(self) -> None: ...
 
 
-class PynvmlReader:
-    """The real NvmlReader: nvidia-ml-py, version 2 memory info (which counts reserved memory)."""
+class SharedNvmlReader:
+    """gpu-fill's NvmlReader on top of dotdbg's NVML seam (v2 memory info, never raises)."""
 
-    def __init__(self) -> None:
-        import pynvml
-
-        pynvml.nvmlInit()
-        self.nvml = pynvml
+    def __init__(self, reader: GpuReader | None = None) -> None:
+        self.reader = reader if reader is not None else RealNvml()
 
     def memory(self, uuid: str) -> GpuMemory | None:
-        for prefix in ("GPU-", "MIG-"):
-            try:
-                handle = self.nvml.nvmlDeviceGetHandleByUUID(prefix + uuid)
-                info = self.nvml.nvmlDeviceGetMemoryInfo(handle, version=self.nvml.nvmlMemory_v2)
-            except self.nvml.NVMLError:
-                continue
-            return GpuMemory(int(info.free), int(info.total))
+        for device in self.reader.read().devices:
+            # NVML names devices "GPU-<uuid>" or "MIG-<uuid>"; CUDA gives the bare uuid.
+            if device.uuid.partition("-")[2] == uuid:
+                return GpuMemory(device.free_bytes, device.total_bytes)
         return None
 
     def close(self) -> None:
-        self.nvml.nvmlShutdown()
-
-
-class NoNvml:
-    def memory(self, uuid: str) -> GpuMemory | None:
-        return None
-
-    def close(self) -> None:
-        pass
+        self.reader.close()
 
 
 def default_nvml() -> NvmlReader:
-    try:
-        return PynvmlReader()
-    except Exception:  # ImportError, NVMLError_LibraryNotFound, driver mismatch: report without
-        return NoNvml()
+    return SharedNvmlReader()
 
 
 @dataclass(frozen=True)

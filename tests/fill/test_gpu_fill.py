@@ -234,3 +234,38 @@ def test_no_device_explains_cuda_visible_devices(
     with pytest.raises(DotdbgError) as empty:
         gpu_fill.open_cuda(lambda: FakeCuda())
     assert empty.value.message.startswith(message)
+
+
+def test_shared_nvml_reader_joins_cuda_and_nvml_by_uuid() -> None:
+    from dotdbg.helpers.gpu_fill import GpuMemory, SharedNvmlReader
+    from dotdbg.helpers.nvml import GpuDevice, GpuSnapshot
+
+    class Reader:
+        closed = False
+
+        def read(self) -> GpuSnapshot:
+            return GpuSnapshot(
+                devices=(
+                    GpuDevice(0, "GPU-aaaa-1111", "A100", 80 * GiB, 10 * GiB, 70 * GiB),
+                    GpuDevice(1, "MIG-bbbb-2222", "A100 MIG", 10 * GiB, 1 * GiB, 9 * GiB),
+                )
+            )
+
+        def close(self) -> None:
+            self.closed = True
+
+    reader = Reader()
+    nvml = SharedNvmlReader(reader)
+    assert nvml.memory("aaaa-1111") == GpuMemory(70 * GiB, 80 * GiB)
+    assert nvml.memory("bbbb-2222") == GpuMemory(9 * GiB, 10 * GiB)
+    assert nvml.memory("cccc") is None
+    nvml.close()
+    assert reader.closed
+
+
+def test_shared_nvml_reader_without_a_driver_reports_nothing() -> None:
+    from dotdbg.helpers.gpu_fill import default_nvml
+
+    nvml = default_nvml()
+    assert nvml.memory("aaaa-1111") is None
+    nvml.close()
