@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 APP = "dotdbg"
 PERSONAL = "personal"

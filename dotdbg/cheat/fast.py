@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
 
 from dotdbg.cheat import cheatpaths, output, search
 from dotdbg.cheat.index import CACHE_NAME, Index, load_configured, load_sheets
 from dotdbg.errors import DotdbgError
+
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 EXIT_NOT_FOUND = 1
 EXIT_INTERRUPTED = 130

@@ -10,11 +10,9 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-from collections.abc import Callable
-from functools import partial
 
 from dotdbg.cheat.cheatpaths import Cheatpath, read_configured_paths
-from dotdbg.cheat.sheets import Entry, SheetError, decode, parse
+from dotdbg.cheat.sheets import SheetError, decode, parse
 
 CACHE_NAME = "cheat-index.marshal"
 # Bump when the parser's output changes so old caches are not trusted.
@@ -23,14 +21,17 @@ MAX_SHEET_BYTES = 16 * 2**20
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import TypeVar
+
+    from dotdbg.cheat.sheets import Entry
 
     T = TypeVar("T")
 
-# syntax, tags, entries, dotdbg's own keys as (key, value) pairs; a str says why it was skipped
-SheetRecord = tuple[str, list[str], list[Entry], list[tuple[str, str]]]
-PathRecord = tuple[str, str, bool]
-Warn = Callable[[str, str], None]  # (file, problem)
+    # syntax, tags, entries, dotdbg's own keys as (key, value) pairs; a str says why it was skipped
+    SheetRecord = tuple[str, list[str], list[Entry], list[tuple[str, str]]]
+    PathRecord = tuple[str, str, bool]
+    Warn = Callable[[str, str], None]  # (file, problem)
 
 
 class SheetFile:
@@ -142,12 +143,16 @@ def load_sheets(cheatpaths: list[Cheatpath], index: Index, warn: Warn) -> list[S
             stamp = _stamp(path)
             if stamp is None:
                 continue
-            record = index.lookup(path, stamp, partial(read_record, path))
+            record = index.lookup(path, stamp, _reader(path))
             if isinstance(record, str):
                 warn(path, f"{record}; skipped")
             else:
                 loaded.append(SheetFile(name, path, cheatpath, rank, record))
     return loaded
+
+
+def _reader(path: str) -> Callable[[], SheetRecord | str]:
+    return lambda: read_record(path)
 
 
 def load_configured(config_file: str, index: Index, warn: Warn) -> list[Cheatpath]:

@@ -5,17 +5,18 @@ Every function returns a string; printing is the caller's business.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping, Sequence
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
 
-from dotdbg.cheat.search import Result, Sheet
-from dotdbg.cheat.sheets import Entry
+    from dotdbg.cheat.search import Result, Sheet
+    from dotdbg.cheat.sheets import Entry
+    from dotdbg.cheat.terms import Matcher, Span
 
 HEADER_STYLE = "1;35"
 COMMENT_STYLE = "36"
 MATCH_STYLE = "1;31"
 PLACEHOLDER_STYLE = "32"
-PLACEHOLDER = re.compile(r"<[A-Za-z0-9_][^<>]*>")
 # Picker records: what fzf shows, this separator, then the command to put on the prompt line.
 PICK_SEPARATOR = "\x1f"
 
@@ -32,15 +33,10 @@ def _sgr(style: str, text: str) -> str:
     return f"\x1b[{style}m{text}\x1b[0m" if text else ""
 
 
-def match_spans(text: str, matchers: Sequence[re.Pattern[str]]) -> list[tuple[int, int]]:
+def match_spans(text: str, matchers: Sequence[Matcher]) -> list[Span]:
     """Where any term matches ``text``, overlapping spans merged, in order."""
-    spans = sorted(
-        (found.start(), found.end())
-        for matcher in matchers
-        for found in matcher.finditer(text)
-        if found.end() > found.start()
-    )
-    merged: list[tuple[int, int]] = []
+    spans = sorted(span for matcher in matchers for span in matcher.spans(text))
+    merged: list[Span] = []
     for start, end in spans:
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
@@ -49,7 +45,7 @@ def match_spans(text: str, matchers: Sequence[re.Pattern[str]]) -> list[tuple[in
     return merged
 
 
-def paint(text: str, base: str, matchers: Sequence[re.Pattern[str]]) -> str:
+def paint(text: str, base: str, matchers: Sequence[Matcher]) -> str:
     """``text`` in style ``base`` (placeholders green when base is ""), matches in bold red."""
     out = []
     position = 0
@@ -64,7 +60,29 @@ def paint(text: str, base: str, matchers: Sequence[re.Pattern[str]]) -> str:
 def _paint_plain(text: str, base: str) -> str:
     if base:
         return _sgr(base, text)
-    return PLACEHOLDER.sub(lambda found: _sgr(PLACEHOLDER_STYLE, found.group()), text)
+    out = []
+    position = 0
+    for start, end in placeholder_spans(text):
+        out.append(text[position:start] + _sgr(PLACEHOLDER_STYLE, text[start:end]))
+        position = end
+    return "".join(out) + text[position:]
+
+
+def placeholder_spans(text: str) -> list[Span]:
+    """Where ``<name>`` placeholders are; ``a < b``, ``2>&1`` and ``<<EOF`` are not ones."""
+    spans = []
+    start = text.find("<")
+    while start >= 0:
+        end = text.find(">", start + 1)
+        if end < 0:
+            break
+        inner = text[start + 1 : end]
+        if inner and "<" not in inner and (inner[0].isalnum() or inner[0] == "_"):
+            spans.append((start, end + 1))
+            start = text.find("<", end + 1)
+        else:
+            start = text.find("<", start + 1)
+    return spans
 
 
 # -- lookup results --------------------------------------------------------------------------
@@ -72,7 +90,7 @@ def header(name: str, label: str) -> str:
     return f"==> {name} ({label}) <=="
 
 
-def format_entry(entry: Entry, matchers: Sequence[re.Pattern[str]], color: bool) -> str:
+def format_entry(entry: Entry, matchers: Sequence[Matcher], color: bool) -> str:
     comment, command, _ = entry
     comment_lines = [f"# {line}".rstrip() for line in comment.split("\n")] if comment else []
     if not color:

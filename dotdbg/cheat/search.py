@@ -6,12 +6,14 @@ narrowed to the entries containing every TERM; otherwise search every sheet for 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from dotdbg.cheat.terms import Matcher, compile_term, has_capital
 
-from dotdbg.cheat.index import SheetFile
-from dotdbg.cheat.sheets import Entry
-from dotdbg.errors import DotdbgError
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+
+    from dotdbg.cheat.index import SheetFile
+    from dotdbg.cheat.sheets import Entry
 
 SHEET_MODE = "sheet"
 SEARCH_MODE = "search"
@@ -34,7 +36,7 @@ class Sheet:
     def labels(self) -> list[str]:
         return [file.label for file in self.files]
 
-    def entries(self) -> Iterable[tuple[SheetFile, Entry]]:
+    def entries(self) -> Iterator[tuple[SheetFile, Entry]]:
         seen: set[tuple[str, str]] = set()
         for file in self.files:
             for entry in file.entries:
@@ -56,9 +58,7 @@ class Group:
 class Result:
     __slots__ = ("groups", "matchers", "mode", "sheet")
 
-    def __init__(
-        self, mode: str, sheet: str, groups: list[Group], matchers: list[re.Pattern[str]]
-    ) -> None:
+    def __init__(self, mode: str, sheet: str, groups: list[Group], matchers: list[Matcher]) -> None:
         self.mode = mode
         self.sheet = sheet  # the sheet shown in sheet mode, "" in search mode
         self.groups = groups
@@ -86,26 +86,7 @@ def with_tags(sheets: dict[str, Sheet], tags: Sequence[str]) -> dict[str, Sheet]
     }
 
 
-# -- matching --------------------------------------------------------------------------------
-def has_capital(term: str, regex: bool) -> bool:
-    """Smart-case: a capital makes a term case-sensitive (in a regex, escapes like \\S do not)."""
-    text = re.sub(r"\\.", "", term) if regex else term
-    return text != text.lower()
-
-
-def compile_term(term: str, regex: bool) -> re.Pattern[str]:
-    flags = 0 if has_capital(term, regex) else re.IGNORECASE
-    if not regex:
-        return re.compile(re.escape(term), flags)
-    try:
-        return re.compile(term, flags)
-    except re.error as error:
-        raise DotdbgError(
-            f"{term!r} is not a valid regular expression: {error}",
-            hint="drop -r to search for the text literally",
-        ) from None
-
-
+# -- the lookup rule -------------------------------------------------------------------------
 def resolve_sheet(word: str, names: Iterable[str]) -> str | None:
     """The sheet WORD names: an exact name, or the only name it is a prefix of."""
     fold = not has_capital(word, regex=False)
@@ -135,7 +116,7 @@ def everything(sheets: dict[str, Sheet]) -> Result:
     return Result(SEARCH_MODE, "", groups, [])
 
 
-def _sheet_groups(sheet: Sheet, matchers: list[re.Pattern[str]]) -> list[Group]:
+def _sheet_groups(sheet: Sheet, matchers: list[Matcher]) -> list[Group]:
     ranked: list[tuple[tuple[int, ...], SheetFile, Entry]] = []
     for file, entry in sheet.entries():
         tier = _tier(entry, "", matchers)
@@ -144,7 +125,7 @@ def _sheet_groups(sheet: Sheet, matchers: list[re.Pattern[str]]) -> list[Group]:
     return _group(ranked)
 
 
-def _search_groups(sheets: Iterable[Sheet], matchers: list[re.Pattern[str]]) -> list[Group]:
+def _search_groups(sheets: Iterable[Sheet], matchers: list[Matcher]) -> list[Group]:
     ranked: list[tuple[tuple[int, ...], SheetFile, Entry]] = []
     for sheet in sheets:
         for file, entry in sheet.entries():
@@ -155,7 +136,7 @@ def _search_groups(sheets: Iterable[Sheet], matchers: list[re.Pattern[str]]) -> 
     return _group(ranked)
 
 
-def _tier(entry: Entry, sheet_name: str, matchers: list[re.Pattern[str]]) -> int | None:
+def _tier(entry: Entry, sheet_name: str, matchers: list[Matcher]) -> int | None:
     """None when some term is missing; else how many terms matched only in the command."""
     comment, command, _ = entry
     only_in_command = 0

@@ -10,13 +10,10 @@ library. Anything outside that subset is reported as malformed rather than guess
 
 from __future__ import annotations
 
-import re
-
 # (comment, command, line number of the entry's first line); tuples keep the cached index cheap.
 Entry = tuple[str, str, int]
 
 FRONT_MATTER_FENCE = "---"
-_KEY = re.compile(r"([A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$")
 
 
 class SheetError(ValueError):
@@ -101,12 +98,16 @@ def _is_blank_or_comment(line: str) -> bool:
 
 
 def _top_level_pair(line: str, line_no: int) -> tuple[str, str]:
-    match = _KEY.match(line)
-    if line[:1].isspace() or match is None:
-        raise SheetError(
-            f"front matter line {line_no}: expected 'key: value', got {line.strip()!r}"
-        )
-    return match.group(1), _strip_comment(match.group(2) or "")
+    key, colon, value = line.partition(":")
+    key = key.rstrip()
+    if not (colon and _is_key(key)) or (value and not value[0].isspace()):
+        got = line.strip()
+        raise SheetError(f"front matter line {line_no}: expected 'key: value', got {got!r}")
+    return key, _strip_comment(value.strip())
+
+
+def _is_key(word: str) -> bool:
+    return word.isascii() and word[:1].isalpha() and word.replace("-", "_").isidentifier()
 
 
 def _indented_block(lines: list[str], index: int) -> tuple[list[tuple[int, str]], int]:
