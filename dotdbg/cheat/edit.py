@@ -14,7 +14,7 @@ from dotdbg.cheat.cheatpaths import PERSONAL
 from dotdbg.cheat.search import Sheet, suggestions
 from dotdbg.errors import DotdbgError
 
-SHEET_NAME = re.compile(r"[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*")
+SHEET_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*(/[A-Za-z0-9_][A-Za-z0-9_-]*)*")
 NEW_SHEET = """\
 ---
 syntax: bash
@@ -27,6 +27,7 @@ tags: []
 
 def editable_file(name: str, sheets: Mapping[str, Sheet], user_dir: str) -> str:
     """The file ``--edit NAME`` opens, copying a read-only sheet into ``user_dir`` first."""
+    check_name(name)
     target = os.path.join(user_dir, name)
     if os.path.isfile(target):  # also when it is malformed and so not among ``sheets``
         return target
@@ -43,11 +44,7 @@ def editable_file(name: str, sheets: Mapping[str, Sheet], user_dir: str) -> str:
 
 def new_file(name: str, sheets: Mapping[str, Sheet], user_dir: str) -> str:
     """The file ``--new NAME`` creates in ``user_dir`` and opens."""
-    if not SHEET_NAME.fullmatch(name):
-        raise DotdbgError(
-            f"{name!r} cannot be a sheet name",
-            hint="use letters, digits, '-' and '_' (no dot: cheat ignores such files)",
-        )
+    check_name(name)
     target = os.path.join(user_dir, name)
     if os.path.exists(target):
         raise DotdbgError(
@@ -55,6 +52,15 @@ def new_file(name: str, sheets: Mapping[str, Sheet], user_dir: str) -> str:
         )
     _write_new(target, NEW_SHEET.encode())
     return target
+
+
+def check_name(name: str) -> None:
+    """Sheet names stay inside their cheatpath and are files cheat would read too."""
+    if not SHEET_NAME.fullmatch(name):
+        raise DotdbgError(
+            f"{name!r} cannot be a sheet name",
+            hint="use letters, digits, '-' and '_', not first '-' (no dot: cheat skips such files)",
+        )
 
 
 def _write_new(target: str, data: bytes) -> None:

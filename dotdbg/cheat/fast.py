@@ -81,8 +81,8 @@ class Options:
         self.words: list[str] = []
         self.tags: list[str] = []
         self.color = "auto"
-        self.edit = ""
-        self.new = ""
+        self.edit: str | None = None
+        self.new: str | None = None
         self.regex = self.commands = self.json = self.names = self.pick = self.help = False
 
     def set_flag(self, flag: str) -> None:
@@ -159,9 +159,9 @@ def _unknown_option(option: str) -> DotdbgError:
 
 
 def _check_combination(options: Options) -> None:
-    if options.edit and options.new:
+    if options.edit is not None and options.new is not None:
         raise _usage("--edit and --new cannot be used together")
-    if (options.edit or options.new) and options.words:
+    if (options.edit is not None or options.new is not None) and options.words:
         raise _usage("--edit and --new take a sheet name and no other words")
     if options.commands and options.json:
         raise _usage("-c and --json cannot be used together")
@@ -187,13 +187,13 @@ def run(options: Options, env: Mapping[str, str]) -> int:
     if options.tags:
         sheets = search.with_tags(sheets, options.tags)
     user_dir = cheatpaths.user_cheat_dir(env)
-    if options.edit or options.new:
+    if options.edit is not None or options.new is not None:
         from dotdbg.cheat import edit
 
-        if options.edit:
+        if options.edit is not None:
             target = edit.editable_file(options.edit, sheets, user_dir)
         else:
-            target = edit.new_file(options.new, sheets, user_dir)
+            target = edit.new_file(options.new or "", sheets, user_dir)
         return edit.open_in_editor(target, env)
     color = output.use_color(options.color, sys.stdout.isatty(), env)
     if options.names:

@@ -25,7 +25,9 @@ COMMUNITY = Cheatpath("community", "/c", readonly=True)
 RANKS = {"personal": 0, "project": 1, "community": 2}
 
 
-def sheet_file(cheatpath: Cheatpath, name: str, text: str, tags: list[str] | None = None) -> SheetFile:
+def sheet_file(
+    cheatpath: Cheatpath, name: str, text: str, tags: list[str] | None = None
+) -> SheetFile:
     parsed = parse(text)
     record = (parsed.syntax, tags or [], parsed.entries, [])
     path = f"{cheatpath.directory}/{name}"
@@ -118,14 +120,21 @@ def test_case_insensitive_unless_a_term_has_a_capital() -> None:
 
 def test_terms_are_literal_unless_regex() -> None:
     sheets = merge(corpus())
-    assert shown(lookup(sheets, ["git", "v*"], regex=False)) == [("git", "project", "git tag -l 'v*'")]
+    assert shown(lookup(sheets, ["git", "v*"], regex=False)) == [
+        ("git", "project", "git tag -l 'v*'")
+    ]
     regex_hits = shown(lookup(sheets, ["git", r"bisect (good|start)$"], regex=True))
-    assert regex_hits == [("git", "community", "git bisect start"), ("git", "community", "git bisect good")]
+    assert regex_hits == [
+        ("git", "community", "git bisect start"),
+        ("git", "community", "git bisect good"),
+    ]
 
 
 def test_regex_smart_case_ignores_escapes() -> None:
     sheets = merge(corpus())
-    assert shown(lookup(sheets, ["gdb", r"\Spid"], regex=True)) == [("gdb", "community", "gdb -p <pid>")]
+    assert shown(lookup(sheets, ["gdb", r"\Spid"], regex=True)) == [
+        ("gdb", "community", "gdb -p <pid>")
+    ]
     assert shown(lookup(sheets, ["gdb", r"\SPID"], regex=True)) == []
 
 

@@ -125,7 +125,11 @@ def test_front_matter_yaml_variants_cheat_sheets_use() -> None:
         "---\n"
         "# x\nx\n"
     )
-    assert (sheet.syntax, sheet.tags, sheet.extra) == ("bash", ["vcs", "debugging"], {"picker": "skip"})
+    assert (sheet.syntax, sheet.tags, sheet.extra) == (
+        "bash",
+        ["vcs", "debugging"],
+        {"picker": "skip"},
+    )
 
 
 def test_flow_list_with_spaces_like_the_community_sheets() -> None:
