@@ -1,4 +1,4 @@
-"""Fixtures for the cheat tests: sheet directories in the fake home and the real `dotdbg` command."""
+"""Cheat test fixtures: sheet directories in the fake home, the installed `dotdbg` command."""
 
 from __future__ import annotations
 

@@ -16,7 +16,8 @@ def editor(tmp_path: Path) -> tuple[dict[str, str], Path]:
     log = tmp_path / "editor.log"
     script = tmp_path / "fake-editor"
     script.write_text(
-        f'#!/bin/sh\nprintf "%s\\n" "$@" >> {log}\nprintf "\\n# appended\\nqq appended\\n" >> "$1"\n'
+        f'#!/bin/sh\nprintf "%s\\n" "$@" >> {log}\n'
+        'printf "\\n# appended\\nqq appended\\n" >> "$1"\n'
     )
     script.chmod(0o755)
     return {"EDITOR": str(script), "VISUAL": ""}, log

@@ -1,4 +1,4 @@
-"""The mtime index: reused when nothing changed, refreshed when a sheet changes, robust to damage."""
+"""The mtime index: reused while nothing changes, refreshed on change, robust to damage."""
 
 from __future__ import annotations
 
