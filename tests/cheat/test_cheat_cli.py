@@ -271,10 +271,10 @@ def test_pick_records_for_the_widget(personal_dir: Path, run_cheat: RunCheat) ->
     records = run_cheat("--pick", "qqgit", "--", "-S").stdout.split("\0")
     assert records[-1] == ""
     shown, command = records[0].split("\x1f")
-    assert shown.split() == [
-        *"qqgit Search history for commits that added or removed a string".split(),
-        *"-> git log -S '<string>' --oneline -- <path>".split(),
-    ]
+    assert " ".join(shown.split()) == (
+        "qqgit Search history for commits that added or removed a string"
+        " -> git log -S '<string>' --oneline -- <path>"
+    )
     assert command == "git log -S '<string>' --oneline \\\n    -- <path>"
 
 
