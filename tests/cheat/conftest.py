@@ -4,16 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-FIXTURE_SHEETS = Path(__file__).resolve().parent / "sheets"
-DOTDBG = str(Path(sys.executable).parent / "dotdbg")
-
-RunCheat = Callable[..., subprocess.CompletedProcess[str]]
+from cheat_helpers import DOTDBG, RunCheat
 
 
 @pytest.fixture
@@ -67,10 +61,3 @@ def run_cheat(work_dir: Path) -> RunCheat:
         )
 
     return run
-
-
-def write_sheet(directory: Path, name: str, text: str) -> Path:
-    path = directory / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path

@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from conftest import DOTDBG, FIXTURE_SHEETS, RunCheat, write_sheet
+from cheat_helpers import DOTDBG, FIXTURE_SHEETS, RunCheat, write_sheet
 
 QQGIT = (FIXTURE_SHEETS / "git").read_text()
 

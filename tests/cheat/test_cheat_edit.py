@@ -7,7 +7,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE_SHEETS, RunCheat, write_sheet
+from cheat_helpers import FIXTURE_SHEETS, RunCheat, write_sheet
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from conftest import RunCheat, write_sheet
+from cheat_helpers import RunCheat, write_sheet
 
 from dotdbg.cheat.cheatpaths import Cheatpath
 from dotdbg.cheat.index import CACHE_NAME, Index, load_sheets
