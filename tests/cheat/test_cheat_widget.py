@@ -51,7 +51,8 @@ def test_rendered_widget_passes_bash_n_and_shellcheck(key: str, alias: str, tmp_
 
 def test_key_and_alias_are_optional() -> None:
     both = render("\\C-g", "ch")
-    assert "bind -x '\"\\C-g\": __dotdbg_cheat_widget'" in both
+    assert "bind -m emacs -x '\"\\C-g\": __dotdbg_cheat_widget'" in both
+    assert "bind -m vi-insert -x '\"\\C-g\": __dotdbg_cheat_widget'" in both
     assert "alias 'ch=dotdbg cheat'" in both
     neither = render("", "")
     assert "bind -x" not in neither
@@ -174,10 +175,14 @@ def pick_from_numbered_list(shell: Tmux, query: str, wanted: str) -> None:
 
 
 @pytest.mark.e2e
+@pytest.mark.parametrize("editing_mode", ["emacs", "vi"])
 def test_numbered_list_puts_the_pick_on_the_prompt(
-    start_shell: Callable[[str], Tmux], fake_home: Path
+    editing_mode: str, start_shell: Callable[[str], Tmux], fake_home: Path
 ) -> None:
     shell = start_shell("list")
+    shell.type(f"set -o {editing_mode}; clear")
+    shell.keys("Enter")
+    shell.wait_for(lambda screen: screen.startswith("$ \n"), "a cleared screen")
     shell.type("true ")  # the pick goes in at the cursor, after what is already typed
     pick_from_numbered_list(shell, "qqmarker", "pick me")
     assert_on_prompt_not_run(shell, fake_home)
