@@ -149,13 +149,15 @@ def test_ranking_comment_hits_then_personal_then_shorter() -> None:
         sheet_file(COMMUNITY, "bbb", "# unrelated\nfrobnicate\n"),
         sheet_file(COMMUNITY, "ccc", "# frobnicate\nx\n"),
         sheet_file(PERSONAL, "ddd", "# frobnicate it, my way, the long way round\nmine --x\n"),
+        sheet_file(PERSONAL, "eee", "# mine\nfrobnicate --mine\n"),
     ]
     result = lookup(merge(files), ["frobnicate"], regex=False)
     assert [group.file.name for group in result.groups] == [
         "ddd",  # term in the comment, personal path
         "ccc",  # term in the comment, community, shortest
         "aaa",  # term in the comment, community, longer
-        "bbb",  # term only in the command
+        "eee",  # term only in the command, personal
+        "bbb",  # term only in the command, community
     ]
 
 
