@@ -112,9 +112,11 @@ class Tmux:
                 raise AssertionError(f"timed out waiting for {what}; screen:\n{screen}")
             time.sleep(0.05)
 
-    def prompt_line(self) -> str:
-        lines = [line for line in self.screen().splitlines() if line.startswith("$ ")]
-        return lines[-1] if lines else ""
+    def answer(self, question: str, reply: str) -> None:
+        """Wait for ``question`` on the screen, then type ``reply`` and Enter."""
+        self.wait_for(lambda screen: question in screen, repr(question))
+        self.type(reply)
+        self.keys("Enter")
 
 
 @pytest.fixture
@@ -165,13 +167,10 @@ def assert_on_prompt_not_run(shell: Tmux, home: Path) -> None:
 
 def pick_from_numbered_list(shell: Tmux, query: str, wanted: str) -> None:
     shell.keys("C-g")
-    shell.wait_for(lambda screen: "cheat: search words" in screen, "the search question")
-    shell.type(query)
-    shell.keys("Enter")
+    shell.answer("cheat: search words", query)
     screen = shell.wait_for(lambda screen: "cheat: number" in screen, "the numbered list")
     numbered = [line.split(None, 1) for line in screen.splitlines() if line[:4].strip().isdigit()]
-    shell.type(next(number for number, text in numbered if wanted in text))
-    shell.keys("Enter")
+    shell.answer("cheat: number", next(number for number, text in numbered if wanted in text))
 
 
 @pytest.mark.e2e
@@ -180,8 +179,7 @@ def test_numbered_list_puts_the_pick_on_the_prompt(
     editing_mode: str, start_shell: Callable[[str], Tmux], fake_home: Path
 ) -> None:
     shell = start_shell("list")
-    shell.type(f"set -o {editing_mode}; clear")
-    shell.keys("Enter")
+    shell.answer("$", f"set -o {editing_mode}; clear")
     shell.wait_for(lambda screen: screen.startswith("$ \n"), "a cleared screen")
     shell.type("true ")  # the pick goes in at the cursor, after what is already typed
     pick_from_numbered_list(shell, "qqmarker", "pick me")
@@ -193,12 +191,8 @@ def test_numbered_list_cancelled_leaves_the_line(start_shell: Callable[[str], Tm
     shell = start_shell("list")
     shell.type("true keep")
     shell.keys("C-g")
-    shell.wait_for(lambda screen: "cheat: search words" in screen, "the search question")
-    shell.type("qqmarker")
-    shell.keys("Enter")
-    shell.wait_for(lambda screen: "cheat: number" in screen, "the numbered list")
-    shell.type("99")
-    shell.keys("Enter")
+    shell.answer("cheat: search words", "qqmarker")
+    shell.answer("cheat: number", "99")  # not on the list: nothing is put on the line
     shell.type("Z")
     shell.wait_for(lambda screen: "$ true keepZ" in screen, "the unchanged line")
 
@@ -207,9 +201,7 @@ def test_numbered_list_cancelled_leaves_the_line(start_shell: Callable[[str], Tm
 def test_numbered_list_says_when_nothing_matches(start_shell: Callable[[str], Tmux]) -> None:
     shell = start_shell("list")
     shell.keys("C-g")
-    shell.wait_for(lambda screen: "cheat: search words" in screen, "the search question")
-    shell.type("qqnothingatall")
-    shell.keys("Enter")
+    shell.answer("cheat: search words", "qqnothingatall")
     shell.wait_for(lambda screen: "cheat: nothing matches qqnothingatall" in screen, "the message")
 
 
