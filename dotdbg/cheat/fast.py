@@ -186,15 +186,8 @@ def run(options: Options, env: Mapping[str, str]) -> int:
     sheets = load(env)
     if options.tags:
         sheets = search.with_tags(sheets, options.tags)
-    user_dir = cheatpaths.user_cheat_dir(env)
     if options.edit is not None or options.new is not None:
-        from dotdbg.cheat import edit
-
-        if options.edit is not None:
-            target = edit.editable_file(options.edit, sheets, user_dir)
-        else:
-            target = edit.new_file(options.new or "", sheets, user_dir)
-        return edit.open_in_editor(target, env)
+        return _edit(sheets, options, env)
     color = output.use_color(options.color, sys.stdout.isatty(), env)
     if options.names:
         return _write(output.format_names(sheets.values()))
@@ -222,6 +215,17 @@ def load(env: Mapping[str, str]) -> dict[str, search.Sheet]:
     files = load_sheets(paths, index, _warn)
     index.save()
     return search.merge(files)
+
+
+def _edit(sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, str]) -> int:
+    from dotdbg.cheat import edit
+
+    user_dir = cheatpaths.user_cheat_dir(env)
+    if options.edit is not None:
+        target = edit.editable_file(options.edit, sheets, user_dir)
+    else:
+        target = edit.new_file(options.new or "", sheets, user_dir)
+    return edit.open_in_editor(target, env)
 
 
 def _show(sheets: dict[str, search.Sheet], options: Options, color: bool) -> int:
