@@ -115,7 +115,7 @@ def _walk(directory: str, prefix: str, found: list[tuple[str, str]]) -> None:
     for child in children:
         if "." in child.name:
             continue
-        if child.is_dir():
+        if child.is_dir(follow_symlinks=False):  # like cheat; and a linked loop cannot recurse
             _walk(child.path, f"{prefix}{child.name}/", found)
         elif child.is_file():
             found.append((prefix + child.name, child.path))

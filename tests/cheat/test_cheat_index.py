@@ -96,3 +96,11 @@ def test_cli_writes_the_index_in_xdg_cache_home(
     cache_home = tmp_path / "xdg-cache"
     run_cheat("qqgit", env={"XDG_CACHE_HOME": str(cache_home)})
     assert (cache_home / "dotdbg" / CACHE_NAME).is_file()
+
+
+def test_linked_directories_are_not_followed(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    write_sheet(sheets, "a", "# a\na\n")
+    (sheets / "loop").symlink_to(sheets)
+    (sheets / "linked").symlink_to(sheets / "a")  # a linked file is a sheet
+    assert load(sheets, cache) == (["a", "a"], [])
