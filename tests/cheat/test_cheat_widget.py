@@ -19,7 +19,7 @@ from dotdbg.paths import resource_dir
 SHELLCHECK = str(Path(sys.executable).parent / "shellcheck")
 PICK_SHEET = (
     "# qqmarker pick me\n"
-    "touch qq-ran-marker <file> && echo done\n\n"
+    "touch qq-ran-marker naïve <file> && echo done\n\n"  # ï: the cursor counts characters
     "# qqmarker the other one, longer comment\n"
     "echo qq-other\n"
 )
@@ -136,6 +136,8 @@ def start_shell(
     rc.write_text(
         f"PS1='$ '\nunset HISTFILE\nexport PATH={Path(sys.executable).parent}:$PATH\n"
         f"source {widget}\n"
+        # How the main `dotdbg` completion can hand `dotdbg cheat ...` words over:
+        "complete -F __dotdbg_cheat_complete dotdbg\n"
     )
     sessions: list[Tmux] = []
 
@@ -143,7 +145,8 @@ def start_shell(
         tmux = Tmux(f"dotdbg-cheat-{uuid.uuid4().hex[:8]}")
         sessions.append(tmux)
         command = (
-            f"cd {fake_home} && exec env -i HOME={fake_home} TERM=xterm-256color PATH=/usr/bin:/bin"
+            f"cd {fake_home} && exec env -i HOME={fake_home} TERM=xterm-256color LANG=C.UTF-8"
+            " PATH=/usr/bin:/bin"
             f" DOTDBG_CHEAT_PICKER={picker} bash --noprofile --rcfile {rc} -i"
         )
         tmux("-f", "/dev/null", "new-session", "-d", "-x", "160", "-y", "40", "-s", "t", command)
@@ -157,10 +160,10 @@ def start_shell(
 
 def assert_on_prompt_not_run(shell: Tmux, home: Path) -> None:
     """The pick sits on the prompt line after what was typed, the cursor on <file>; nothing ran."""
-    expected = "$ true touch qq-ran-marker <file> && echo done"
+    expected = "$ true touch qq-ran-marker naïve <file> && echo done"
     shell.wait_for(lambda screen: expected in screen, "the picked command on the prompt line")
     shell.type("X")  # lands where the cursor is: on the first placeholder
-    shell.wait_for(lambda screen: "qq-ran-marker X<file>" in screen, "typing at the placeholder")
+    shell.wait_for(lambda screen: "naïve X<file>" in screen, "typing at the placeholder")
     assert not (home / "qq-ran-marker").exists()
     assert "done" not in [line.strip() for line in shell.screen().splitlines()]  # echo's output
 
@@ -247,3 +250,16 @@ def test_alias_completes_sheet_names_and_looks_up(start_shell: Callable[[str], T
     shell.type("never -c other")
     shell.keys("Enter")
     shell.wait_for(lambda screen: "\necho qq-other\n$ " in screen, "the looked-up command")
+
+
+@pytest.mark.e2e
+def test_completion_after_dotdbg_cheat(start_shell: Callable[[str], Tmux]) -> None:
+    shell = start_shell("list")
+    shell.type("dotdbg cheat --edit qqpi")
+    shell.keys("Tab")
+    shell.wait_for(lambda screen: "$ dotdbg cheat --edit qqpick " in screen, "the sheet name")
+    shell.keys("C-u")
+    shell.type("dotdbg cheat qqpick qqpi")  # the second word is a search term: no completion
+    shell.keys("Tab")
+    shell.type("Z")  # keys are handled in order: a completion would come before the Z
+    shell.wait_for(lambda screen: "$ dotdbg cheat qqpick qqpiZ" in screen, "no completion")
