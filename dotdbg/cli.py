@@ -45,11 +45,24 @@ def _root(
     """dotdbg: the shell you debug in, set up in one command."""
 
 
+# Commands that dotdbg.entry runs without this app, to keep them fast.
+FAST_COMMANDS = ("cheat",)
+
 # Feature modules add their commands here; each module keeps its own imports lazy.
-from dotdbg.commands import core  # noqa: E402
+from dotdbg.commands import core, memlimit, watch  # noqa: E402
 
 core.register(app)
+watch.register(app)
+memlimit.register(app)
 
 
 def main(argv: list[str]) -> int:
     return run(app, argv, prog_name="dotdbg")
+
+
+def command_names() -> list[str]:
+    """Subcommand names, for the TAB completion in the generated bash."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    return sorted({*getattr(group, "commands", {}), *FAST_COMMANDS})

@@ -21,3 +21,14 @@ def fake_home(
     monkeypatch.delenv("DOTDBG_VERBOSE", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     yield home
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden", action="store_true", help="rewrite tests/golden/ from the current output"
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))

@@ -2,8 +2,165 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
+
+from dotdbg import install as installer
+from dotdbg import report
+from dotdbg.config import load_config, shadow_warnings
+from dotdbg.errors import DotdbgError
+from dotdbg.paths import Paths
+
+HomeOption = Annotated[
+    Optional[Path],  # noqa: UP045 - typer needs the Optional spelling on Python 3.10
+    typer.Option(
+        "--home", metavar="DIR", help="Use DIR as the home directory (ignores XDG_* variables)."
+    ),
+]
+DryRunOption = Annotated[
+    bool, typer.Option("--dry-run", "-n", help="Show what would change; write nothing.")
+]
+DiffOption = Annotated[bool, typer.Option("--diff", help="Show a unified diff of every change.")]
 
 
 def register(app: typer.Typer) -> None:
-    """Core commands are added by the core issue."""
+    for command in (install, uninstall, status, diff, render, init, doctor, aliases, restore):
+        app.command()(command)
+
+
+def install(
+    home: HomeOption = None, dry_run: DryRunOption = False, diff: DiffOption = False
+) -> int:
+    """Render the config and install it into ~/.bashrc, ~/.inputrc and ~/.pdbrc."""
+    paths = Paths.from_env(home)
+    config = load_config(paths)
+    done = installer.install(paths, config, dry_run=dry_run)
+    warnings = [*done.warnings, *shadow_warnings(config, shutil.which)]
+    report.print_install(paths, done, warnings, dry_run=dry_run, diff=diff)
+    return 0
+
+
+def uninstall(
+    home: HomeOption = None, dry_run: DryRunOption = False, diff: DiffOption = False
+) -> int:
+    """Remove exactly what install added; files dotdbg created are deleted."""
+    paths = Paths.from_env(home)
+    done = installer.uninstall(paths, dry_run=dry_run)
+    report.print_uninstall(paths, done, dry_run=dry_run, diff=diff)
+    return 0
+
+
+def status(home: HomeOption = None) -> int:
+    """Is dotdbg installed, current with the config, and untouched? Exit 1 if not."""
+    paths = Paths.from_env(home)
+    done = installer.install(paths, load_config(paths), dry_run=True)
+    return report.print_status(paths, done, installed=installer.is_installed(paths))
+
+
+def diff(home: HomeOption = None) -> int:
+    """Show what `dotdbg install` would change, as a unified diff. Exit 1 if anything would."""
+    paths = Paths.from_env(home)
+    done = installer.install(paths, load_config(paths), dry_run=True)
+    sys.stdout.write(installer.unified_diff(paths, done.plan))
+    return 1 if done.plan.pending else 0
+
+
+def render(
+    home: HomeOption = None,
+    output: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            "--output", "-o", metavar="DIR", help="Write the files into DIR instead of stdout."
+        ),
+    ] = None,
+) -> int:
+    """Print the generated files (or write them into a directory); installs nothing."""
+    from dotdbg.render import check_bash
+
+    paths = Paths.from_env(home)
+    config = load_config(paths)
+    rendered = installer.render_for(paths, config)
+    check_bash(rendered.files["dotdbg.bash"], config)
+    if output is None:
+        for name, text in rendered.files.items():
+            sys.stdout.write(f"==> {name} <==\n{text}\n")
+        return 0
+    output.mkdir(parents=True, exist_ok=True)
+    for name, text in rendered.files.items():
+        (output / name).write_text(text, encoding="utf-8")
+        print(output / name)
+    return 0
+
+
+def init(home: HomeOption = None) -> int:
+    """Write a commented starter config; never overwrites an existing one."""
+    from dotdbg.fileops import atomic_write
+    from dotdbg.render import render_starter_config
+
+    paths = Paths.from_env(home)
+    if paths.config_file.exists():
+        raise DotdbgError(
+            f"{paths.display(paths.config_file)} already exists; dotdbg left it alone",
+            hint="edit it, or move it away to get a fresh starter file",
+        )
+    text = render_starter_config(load_config(paths))
+    atomic_write(paths.config_file, text.encode(), mode=0o644)
+    print(f"wrote {paths.display(paths.config_file)}; edit it, then run `dotdbg install`")
+    return 0
+
+
+def doctor(
+    home: HomeOption = None,
+    fix: Annotated[
+        bool, typer.Option("--fix", help="Make ~/.bash_profile load ~/.bashrc.")
+    ] = False,
+) -> int:
+    """Check the set-up: login shells, PATH, installed state and the helpers' requirements."""
+    from dotdbg import doctor as checks
+
+    paths = Paths.from_env(home)
+    if fix:
+        done = installer.fix_profile(paths)
+        report.print_changes(paths, done.plan, dry_run=False)
+    results = checks.run_checks(paths)
+    report.print_checks(results)
+    return 0 if all(result.ok or result.optional for result in results) else 1
+
+
+def aliases(
+    name: Annotated[Optional[str], typer.Argument(help="Explain one alias or function.")] = None,  # noqa: UP045
+    home: HomeOption = None,
+) -> int:
+    """List every alias and function (name, pack, expansion, description), or explain one."""
+    paths = Paths.from_env(home)
+    config = load_config(paths)
+    if name is None:
+        report.print_aliases(config)
+        return 0
+    return report.explain(config, name, shutil.which)
+
+
+def restore(
+    stamp: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Argument(help="The backup to restore (a UTC timestamp); default: the newest."),
+    ] = None,
+    home: HomeOption = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the backups.")] = False,
+    dry_run: DryRunOption = False,
+    diff: DiffOption = False,
+) -> int:
+    """Put back the files of a backup (the current ones are backed up first)."""
+    paths = Paths.from_env(home)
+    if list_:
+        for backup in installer.backups(paths):
+            files = sorted(str(p.relative_to(backup)) for p in backup.rglob("*") if p.is_file())
+            print(f"{backup.name}  {' '.join(files)}")
+        return 0
+    done = installer.restore(paths, stamp, dry_run=dry_run)
+    report.print_uninstall(paths, done, dry_run=dry_run, diff=diff)
+    return 0

@@ -1,0 +1,536 @@
+"""Load the built-in defaults and the user's TOML, merge them, validate once → frozen dataclasses.
+
+Every error names ``file:line:col``, says what is wrong and how to fix it. Validation is pure:
+``build_config`` takes parsed tables and their source texts and returns a ``Config`` or raises.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dotdbg.errors import DotdbgError
+from dotdbg.paths import Paths
+from dotdbg.tomlpos import locate
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+
+DEFAULTS_FILE = Path(__file__).with_name("defaults.toml")
+
+ALIAS_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:+@%^,-]*")
+FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
+PDB_ALIAS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+PACK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+READLINE_FUNCTION = re.compile(r"[a-z][a-z0-9-]*")
+HISTCONTROL_WORDS = {"ignorespace", "ignoredups", "ignoreboth", "erasedups"}
+
+
+@dataclass(frozen=True)
+class Alias:
+    name: str
+    command: str
+    desc: str
+    pack: str
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    body: str
+    desc: str
+    pack: str
+
+
+@dataclass(frozen=True)
+class PdbAlias:
+    name: str
+    command: str
+    desc: str
+    pack: str
+
+
+@dataclass(frozen=True)
+class History:
+    control: str
+    size: int
+    file_size: int
+    append: bool
+    flush_each_command: bool
+
+
+@dataclass(frozen=True)
+class Readline:
+    history_search: bool
+    bracketed_paste: bool
+    esc_p_n: bool
+    bindings: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class CheatPath:
+    name: str
+    path: str
+    readonly: bool
+
+
+@dataclass(frozen=True)
+class Cheat:
+    key: str
+    alias: str
+    paths: tuple[CheatPath, ...]
+
+
+@dataclass(frozen=True)
+class Config:
+    """The merged configuration; only enabled items are in it."""
+
+    packs: tuple[tuple[str, bool], ...]
+    aliases: tuple[Alias, ...]
+    functions: tuple[Function, ...]
+    pdb_aliases: tuple[PdbAlias, ...]
+    history: History | None
+    readline: Readline | None
+    cheat: Cheat
+    sources: tuple[Path, ...]
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
+
+    def pack_enabled(self, pack: str) -> bool:
+        return dict(self.packs).get(pack, True)
+
+    def where(self, key_path: Sequence[str]) -> str:
+        """``file:line:col`` of a setting, in the user's file when it is set there."""
+        for origin in reversed(self.origins):
+            line, column = locate(origin.text, key_path)
+            if (line, column) != (1, 1) or origin is self.origins[0]:
+                return f"{origin.path}:{line}:{column}"
+        return ""
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def load_config(paths: Paths, user_text: str | None = None) -> Config:
+    """Defaults merged with the user's config file (or ``user_text`` in its place, to check an
+    edit before it is written)."""
+    defaults = Source(DEFAULTS_FILE, DEFAULTS_FILE.read_text(encoding="utf-8"))
+    user_path = paths.config_file
+    if user_text is None and user_path.is_file():
+        user_text = _read_user_file(user_path)
+    user = Source(user_path, user_text) if user_text is not None else None
+    return build_config(defaults, user)
+
+
+def _read_user_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise DotdbgError(
+            f"config is not valid UTF-8 (byte {error.start})",
+            hint="save the file as UTF-8",
+            location=str(path),
+        ) from None
+    except OSError as error:
+        raise DotdbgError(f"cannot read config: {error.strerror}", location=str(path)) from None
+
+
+@dataclass(frozen=True)
+class Source:
+    """One TOML file: where it is, its text, and (lazily) its parsed tables."""
+
+    path: Path
+    text: str
+
+    def parse(self) -> dict[str, Any]:
+        try:
+            parsed: dict[str, Any] = tomllib.loads(self.text)
+            return parsed
+        except tomllib.TOMLDecodeError as error:
+            raise _syntax_error(self, error) from None
+
+    def where(self, key_path: Sequence[str]) -> str:
+        line, column = locate(self.text, key_path)
+        return f"{self.path}:{line}:{column}"
+
+
+def _syntax_error(source: Source, error: Exception) -> DotdbgError:
+    message = str(error)
+    match = re.search(r"\(at line (\d+), column (\d+)\)", message)
+    where = f"{source.path}:{match[1]}:{match[2]}" if match else str(source.path)
+    what = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) or "invalid TOML"
+    return DotdbgError(
+        f"TOML syntax error: {what[0].lower()}{what[1:]}",
+        hint="fix the TOML at that position (strings need quotes; see `dotdbg init` for examples)",
+        location=where,
+    )
+
+
+# -- merging and validation --------------------------------------------------------------------
+
+TOP_LEVEL = ("packs", "aliases", "functions", "history", "readline", "pdb", "cheat")
+
+
+def build_config(defaults: Source, user: Source | None) -> Config:
+    base = defaults.parse()
+    over = user.parse() if user else {}
+    checker = Checker(user or defaults)
+    checker.known_keys(over, TOP_LEVEL, ())
+    warnings: list[str] = []
+    aliases = _merge_items(base, over, "aliases", "command", ALIAS_NAME, checker, warnings)
+    functions = _merge_items(base, over, "functions", "body", FUNCTION_NAME, checker, warnings)
+    pdb = _merge_items(
+        base.get("pdb", {}),
+        checker.table(over, ("pdb",)),
+        "aliases",
+        "command",
+        PDB_ALIAS_NAME,
+        checker.nested("pdb"),
+        warnings,
+        default_pack="pdb",
+    )
+    checker.known_keys(checker.table(over, ("pdb",)), ("aliases",), ("pdb",))
+    packs = _merge_packs(base, over, [*aliases, *functions, *pdb], checker)
+    enabled = dict(packs)
+    _check_unique(aliases, functions, enabled, checker, over)
+    return Config(
+        packs=tuple(sorted(packs.items())),
+        aliases=tuple(Alias(**item) for item in aliases if enabled[item["pack"]]),
+        functions=tuple(Function(**item) for item in functions if enabled[item["pack"]]),
+        pdb_aliases=tuple(PdbAlias(**item) for item in pdb if enabled[item["pack"]]),
+        history=_history(base, over, checker) if enabled.get("history", True) else None,
+        readline=_readline(base, over, checker) if enabled.get("readline", True) else None,
+        cheat=_cheat(base, over, checker),
+        sources=(defaults.path, *([user.path] if user else [])),
+        warnings=tuple(warnings),
+        origins=(defaults, *([user] if user else [])),
+    )
+
+
+def _check_unique(
+    aliases: Sequence[Mapping[str, str]],
+    functions: Sequence[Mapping[str, str]],
+    enabled: Mapping[str, bool],
+    checker: Checker,
+    over: Mapping[str, Any],
+) -> None:
+    alias_names = {item["name"] for item in aliases if enabled[item["pack"]]}
+    for item in functions:
+        if enabled[item["pack"]] and item["name"] in alias_names:
+            name = item["name"]
+            section = "aliases" if name in over.get("aliases", {}) else "functions"
+            raise checker.fail(
+                (section, name),
+                f"{name} is both an alias and a function",
+                f"remove one of them, e.g. aliases.{name} = false",
+            )
+
+
+class Checker:
+    """Type and name checks on the user's tables, raising errors located in the user's file."""
+
+    def __init__(self, source: Source, prefix: tuple[str, ...] = ()) -> None:
+        self.source = source
+        self.prefix = prefix
+
+    def nested(self, *keys: str) -> Checker:
+        return Checker(self.source, self.prefix + keys)
+
+    def fail(self, key_path: Sequence[str], message: str, hint: str) -> DotdbgError:
+        full = (*self.prefix, *key_path)
+        return DotdbgError(message, hint=hint, location=self.source.where(full))
+
+    def table(self, data: Mapping[str, Any], key_path: tuple[str, ...]) -> dict[str, Any]:
+        value: Any = data
+        for key in key_path:
+            value = value.get(key, {}) if isinstance(value, dict) else {}
+        if not isinstance(value, dict):
+            raise self.fail(key_path, f"{_dotted(self.prefix + key_path)} must be a table", "")
+        return value
+
+    def known_keys(
+        self, data: Mapping[str, Any], allowed: Sequence[str], at: tuple[str, ...]
+    ) -> None:
+        for key in data:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, allowed, n=1)
+                hint = (
+                    f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(allowed)}"
+                )
+                raise self.fail((*at, key), f"unknown key {_dotted((*at, key))!r}", hint)
+
+    def typed(self, value: Any, kind: type, key_path: Sequence[str], example: str) -> Any:
+        if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+            raise self.fail(
+                key_path,
+                f"{_dotted(key_path)} must be {_KIND_NAMES[kind]}, not {_type_name(value)}",
+                f"for example: {example}",
+            )
+        return value
+
+
+_KIND_NAMES = {
+    str: "a string",
+    bool: "true or false",
+    int: "an integer",
+    dict: "a table",
+    list: "a list",
+}
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}.get(
+        type(value), f"a {type(value).__name__}"
+    )
+
+
+def _dotted(key_path: Sequence[str]) -> str:
+    return ".".join(key_path)
+
+
+def _merge_items(
+    base: Mapping[str, Any],
+    over: Mapping[str, Any],
+    section: str,
+    value_key: str,
+    name_pattern: re.Pattern[str],
+    checker: Checker,
+    warnings: list[str],
+    default_pack: str = "user",
+) -> list[dict[str, str]]:
+    """Defaults of ``section`` overridden, extended or removed (``name = false``) by the user."""
+    merged: dict[str, dict[str, str]] = {
+        name: {"name": name, "pack": default_pack, **spec}
+        for name, spec in base.get(section, {}).items()
+    }
+    user_items = checker.table(over, (section,))
+    for name, spec in user_items.items():
+        at = (section, name)
+        if spec is False:
+            if merged.pop(name, None) is None:
+                warnings.append(
+                    f"{checker.source.where(at)}: {section}.{name} = false removes nothing"
+                )
+            continue
+        item = dict(merged.get(name, {"name": name, "pack": default_pack}))
+        item.update(_user_item(spec, value_key, at, checker, new=name not in merged))
+        _check_item(item, value_key, name_pattern, section, at, checker)
+        merged[name] = item
+    return list(merged.values())
+
+
+def _user_item(
+    spec: Any, value_key: str, at: tuple[str, ...], checker: Checker, new: bool
+) -> dict[str, str]:
+    if isinstance(spec, str):
+        return {value_key: spec, **({"desc": spec.strip().splitlines()[0]} if new and spec else {})}
+    if not isinstance(spec, dict):
+        raise checker.fail(
+            at,
+            f"{_dotted(at)} must be a string, a table or false, not {_type_name(spec)}",
+            f'write {at[-1]} = "..." or {at[-1]} = {{ {value_key} = "...", desc = "..." }}',
+        )
+    checker.known_keys(spec, (value_key, "desc", "pack"), at)
+    for key, value in spec.items():
+        checker.typed(value, str, (*at, key), f'{key} = "..."')
+    if new and value_key not in spec:
+        raise checker.fail(at, f"{_dotted(at)} has no {value_key}", f'add {value_key} = "..."')
+    item = dict(spec)
+    if new and "desc" not in item:
+        item["desc"] = item[value_key].strip().splitlines()[0] if item[value_key].strip() else ""
+    return item
+
+
+def _check_item(
+    item: Mapping[str, str],
+    value_key: str,
+    name_pattern: re.Pattern[str],
+    section: str,
+    at: tuple[str, ...],
+    checker: Checker,
+) -> None:
+    name = item["name"]
+    if not name_pattern.fullmatch(name):
+        raise checker.fail(
+            at,
+            f"{name!r} is not a valid name in [{section}]",
+            "use letters, digits and _ (aliases also . : + - @ %); no spaces, quotes, / $ =",
+        )
+    value = item[value_key]
+    if not value.strip():
+        raise checker.fail((*at, value_key), f"{_dotted(at)} is empty", f"give it a {value_key}")
+    if value_key == "command" and ("\n" in value or "\r" in value):
+        raise checker.fail(
+            (*at, value_key),
+            f"{_dotted(at)} contains a newline",
+            "an alias is one line: join commands with ; or &&, or make it a [functions] entry",
+        )
+    if "\n" in item.get("desc", ""):
+        raise checker.fail(
+            (*at, "desc"), f"{_dotted(at)}.desc contains a newline", "keep it one line"
+        )
+    if not PACK_NAME.fullmatch(item["pack"]):
+        raise checker.fail(
+            (*at, "pack"),
+            f"pack name {item['pack']!r} is invalid",
+            "use lower-case letters, digits, - and _",
+        )
+
+
+def _merge_packs(
+    base: Mapping[str, Any],
+    over: Mapping[str, Any],
+    items: Sequence[Mapping[str, str]],
+    checker: Checker,
+) -> dict[str, bool]:
+    packs = dict.fromkeys(base.get("packs", {}), True)
+    packs.update({item["pack"]: True for item in items})
+    for name, value in checker.table(over, ("packs",)).items():
+        if name not in packs:
+            close = difflib.get_close_matches(name, packs, n=1)
+            raise checker.fail(
+                ("packs", name),
+                f"unknown pack {name!r}",
+                f"did you mean {close[0]!r}?"
+                if close
+                else f"known packs: {', '.join(sorted(packs))}",
+            )
+        packs[name] = checker.typed(value, bool, ("packs", name), f"{name} = false")
+    return packs
+
+
+def _section(
+    base: Mapping[str, Any], over: Mapping[str, Any], name: str, checker: Checker
+) -> dict[str, Any]:
+    defaults = dict(base[name])
+    user = checker.table(over, (name,))
+    checker.known_keys(user, tuple(defaults), (name,))
+    for key, value in user.items():
+        kind = type(defaults[key])
+        checker.typed(value, kind, (name, key), f"{key} = {_example(defaults[key])}")
+    return {**defaults, **user}
+
+
+def _example(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, dict):
+        return "{ }"
+    return str(value)
+
+
+def _history(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> History:
+    values = _section(base, over, "history", checker)
+    words = [w for w in values["control"].split(":") if w]
+    for word in words:
+        if word not in HISTCONTROL_WORDS:
+            raise checker.fail(
+                ("history", "control"),
+                f"history.control has an unknown word {word!r}",
+                f"use a colon-separated list of {', '.join(sorted(HISTCONTROL_WORDS))}",
+            )
+    for key in ("size", "file_size"):
+        if values[key] < -1:
+            raise checker.fail(
+                ("history", key), f"history.{key} must be -1 (unlimited) or more", ""
+            )
+    return History(**values)
+
+
+def _readline(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> Readline:
+    values = _section(base, over, "readline", checker)
+    bindings = []
+    for key, function in values["bindings"].items():
+        at = ("readline", "bindings", key)
+        checker.typed(function, str, at, '"\\\\C-x\\\\C-r" = "re-read-init-file"')
+        if not key or any(c in key for c in '"\n\r'):
+            raise checker.fail(
+                at,
+                f"readline key {key!r} is invalid",
+                'write keys like "\\\\C-x\\\\C-r" or "\\\\ep"',
+            )
+        if not READLINE_FUNCTION.fullmatch(function):
+            raise checker.fail(
+                at,
+                f"{function!r} is not a readline function name",
+                "use a name from `bind -l`, e.g. history-search-backward",
+            )
+        bindings.append((key, function))
+    return Readline(
+        history_search=values["history_search"],
+        bracketed_paste=values["bracketed_paste"],
+        esc_p_n=values["esc_p_n"],
+        bindings=tuple(bindings),
+    )
+
+
+def _cheat(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> Cheat:
+    values = _section(base, over, "cheat", checker)
+    for key in ("key", "alias"):
+        if any(c in values[key] for c in "\n\r\"'"):
+            raise checker.fail(("cheat", key), f"cheat.{key} {values[key]!r} is invalid", "")
+    if values["alias"] and not ALIAS_NAME.fullmatch(values["alias"]):
+        raise checker.fail(
+            ("cheat", "alias"), f"cheat.alias {values['alias']!r} is not a valid alias name", ""
+        )
+    paths = tuple(_cheat_path(entry, index, checker) for index, entry in enumerate(values["paths"]))
+    return Cheat(key=values["key"], alias=values["alias"], paths=paths)
+
+
+def _cheat_path(entry: Any, index: int, checker: Checker) -> CheatPath:
+    at = ("cheat", "paths", str(index))
+    example = '[[cheat.paths]]\nname = "community"\npath = "~/src/cheatsheets"'
+    checker.typed(entry, dict, at, example)
+    checker.known_keys(entry, ("name", "path", "readonly"), at)
+    for key in ("name", "path"):
+        if key not in entry:
+            raise checker.fail(at, f"this [[cheat.paths]] entry has no {key}", example)
+        checker.typed(entry[key], str, (*at, key), f'{key} = "..."')
+    readonly = checker.typed(
+        entry.get("readonly", False), bool, (*at, "readonly"), "readonly = true"
+    )
+    return CheatPath(name=entry["name"], path=entry["path"], readonly=readonly)
+
+
+# -- questions about a loaded config ----------------------------------------------------------
+
+# `compgen -b` and `compgen -k` of bash 5.2
+BASH_BUILTINS = frozenset(
+    """alias bg bind break builtin caller cd command compgen complete compopt continue declare
+    dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill
+    let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt
+    source suspend test times trap true type typeset ulimit umask unalias unset wait""".split()
+)
+BASH_KEYWORDS = frozenset(
+    """if then else elif fi case esac for select while until do done in function time coproc
+    { } ! [[ ]]""".split()
+)
+
+
+def shadow_warnings(config: Config, which: Callable[[str], str | None]) -> list[str]:
+    """One line per alias or function that hides a command, a builtin or a keyword."""
+    named = [("alias", a.name) for a in config.aliases] + [
+        ("function", f.name) for f in config.functions
+    ]
+    return [line for kind, name in named if (line := _shadow_line(kind, name, which))]
+
+
+def _shadow_line(kind: str, name: str, which: Callable[[str], str | None]) -> str:
+    if name in BASH_KEYWORDS:
+        return f"{kind} {name} shadows the shell keyword {name}"
+    if name in BASH_BUILTINS:
+        return f"{kind} {name} shadows the builtin {name}; the original is `builtin {name}`"
+    found = which(name)
+    if not found:
+        return ""
+    ways = [f"`command {name}`", *([f"`\\{name}`"] if kind == "alias" else []), f"`{found}`"]
+    return f"{kind} {name} shadows {found}; the original is still {', '.join(ways)}"

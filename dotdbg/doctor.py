@@ -1,0 +1,85 @@
+"""`dotdbg doctor`: checks of the machine and the set-up, each with a fix when it fails."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dotdbg.install import is_installed, profile_notes, read_state
+from dotdbg.paths import Paths
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+    optional: bool = False  # not being available is fine: shown, but not a failure
+
+
+def run_checks(paths: Paths) -> list[Check]:
+    checks: list[Callable[[Paths], Check]] = [
+        check_installed,
+        check_login_shell,
+        check_path,
+        check_tools,
+    ]
+    return [check(paths) for check in checks] + memlimit_checks()
+
+
+def memlimit_checks() -> list[Check]:
+    """Which memlimit backends work here; one working backend is enough."""
+    from dotdbg.helpers.memlimit import probe_backends
+
+    probes = probe_backends()
+    checks = [
+        Check(f"memlimit {probe.name}", probe.works, probe.why, optional=True) for probe in probes
+    ]
+    if not any(probe.works for probe in probes):
+        checks.append(Check("memlimit", False, "no backend can limit memory here"))
+    return checks
+
+
+def check_installed(paths: Paths) -> Check:
+    if is_installed(paths):
+        return Check("install", True, "installed (`dotdbg status` checks it is current)")
+    return Check("install", False, "not installed", "dotdbg install")
+
+
+def check_login_shell(paths: Paths) -> Check:
+    notes = profile_notes(paths, read_state(paths))
+    if notes:
+        return Check(
+            "login shells", False, "~/.bash_profile does not load ~/.bashrc", "dotdbg doctor --fix"
+        )
+    return Check("login shells", True, "login shells load ~/.bashrc")
+
+
+def check_path(paths: Paths) -> Check:
+    local_bin = str(paths.home / ".local" / "bin")
+    found = shutil.which("dotdbg")
+    if found:
+        return Check("PATH", True, f"dotdbg is {found}")
+    if local_bin not in os.environ.get("PATH", "").split(os.pathsep):
+        return Check(
+            "PATH",
+            False,
+            f"{local_bin} is not on PATH",
+            f'export PATH="{local_bin}:$PATH" in ~/.bashrc',
+        )
+    return Check("PATH", False, "dotdbg is not on PATH", "./install.sh")
+
+
+def check_tools(paths: Paths) -> Check:
+    optional = {
+        "shellcheck": "lints generated bash",
+        "fzf": "fuzzy cheatsheet picker",
+        "py-spy": "dotdbg pyspy",
+    }
+    missing = [f"{tool} ({why})" for tool, why in optional.items() if shutil.which(tool) is None]
+    if missing:
+        return Check("optional tools", True, "missing: " + ", ".join(missing))
+    return Check("optional tools", True, "shellcheck, fzf and py-spy found")

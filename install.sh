@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Install dotdbg for the current user from this checkout, with the built-in default config:
+#   1. an isolated environment: a venv in ~/.local/share/dotdbg/venv (or uv/pipx when present
+#      and asked for with DOTDBG_INSTALLER=uv|pipx),
+#   2. dotdbg's commands linked into ~/.local/bin,
+#   3. `dotdbg install`: the aliases, functions, history, readline and pdb settings.
+# Running it again upgrades in place. `./install.sh --uninstall` takes everything back out.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+data_dir=${XDG_DATA_HOME:-$HOME/.local/share}/dotdbg
+venv=$data_dir/venv
+bin_dir=$HOME/.local/bin
+installer=${DOTDBG_INSTALLER:-venv}
+
+say() { printf 'install.sh: %s\n' "$*"; }
+die() { printf 'install.sh: error: %s\n' "$*" >&2; exit 2; }
+
+find_python() {
+    local candidate
+    for candidate in "${PYTHON:-}" python3 python3.13 python3.12 python3.11 python3.10; do
+        [[ -n $candidate ]] || continue
+        if command -v "$candidate" >/dev/null &&
+            "$candidate" -c 'import sys, venv; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+            command -v "$candidate"
+            return 0
+        fi
+    done
+    die "dotdbg needs Python 3.10 or newer with the venv module (Debian: apt-get install python3-venv)"
+}
+
+# The console scripts the dotdbg distribution declares, read from its own metadata.
+dotdbg_scripts() {
+    "$1" - <<'PY'
+from importlib.metadata import distribution
+for entry in distribution("dotdbg").entry_points:
+    if entry.group == "console_scripts":
+        print(entry.name)
+PY
+}
+
+link_scripts() {
+    local python=$1 name target
+    mkdir -p "$bin_dir"
+    while read -r name; do
+        target=$(dirname "$python")/$name
+        if [[ -e $bin_dir/$name && ! -L $bin_dir/$name ]]; then
+            say "warning: $bin_dir/$name exists and is not dotdbg's link; left alone"
+            continue
+        fi
+        ln -sfn "$target" "$bin_dir/$name"
+    done < <(dotdbg_scripts "$python")
+}
+
+unlink_scripts() {
+    local link
+    for link in "$bin_dir"/*; do
+        [[ -L $link && $(readlink "$link") == "$venv"/* ]] && rm -f "$link"
+    done
+    return 0
+}
+
+install_venv() {
+    local python
+    python=$(find_python)
+    if [[ ! -x $venv/bin/python ]]; then
+        say "creating $venv"
+        "$python" -m venv "$venv"
+    fi
+    "$venv/bin/python" -m pip install --quiet --upgrade pip
+    "$venv/bin/python" -m pip install --quiet --upgrade "$here"
+    link_scripts "$venv/bin/python"
+    dotdbg=$venv/bin/dotdbg
+}
+
+install_uv() {
+    uv tool install --force --reinstall "$here"
+    dotdbg=$bin_dir/dotdbg
+}
+
+install_pipx() {
+    pipx install --force "$here"
+    dotdbg=$bin_dir/dotdbg
+}
+
+uninstall_all() {
+    local exe
+    exe=$(command -v dotdbg || true)
+    [[ -x $venv/bin/dotdbg ]] && exe=$venv/bin/dotdbg
+    if [[ -n $exe ]]; then
+        "$exe" uninstall
+    fi
+    unlink_scripts
+    if [[ -d $venv ]]; then
+        rm -rf "$venv"
+        say "removed $venv"
+    fi
+    command -v uv >/dev/null && uv tool uninstall dotdbg >/dev/null 2>&1 || true
+    command -v pipx >/dev/null && pipx uninstall dotdbg >/dev/null 2>&1 || true
+    say "dotdbg is uninstalled; your config (${XDG_CONFIG_HOME:-$HOME/.config}/dotdbg) and backups are kept"
+}
+
+main() {
+    if [[ ${1:-} == --uninstall ]]; then
+        uninstall_all
+        return
+    fi
+    [[ $# -eq 0 ]] || die "usage: ./install.sh [--uninstall]"
+    case $installer in
+        venv) install_venv ;;
+        uv) command -v uv >/dev/null || die "DOTDBG_INSTALLER=uv but uv is not on PATH"; install_uv ;;
+        pipx) command -v pipx >/dev/null || die "DOTDBG_INSTALLER=pipx but pipx is not on PATH"; install_pipx ;;
+        *) die "DOTDBG_INSTALLER must be venv, uv or pipx, not '$installer'" ;;
+    esac
+    say "$("$dotdbg" --version) is in $bin_dir"
+    "$dotdbg" install
+    case ":$PATH:" in
+        *":$bin_dir:"*) ;;
+        *) say "$bin_dir is not on PATH yet: new shells add it (dotdbg's bash file does)" ;;
+    esac
+    say "start using it: exec bash    (then try: dotdbg aliases, type pyt, dotdbg cheat git)"
+}
+
+main "$@"

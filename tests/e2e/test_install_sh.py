@@ -1,0 +1,56 @@
+"""./install.sh on a fresh home: a real venv, a real (non-editable) wheel, real links."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+def run_install_sh(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {"HOME": str(home), "PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+    return subprocess.run(
+        [str(REPO / "install.sh"), *args], env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.mark.timeout(900)
+def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    original = b"# my bashrc\nexport KEEP=1\n"
+    (home / ".bashrc").write_bytes(original)
+
+    first = run_install_sh(home)
+    assert first.returncode == 0, first.stderr
+    link = home / ".local/bin/dotdbg"
+    assert link.is_symlink()
+    assert "exec bash" in first.stdout
+    # The installed wheel (not this checkout) must carry the templates: the shell file exists.
+    assert (home / ".local/share/dotdbg/dotdbg.bash").read_text().startswith("# shellcheck")
+    version = subprocess.run([str(link), "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.startswith("dotdbg ")
+
+    shell = subprocess.run(
+        ["bash", "-i", "-c", "type -t gs; command -v dotdbg"],
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        capture_output=True,
+        text=True,
+    )
+    assert shell.stdout.split() == ["alias", str(link)]
+
+    bashrc_after_first = (home / ".bashrc").read_bytes()
+    again = run_install_sh(home)
+    assert again.returncode == 0, again.stderr
+    assert (home / ".bashrc").read_bytes() == bashrc_after_first
+
+    gone = run_install_sh(home, "--uninstall")
+    assert gone.returncode == 0, gone.stderr
+    assert (home / ".bashrc").read_bytes() == original
+    assert not link.exists() and not link.is_symlink()
+    assert not (home / ".local/share/dotdbg/venv").exists()

@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dotdbg import blocks
+from dotdbg.config import load_config
+from dotdbg.paths import Paths
+
+
+def dotdbg(*args: str, home: Path | None = None) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "dotdbg", *args, *(["--home", str(home)] if home else [])]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60)
+
+
+def write_config(home: Path, text: str) -> Path:
+    config = home / ".config/dotdbg/config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text)
+    return config
+
+
+def test_bad_config_is_one_line_exit_2_and_changes_nothing(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    config = write_config(tmp_path, '[aliases]\n"g s" = "git status"\n')
+    result = dotdbg("install", home=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"dotdbg: error: {config}:2:1: 'g s' is not a valid name in [aliases]",
+        "hint: use letters, digits and _ (aliases also . : + - @ %); no spaces, quotes, / $ =",
+    ]
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / ".bashrc").read_text() == "export A=1\n"
+    assert not (tmp_path / ".local").exists()
+
+
+def test_verbose_adds_the_traceback(tmp_path: Path) -> None:
+    write_config(tmp_path, "[aliases\n")
+    result = dotdbg("--verbose", "install", home=tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" in result.stderr
+    assert "dotdbg: error:" in result.stderr
+
+
+def test_install_status_diff_cycle(tmp_path: Path) -> None:
+    assert dotdbg("status", home=tmp_path).returncode == 1
+    installed = dotdbg("install", home=tmp_path)
+    assert installed.returncode == 0, installed.stderr
+    assert "~/.bashrc: created" in installed.stdout
+    assert "exec bash" in installed.stderr
+    status = dotdbg("status", home=tmp_path)
+    assert status.returncode == 0 and "installed and current" in status.stdout
+    write_config(tmp_path, '[aliases]\nzz = "echo zz"\n')
+    status = dotdbg("status", home=tmp_path)
+    assert status.returncode == 1
+    assert "dotdbg.bash is not current" in status.stdout
+    diff = dotdbg("diff", home=tmp_path)
+    assert diff.returncode == 1
+    assert "+alias zz='echo zz'" in diff.stdout
+    assert dotdbg("install", home=tmp_path).returncode == 0
+    assert dotdbg("diff", home=tmp_path).returncode == 0
+
+
+def test_install_dry_run_and_diff_flags(tmp_path: Path) -> None:
+    result = dotdbg("install", "--dry-run", "--diff", home=tmp_path)
+    assert result.returncode == 0
+    assert "~/.bashrc: would create" in result.stdout
+    assert "+# >>> dotdbg >>>" in result.stdout
+    assert not (tmp_path / ".bashrc").exists()
+
+
+def test_uninstall_reports_and_restores(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("x")
+    dotdbg("install", home=tmp_path)
+    result = dotdbg("uninstall", home=tmp_path)
+    assert result.returncode == 0
+    assert "~/.bashrc: updated" in result.stdout
+    assert (tmp_path / ".bashrc").read_text() == "x"
+    assert "nothing to uninstall" in dotdbg("uninstall", home=tmp_path).stderr
+
+
+def test_init_writes_a_valid_starter_and_never_overwrites(tmp_path: Path) -> None:
+    assert dotdbg("init", home=tmp_path).returncode == 0
+    config = tmp_path / ".config/dotdbg/config.toml"
+    text = config.read_text()
+    assert "[packs]" in text and "# gpu = true" in text
+    load_config(Paths.from_env(tmp_path))  # the commented starter is valid TOML and valid config
+    config.write_text(text + '\n[aliases.mine]\ncommand = "ls"\n')
+    again = dotdbg("init", home=tmp_path)
+    assert again.returncode == 2
+    assert "already exists" in again.stderr
+    assert config.read_text().endswith('command = "ls"\n')
+
+
+def test_aliases_lists_and_explains(tmp_path: Path) -> None:
+    listing = dotdbg("aliases", home=tmp_path)
+    assert listing.returncode == 0
+    for name in ("pyt", "gs", "l", "git-replace"):
+        assert name in listing.stdout
+    explained = dotdbg("aliases", "pyt", home=tmp_path)
+    assert "pyt is an alias (pack pytest)" in explained.stdout
+    assert "pytest --disable-warnings -rA" in explained.stdout
+    function = dotdbg("aliases", "l", home=tmp_path)
+    assert 'ls -lNhF --color=always "${@-.}" | less -FRX' in function.stdout
+    assert dotdbg("aliases", "nope", home=tmp_path).returncode == 1
+
+
+def test_login_shell_warning_and_doctor_fix(tmp_path: Path) -> None:
+    profile = tmp_path / ".bash_profile"
+    profile.write_text("export PATH=$HOME/bin:$PATH\n")
+    installed = dotdbg("install", home=tmp_path)
+    assert "~/.bash_profile does not load ~/.bashrc" in installed.stderr
+    doctor = dotdbg("doctor", home=tmp_path)
+    assert doctor.returncode == 1
+    assert "fix: dotdbg doctor --fix" in doctor.stdout
+    fixed = dotdbg("doctor", "--fix", home=tmp_path)
+    assert "~/.bash_profile: updated" in fixed.stdout
+    assert '. "$HOME/.bashrc"' in profile.read_text()
+    assert "login shells load ~/.bashrc" in fixed.stdout
+    assert dotdbg("install", home=tmp_path).returncode == 0
+    assert profile.read_text().count(blocks.START) == 1
+    dotdbg("uninstall", home=tmp_path)
+    assert profile.read_text() == "export PATH=$HOME/bin:$PATH\n"
+
+
+def test_render_to_stdout_and_dir(tmp_path: Path) -> None:
+    out = dotdbg("render", home=tmp_path)
+    assert "==> dotdbg.bash <==" in out.stdout and "==> pdbrc <==" in out.stdout
+    assert dotdbg("render", "-o", str(tmp_path / "out"), home=tmp_path).returncode == 0
+    assert (tmp_path / "out" / "inputrc").read_text().startswith("# Generated by dotdbg")
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    result = dotdbg("instal")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("module", ["jinja2", "rich", "tomlkit", "psutil", "pynvml"])
+def test_importing_the_cli_stays_light(module: str) -> None:
+    code = f"import sys, dotdbg.cli; assert {module!r} not in sys.modules, sorted(sys.modules)"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_doctor_lists_the_memlimit_backends(tmp_path: Path) -> None:
+    out = dotdbg("doctor", home=tmp_path).stdout
+    for backend in ("systemd", "cgroup2", "cgroup1", "rlimit"):
+        assert f" memlimit {backend}: " in out
+    assert "ok  memlimit rlimit: " in out  # RLIMIT_DATA is always there
+    assert "--  memlimit systemd: " in out or "ok  memlimit systemd: " in out

@@ -1,0 +1,161 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dotdbg.config import Config, load_config, shadow_warnings
+from dotdbg.errors import DotdbgError
+from dotdbg.paths import Paths
+
+
+def load(home: Path, text: str) -> Config:
+    paths = Paths.from_env(home)
+    paths.config_file.parent.mkdir(parents=True, exist_ok=True)
+    paths.config_file.write_text(text, encoding="utf-8")
+    return load_config(paths)
+
+
+def fails(home: Path, text: str) -> DotdbgError:
+    with pytest.raises(DotdbgError) as caught:
+        load(home, text)
+    return caught.value
+
+
+def names(config: Config) -> set[str]:
+    return {a.name for a in config.aliases} | {f.name for f in config.functions}
+
+
+def test_defaults_carry_the_methodology(tmp_path: Path) -> None:
+    config = load_config(Paths.from_env(tmp_path))
+    assert {"pyt", "pytc", "wn", "wnm", "gs", "gp", "gc"} <= {a.name for a in config.aliases}
+    assert {"l", "lt", "la", "wrap", "git-replace", "df"} <= {f.name for f in config.functions}
+    assert {a.name for a in config.pdb_aliases} == {"nl", "sl", "pd"}
+    assert config.history is not None and config.history.control == "ignoredups:ignorespace"
+    assert config.readline is not None and config.readline.history_search
+    assert all(item.desc for item in (*config.aliases, *config.functions, *config.pdb_aliases))
+
+
+def test_issue_example_config(tmp_path: Path) -> None:
+    config = load(
+        tmp_path,
+        """
+[packs]
+gpu = false                      # switch a whole pack off
+[aliases]
+gs = "git status --short"        # short form
+pyx = { command = "pytest -x", desc = "pytest, stop at the first failure", pack = "pytest" }
+[functions]
+mkcd = { body = 'mkdir -p "$1" && cd "$1"', desc = "make a dir and enter it" }
+[pdb.aliases]
+pl = "pp locals()"
+""",
+    )
+    aliases = {a.name: a for a in config.aliases}
+    assert "wn" not in aliases and "wnm" not in aliases
+    assert aliases["gs"].command == "git status --short"
+    assert aliases["gs"].pack == "git"
+    assert aliases["pyx"].desc == "pytest, stop at the first failure"
+    assert {f.name: f.body for f in config.functions}["mkcd"] == 'mkdir -p "$1" && cd "$1"'
+    assert {p.name: p.command for p in config.pdb_aliases}["pl"] == "pp locals()"
+
+
+def test_false_removes_a_default(tmp_path: Path) -> None:
+    config = load(tmp_path, "[aliases]\ngl = false\n[functions]\ndf = false\n")
+    assert "gl" not in names(config) and "df" not in names(config)
+
+
+def test_removing_an_unknown_name_is_a_warning(tmp_path: Path) -> None:
+    config = load(tmp_path, "[aliases]\nnothere = false\n")
+    assert any("nothere" in w and ":2:1" in w for w in config.warnings)
+
+
+def test_user_pack_can_be_switched_off(tmp_path: Path) -> None:
+    text = '[packs]\nmine = false\n[aliases]\nxx = { command = "ls", pack = "mine" }\n'
+    assert "xx" not in names(load(tmp_path, text))
+
+
+def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
+    config = load(tmp_path, "[packs]\nhistory = false\nreadline = false\npdb = false\n")
+    assert config.history is None and config.readline is None and not config.pdb_aliases
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message", "hint"),
+    [
+        ('[aliases]\n"g s" = "git status"\n', ":2:1", "not a valid name", "letters"),
+        ('[aliases]\nx = "a\\nb"\n', ":2:1", "newline", "functions"),
+        ("[aliases]\nx = 3\n", ":2:1", "must be a string, a table or false", 'x = "..."'),
+        ("[aliaes]\nx = 'ls'\n", ":1:1", "unknown key 'aliaes'", "did you mean 'aliases'"),
+        ("[packs]\ngpus = false\n", ":2:1", "unknown pack 'gpus'", "did you mean 'gpu'"),
+        ("[packs]\ngpu = 0\n", ":2:1", "must be true or false", "gpu = false"),
+        ("[history]\nsize = 'big'\n", ":2:1", "must be an integer", "size = 100000"),
+        ("[history]\ncontrol = 'ignoredupes'\n", ":2:1", "unknown word", "ignoredups"),
+        ("[aliases]\nx = { command = 'ls', desk = 'typo' }\n", ":2:23", "unknown key", "desc"),
+        ("[aliases]\nx = { desc = 'no command' }\n", ":2:1", "has no command", "command ="),
+        ("[aliases]\ngs = ''\n", ":2:1", "is empty", ""),
+        ("[functions]\nmy.f = { body = 'true' }\n", ":2:1", "", ""),
+        (
+            "[readline]\nbindings = { '\\C-x' = 'not a function' }\n",
+            ":2:1",
+            "not a readline",
+            "bind -l",
+        ),
+        ('[[cheat.paths]]\nname = "c"\n', ":1:1", "has no path", "path ="),
+        (
+            '[[cheat.paths]]\nname = "c"\npath = "~"\n[[cheat.paths]]\nname = 1\n',
+            ":5:1",
+            "string",
+            "",
+        ),
+        ("[aliases]\nx = 'ls'\n[aliases]\ny='ls'\n", ":3:9", "TOML syntax error", "fix the TOML"),
+        ('[aliases\nx = "ls"\n', ":1:9", "TOML syntax error", ""),
+    ],
+)
+def test_bad_config_says_where_what_and_how(
+    tmp_path: Path, text: str, where: str, message: str, hint: str
+) -> None:
+    if not message:  # a valid case in the table: dotted TOML keys make nested tables
+        with pytest.raises(DotdbgError):
+            load(tmp_path, text)
+        return
+    error = fails(tmp_path, text)
+    assert error.location.endswith(where), error.location
+    assert error.location.startswith(str(Paths.from_env(tmp_path).config_file))
+    assert message in error.message
+    assert hint in error.hint
+
+
+def test_invalid_utf8_config(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    paths.config_file.parent.mkdir(parents=True)
+    paths.config_file.write_bytes(b"[aliases]\nx = '\xff'\n")
+    with pytest.raises(DotdbgError, match="UTF-8"):
+        load_config(paths)
+
+
+def test_user_text_replaces_the_file_for_checking_an_edit(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    config = load_config(paths, user_text='[aliases]\nzz = "echo zz"\n')
+    assert "zz" in names(config)
+    assert not paths.config_file.exists()
+
+
+def test_shadow_warnings_say_how_to_reach_the_original(tmp_path: Path) -> None:
+    config = load(tmp_path, '[aliases]\nls2 = "ls"\ncd = "echo"\nif = "echo"\n')
+    fake_path = {"df": "/bin/df", "ls2": "/usr/bin/ls2"}
+    lines = shadow_warnings(config, fake_path.get)
+    expected = "alias ls2 shadows /usr/bin/ls2; the original is still `command ls2`, `\\ls2`"
+    assert f"{expected}, `/usr/bin/ls2`" in lines
+    assert any(
+        line.startswith("function df shadows /bin/df") and "`\\df`" not in line for line in lines
+    )
+    assert any("builtin cd" in line for line in lines)
+    assert any("keyword if" in line for line in lines)
+
+
+def test_a_name_cannot_be_both_alias_and_function(tmp_path: Path) -> None:
+    error = fails(tmp_path, '[aliases]\nl = "ls -l"\n')
+    assert error.message == "l is both an alias and a function"
+    assert error.hint == "remove one of them, e.g. aliases.l = false"
+    assert error.location.endswith("config.toml:2:1")

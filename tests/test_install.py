@@ -1,0 +1,224 @@
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dotdbg import blocks
+from dotdbg.config import load_config
+from dotdbg.errors import DotdbgError
+from dotdbg.install import install, read_state, uninstall
+from dotdbg.paths import Paths
+
+SKEL_BASHRC = Path("/etc/skel/.bashrc")
+REALISTIC_BASHRCS = {
+    "debian-skel": SKEL_BASHRC.read_bytes() if SKEL_BASHRC.exists() else b"# skel\nHISTSIZE=1000\n",
+    "crlf": b"export A=1\r\nalias ll='ls -l'\r\n",
+    "no-trailing-newline": b"export EDITOR=vim",
+    "empty": b"",
+    "invalid-utf8": b"# caf\xe9 latin-1 comment\nexport X=1\n",
+}
+
+
+def snapshot(home: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under home (symlinks as their target text), with its mode."""
+    found = {}
+    for path in sorted(home.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            found[str(path.relative_to(home))] = (
+                path.read_bytes(),
+                stat.S_IMODE(path.stat().st_mode),
+            )
+        elif path.is_symlink():
+            found[str(path.relative_to(home))] = (os.readlink(path).encode(), 0)
+    return found
+
+
+def do_install(home: Path, user_toml: str | None = None) -> Paths:
+    paths = Paths.from_env(home)
+    install(paths, load_config(paths, user_text=user_toml))
+    return paths
+
+
+@pytest.mark.parametrize("name", sorted(REALISTIC_BASHRCS))
+def test_install_then_uninstall_restores_every_byte(tmp_path: Path, name: str) -> None:
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_bytes(REALISTIC_BASHRCS[name])
+    bashrc.chmod(0o640)
+    paths = do_install(tmp_path)
+    text = bashrc.read_bytes()
+    assert text.startswith(REALISTIC_BASHRCS[name])
+    assert text.count(blocks.START.encode()) == 1
+    assert stat.S_IMODE(bashrc.stat().st_mode) == 0o640
+    uninstall(paths)
+    assert bashrc.read_bytes() == REALISTIC_BASHRCS[name]
+    assert stat.S_IMODE(bashrc.stat().st_mode) == 0o640
+    for created in (".inputrc", ".pdbrc", ".local/share/dotdbg"):
+        assert not (tmp_path / created).exists()
+
+
+def test_missing_bashrc_is_created_and_deleted_again(tmp_path: Path) -> None:
+    paths = do_install(tmp_path)
+    assert (tmp_path / ".bashrc").read_text().startswith(blocks.START)
+    uninstall(paths)
+    assert not (tmp_path / ".bashrc").exists()
+
+
+def test_reinstall_is_byte_identical_and_makes_no_backup(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    paths = do_install(tmp_path)
+    before = snapshot(tmp_path)
+    again = install(paths, load_config(paths))
+    assert again.backup_dir is None
+    assert not again.plan.pending
+    after = snapshot(tmp_path)
+    assert {k: v for k, v in after.items() if "state" not in k} == {
+        k: v for k, v in before.items() if "state" not in k
+    }
+
+
+def test_existing_inputrc_and_pdbrc_keep_their_content(tmp_path: Path) -> None:
+    (tmp_path / ".inputrc").write_text('set bell-style none\n"\\C-p": previous-history\n')
+    (tmp_path / ".pdbrc").write_text("alias pl pp locals()\n")
+    paths = do_install(tmp_path)
+    inputrc = (tmp_path / ".inputrc").read_text()
+    assert inputrc.startswith('set bell-style none\n"\\C-p": previous-history\n\n# >>> dotdbg >>>')
+    assert (
+        "$include /etc/inputrc" not in inputrc
+    )  # the user's own file decides about the system one
+    assert "$include ~/.local/share/dotdbg/inputrc" in inputrc
+    assert "alias nl n;;l" in (tmp_path / ".pdbrc").read_text()
+    uninstall(paths)
+    assert (tmp_path / ".inputrc").read_text() == 'set bell-style none\n"\\C-p": previous-history\n'
+    assert (tmp_path / ".pdbrc").read_text() == "alias pl pp locals()\n"
+
+
+def test_created_inputrc_keeps_the_system_bindings(tmp_path: Path) -> None:
+    do_install(tmp_path)
+    inputrc = (tmp_path / ".inputrc").read_text()
+    if Path("/etc/inputrc").exists():
+        assert "$include /etc/inputrc\n$include ~/.local/share/dotdbg/inputrc" in inputrc
+
+
+def test_symlinked_bashrc_is_edited_at_its_target(tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "bashrc").write_text("export FROM_STOW=1\n")
+    (tmp_path / ".bashrc").symlink_to(dotfiles / "bashrc")
+    paths = do_install(tmp_path)
+    assert (tmp_path / ".bashrc").is_symlink()
+    assert blocks.START in (dotfiles / "bashrc").read_text()
+    uninstall(paths)
+    assert (tmp_path / ".bashrc").is_symlink()
+    assert (dotfiles / "bashrc").read_text() == "export FROM_STOW=1\n"
+
+
+def test_read_only_file_is_a_clear_error_and_nothing_changes(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    (tmp_path / ".pdbrc").write_text("alias x p 1\n")
+    (tmp_path / ".pdbrc").chmod(0o444)
+    before = snapshot(tmp_path)
+    paths = Paths.from_env(tmp_path)
+    with pytest.raises(DotdbgError) as caught:
+        install(paths, load_config(paths))
+    assert "~/.pdbrc is read-only" in caught.value.message
+    assert "chmod u+w ~/.pdbrc" in caught.value.hint
+    after = snapshot(tmp_path)
+    assert {k: v for k, v in after.items() if k != ".local/state/dotdbg/lock"} == before
+
+
+def test_backups_hold_the_old_files_privately(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("export SECRET=1\n")
+    paths = Paths.from_env(tmp_path)
+    report = install(paths, load_config(paths))
+    assert report.backup_dir is not None
+    assert report.backup_dir.parent == tmp_path / ".local/state/dotdbg/backups"
+    backup = report.backup_dir / ".bashrc"
+    assert backup.read_text() == "export SECRET=1\n"
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert stat.S_IMODE(report.backup_dir.stat().st_mode) == 0o700
+
+
+def test_dry_run_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("x\n")
+    paths = Paths.from_env(tmp_path)
+    report = install(paths, load_config(paths), dry_run=True)
+    assert {c.action for c in report.plan.changes} == {"create", "update"}
+    assert set(snapshot(tmp_path)) <= {".bashrc", ".local/state/dotdbg/lock"}
+
+
+def test_switching_a_pack_off_removes_its_block(tmp_path: Path) -> None:
+    paths = do_install(tmp_path)
+    assert (tmp_path / ".inputrc").exists()
+    install(paths, load_config(paths, user_text="[packs]\nreadline = false\npdb = false\n"))
+    assert not (tmp_path / ".inputrc").exists()
+    assert not (tmp_path / ".pdbrc").exists()
+    assert "history-search" not in (tmp_path / ".local/share/dotdbg/inputrc").read_text()
+
+
+def test_hand_edits_inside_a_block_are_reported_as_drift(tmp_path: Path) -> None:
+    paths = do_install(tmp_path)
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_text(bashrc.read_text().replace("fi\n", "fi\necho edited\n"))
+    generated = tmp_path / ".local/share/dotdbg/dotdbg.bash"
+    generated.write_text(generated.read_text() + "alias mine=ls\n")
+    report = install(paths, load_config(paths), dry_run=True)
+    assert "the dotdbg block in ~/.bashrc was edited by hand" in report.plan.notes
+    assert (
+        "~/.local/share/dotdbg/dotdbg.bash was edited by hand since dotdbg wrote it"
+        in report.plan.notes
+    )
+
+
+def test_uninstall_without_manifest_still_removes_blocks(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("a\n")
+    paths = do_install(tmp_path)
+    paths.manifest_file.unlink()
+    uninstall(paths)
+    assert blocks.START not in (tmp_path / ".bashrc").read_text()
+    assert (tmp_path / ".bashrc").read_text().startswith("a\n")
+
+
+def test_two_blocks_stop_the_install(tmp_path: Path) -> None:
+    block = blocks.make_block("x\n")
+    (tmp_path / ".bashrc").write_text(block + block)
+    paths = Paths.from_env(tmp_path)
+    with pytest.raises(DotdbgError) as caught:
+        install(paths, load_config(paths))
+    assert caught.value.location == f"{tmp_path / '.bashrc'}:5"
+    assert "found 2 '# >>> dotdbg >>>'" in caught.value.message
+    assert "keep exactly one dotdbg block" in caught.value.hint
+
+
+def test_concurrent_installs_are_serialized(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    argv = ["install", "--home", str(tmp_path)]
+    code = f"from dotdbg.entry import main; raise SystemExit(main({argv!r}))"
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        for _ in range(4)
+    ]
+    assert all(run.wait(timeout=60) == 0 for run in runs)
+    assert (tmp_path / ".bashrc").read_text().count(blocks.START) == 1
+    state = read_state(Paths.from_env(tmp_path))
+    assert state.manifest["blocks"][str(tmp_path / ".bashrc")]["separator"] == "\n"
+
+
+def test_restore_puts_a_backup_back_and_backs_up_first(tmp_path: Path) -> None:
+    from dotdbg.install import backups, restore
+
+    (tmp_path / ".bashrc").write_text("original\n")
+    paths = do_install(tmp_path)
+    first_backup = backups(paths)[-1]
+    restored = restore(paths, first_backup.name)
+    assert (tmp_path / ".bashrc").read_text() == "original\n"
+    assert restored.backup_dir is not None
+    assert blocks.START in (restored.backup_dir / ".bashrc").read_text()
+    with pytest.raises(DotdbgError, match="no backup named"):
+        restore(paths, "19990101T000000Z")
