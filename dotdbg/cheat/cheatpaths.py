@@ -98,7 +98,7 @@ def _configured_path(table: object, number: int, config_dir: str) -> Cheatpath:
     where = f"[[cheat.paths]] number {number}"
     if not isinstance(table, dict):
         raise ValueError(f"{where} must be a table")
-    name, path, readonly = table.get("name"), table.get("path"), table.get("readonly", True)
+    name, path, readonly = table.get("name"), table.get("path"), table.get("readonly", False)
     if not isinstance(name, str) or not name:
         raise ValueError(f"{where} needs a name (a non-empty string)")
     if not isinstance(path, str) or not path:

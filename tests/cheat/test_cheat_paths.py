@@ -60,14 +60,29 @@ def test_configured_paths_reject_bad_values(config: dict[str, object], problem: 
         cheatpaths.configured_paths(config, "/cfg")
 
 
-def test_configured_paths_default_read_only_and_resolve(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_configured_paths_default_writable_and_resolve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """readonly defaults to false, as dotdbg.config validates it."""
     monkeypatch.setenv("HOME", "/home/u")
     config = {
         "cheat": {
-            "paths": [{"name": "a", "path": "~/s"}, {"name": "b", "path": "rel", "readonly": False}]
+            "paths": [{"name": "a", "path": "~/s"}, {"name": "b", "path": "rel", "readonly": True}]
         }
     }
     found = [
         (p.label, p.directory, p.readonly) for p in cheatpaths.configured_paths(config, "/cfg")
     ]
-    assert found == [("a", "/home/u/s", True), ("b", "/cfg/rel", False)]
+    assert found == [("a", "/home/u/s", False), ("b", "/cfg/rel", True)]
+
+
+def test_configured_paths_read_like_dotdbg_config_validates_them(tmp_path: Path) -> None:
+    import tomllib
+
+    from dotdbg.config import load_config
+
+    toml = (
+        '[[cheat.paths]]\nname = "a"\npath = "~/s"\n'
+        '[[cheat.paths]]\nname = "b"\npath = "/abs"\nreadonly = true\n'
+    )
+    validated = load_config(paths.Paths.from_env(tmp_path), user_text=toml).cheat.paths
+    ours = cheatpaths.configured_paths(tomllib.loads(toml), str(tmp_path))
+    assert [(p.name, p.readonly) for p in validated] == [(p.label, p.readonly) for p in ours]
