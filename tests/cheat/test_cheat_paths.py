@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,9 +76,9 @@ def test_configured_paths_default_writable_and_resolve(monkeypatch: pytest.Monke
 
 
 def test_configured_paths_read_like_dotdbg_config_validates_them(tmp_path: Path) -> None:
-    import tomllib
-
     from dotdbg.config import load_config
+
+    tomllib = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
 
     toml = (
         '[[cheat.paths]]\nname = "a"\npath = "~/s"\n'
