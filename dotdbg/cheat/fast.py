@@ -31,7 +31,7 @@ capital letter.
 
 options:
   -r, --regex          treat the words as regular expressions
-  -t, --tag TAG        only sheets tagged TAG (repeat for several tags)
+  -t, --tag TAG        only sheets tagged TAG (repeated: sheets with every such tag)
   -c, --commands       print the commands only, e.g. $(dotdbg cheat -c tar extract gz)
       --json           print JSON for scripts
       --color WHEN     auto (default), always or never; NO_COLOR=1 turns auto off
