@@ -100,7 +100,8 @@ _dotdbg_complete() {
     if (( COMP_CWORD == 1 )); then
         words='aliases cheat diff disk-fill doctor gpu-fill init install mem-fill memlimit pyspy render restore status uninstall watch-python'
     elif [[ ${COMP_WORDS[1]} == cheat ]]; then
-        words=$(command dotdbg cheat --names 2>/dev/null)
+        __dotdbg_cheat_complete
+        return 0
     elif [[ ${COMP_WORDS[1]} == aliases ]]; then
         words='pyt pytc pytf wn wnm gs gd gds ga gc gp gpl gl gco gb l lt la df wrap git-replace'
     else
