@@ -29,13 +29,19 @@ find_python() {
     die "dotdbg needs Python 3.10 or newer with the venv module (Debian: apt-get install python3-venv)"
 }
 
-# The console scripts the dotdbg distribution declares, read from its own metadata.
+# The commands the dotdbg distribution installed into the venv's bin/, read from its RECORD:
+# its console scripts and the hand-written `dotdbg` launcher (a wheel "script", no entry point).
 dotdbg_scripts() {
     "$1" - <<'PY'
+import os
+import sysconfig
 from importlib.metadata import distribution
-for entry in distribution("dotdbg").entry_points:
-    if entry.group == "console_scripts":
-        print(entry.name)
+
+bin_dir = os.path.realpath(sysconfig.get_path("scripts"))
+for file in distribution("dotdbg").files or []:
+    path = os.path.realpath(file.locate())
+    if os.path.dirname(path) == bin_dir:
+        print(os.path.basename(path))
 PY
 }
 

@@ -49,9 +49,12 @@ def _root(
 FAST_COMMANDS = ("cheat",)
 
 # Feature modules add their commands here; each module keeps its own imports lazy.
-from dotdbg.commands import aliases_edit, core  # noqa: E402
+from dotdbg.commands import aliases_edit, core, fill, memlimit, watch  # noqa: E402
 
 core.register(app)
+watch.register(app)
+memlimit.register(app)
+fill.register(app)
 aliases_edit.register(app)
 
 

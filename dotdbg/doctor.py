@@ -17,6 +17,7 @@ class Check:
     ok: bool
     detail: str
     fix: str = ""
+    optional: bool = False  # not being available is fine: shown, but not a failure
 
 
 def run_checks(paths: Paths) -> list[Check]:
@@ -26,7 +27,20 @@ def run_checks(paths: Paths) -> list[Check]:
         check_path,
         check_tools,
     ]
-    return [check(paths) for check in checks]
+    return [check(paths) for check in checks] + memlimit_checks()
+
+
+def memlimit_checks() -> list[Check]:
+    """Which memlimit backends work here; one working backend is enough."""
+    from dotdbg.helpers.memlimit import probe_backends
+
+    probes = probe_backends()
+    checks = [
+        Check(f"memlimit {probe.name}", probe.works, probe.why, optional=True) for probe in probes
+    ]
+    if not any(probe.works for probe in probes):
+        checks.append(Check("memlimit", False, "no backend can limit memory here"))
+    return checks
 
 
 def check_installed(paths: Paths) -> Check:

@@ -11,6 +11,10 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["cheat"]:
+        from dotdbg.cheat.fast import main as cheat_main
+
+        return cheat_main(args[1:])
     from dotdbg.cli import main as cli_main
 
     return cli_main(args)

@@ -88,7 +88,7 @@ def print_status(paths: Paths, done: Report, *, installed: bool) -> int:
 
 def print_checks(results: Sequence[Check]) -> None:
     for result in results:
-        mark = "ok " if result.ok else "!! "
+        mark = "ok " if result.ok else "-- " if result.optional else "!! "
         print(f"{mark} {result.name}: {result.detail}")
         if result.fix and not result.ok:
             print(f"     fix: {result.fix}")
@@ -105,6 +105,11 @@ def print_aliases(config: Config) -> None:
         first_line = function.body.strip().splitlines()[0]
         more = " …" if len(function.body.strip().splitlines()) > 1 else ""
         table.add_row(function.name, function.pack, "function", first_line + more, function.desc)
+    if config.cheat.alias:
+        table.add_row(config.cheat.alias, "cheat", "alias", "dotdbg cheat", "look up a cheatsheet")
+    if config.cheat.key:
+        what = "pick a cheatsheet command onto the prompt line (never runs it)"
+        table.add_row(config.cheat.key, "cheat", "key", "cheatsheet picker", what)
     Console(soft_wrap=False).print(table)
 
 

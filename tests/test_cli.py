@@ -143,3 +143,11 @@ def test_unknown_command_is_a_usage_error() -> None:
 def test_importing_the_cli_stays_light(module: str) -> None:
     code = f"import sys, dotdbg.cli; assert {module!r} not in sys.modules, sorted(sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_doctor_lists_the_memlimit_backends(tmp_path: Path) -> None:
+    out = dotdbg("doctor", home=tmp_path).stdout
+    for backend in ("systemd", "cgroup2", "cgroup1", "rlimit"):
+        assert f" memlimit {backend}: " in out
+    assert "ok  memlimit rlimit: " in out  # RLIMIT_DATA is always there
+    assert "--  memlimit systemd: " in out or "ok  memlimit systemd: " in out

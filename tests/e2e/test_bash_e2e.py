@@ -66,3 +66,10 @@ def test_tab_completes_dotdbg_subcommands(shell: TmuxShell) -> None:
     shell.type("dotdbg unins")
     shell.send("Tab")
     shell.wait_for(lambda s: s.rstrip().endswith("$ dotdbg uninstall"))
+
+
+def test_tab_completes_sheet_names_after_dotdbg_cheat(shell: TmuxShell) -> None:
+    shell.send("C-u")
+    shell.type("dotdbg cheat nvidia-s")
+    shell.send("Tab")
+    shell.wait_for(lambda s: s.rstrip().endswith("$ dotdbg cheat nvidia-smi"))

@@ -98,9 +98,10 @@ _dotdbg_complete() {
     local cur=${COMP_WORDS[COMP_CWORD]}
     local words
     if (( COMP_CWORD == 1 )); then
-        words='alias aliases cheat diff doctor expand fn init install render restore status suggest uninstall'
+        words='alias aliases cheat diff disk-fill doctor expand fn gpu-fill init install mem-fill memlimit pyspy render restore status suggest uninstall watch-python'
     elif [[ ${COMP_WORDS[1]} == cheat ]]; then
-        words=$(command dotdbg cheat --names 2>/dev/null)
+        __dotdbg_cheat_complete
+        return 0
     elif [[ ${COMP_WORDS[1]} == aliases ]]; then
         words='pyt pytc pytf wn wnm gs gd gds ga gc gp gpl gl gco gb l lt la df wrap git-replace'
     else
@@ -109,3 +110,99 @@ _dotdbg_complete() {
     mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
 }
 complete -F _dotdbg_complete dotdbg
+
+# -- dotdbg cheat: a picker that puts a cheatsheet command on the prompt line (never runs it)
+# Picker: fzf when installed, else a numbered list; DOTDBG_CHEAT_PICKER=list forces the list.
+
+# Insert $1 at the cursor and move the cursor to its first <placeholder>, if it has one.
+__dotdbg_cheat_insert() {
+    local picked=$1 placeholder='<[[:alnum:]_][^<>]*>' before
+    before=$picked
+    if [[ $picked =~ $placeholder ]]; then
+        before=${picked%%"${BASH_REMATCH[0]}"*}
+    fi
+    READLINE_LINE=${READLINE_LINE:0:READLINE_POINT}$picked${READLINE_LINE:READLINE_POINT}
+    READLINE_POINT=$((READLINE_POINT + ${#before}))
+}
+
+# Records from `dotdbg cheat --pick` are NUL-terminated: what to show, \x1f, the command.
+__dotdbg_cheat_fzf() {
+    local picked
+    picked=$(command dotdbg cheat --pick 2>/dev/null |
+        fzf --read0 --delimiter=$'\x1f' --with-nth=1 --height=40% --reverse \
+            --prompt='cheat> ') || return 1
+    printf '%s' "${picked#*$'\x1f'}"
+}
+
+__dotdbg_cheat_numbered() {
+    local -a words=() records=()
+    local record choice
+    printf '\n' >&2 # keep the prompt line above the questions
+    read -r -a words -p 'cheat: search words (Enter for every entry): ' || return 1
+    while IFS= read -r -d '' record; do
+        records+=("$record")
+    done < <(command dotdbg cheat --pick -- "${words[@]}" 2>/dev/null)
+    if ((${#records[@]} == 0)); then
+        printf 'cheat: nothing matches %s\n' "${words[*]}" >&2
+        return 1
+    fi
+    for choice in "${!records[@]}"; do
+        printf '%4d  %s\n' "$((choice + 1))" "${records[choice]%%$'\x1f'*}" >&2
+    done
+    read -r -p 'cheat: number to put on the prompt line: ' choice || return 1
+    [[ $choice =~ ^[0-9]+$ ]] && ((choice >= 1 && choice <= ${#records[@]})) || return 1
+    printf '%s' "${records[choice - 1]#*$'\x1f'}"
+}
+
+__dotdbg_cheat_widget() {
+    local picked
+    if [[ ${DOTDBG_CHEAT_PICKER-} != list ]] && command -v fzf >/dev/null 2>&1; then
+        picked=$(__dotdbg_cheat_fzf) || return 0
+    else
+        # readline leaves the terminal raw (no echo, Enter sends \r): cook it while `read` asks.
+        local saved_tty
+        saved_tty=$(stty -g 2>/dev/null)
+        stty icanon echo icrnl 2>/dev/null
+        picked=$(__dotdbg_cheat_numbered)
+        [[ -n $saved_tty ]] && stty "$saved_tty" 2>/dev/null
+    fi
+    if [[ -n $picked ]]; then
+        __dotdbg_cheat_insert "$picked"
+    fi
+}
+
+# Completion for `dotdbg cheat` words: options, sheet names for the first word and --edit.
+__dotdbg_cheat_complete() {
+    local word=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
+    local index=1 seen_word=0
+    [[ ${COMP_WORDS[0]} == dotdbg ]] && index=2 # `dotdbg cheat ...` rather than the alias
+    for (( ; index < COMP_CWORD; index++)); do
+        case ${COMP_WORDS[index]} in
+            -t | --tag | --color | --edit | --new) ((index++)) ;;
+            -*) ;;
+            *) seen_word=1 ;;
+        esac
+    done
+    COMPREPLY=()
+    case $previous in
+        --color) mapfile -t COMPREPLY < <(compgen -W 'auto always never' -- "$word") ;;
+        -t | --tag | --new) ;;
+        *)
+            if [[ $word == -* ]]; then
+                mapfile -t COMPREPLY < <(compgen -W '--regex --tag --commands --json --color
+                    --edit --new --names --help' -- "$word")
+            elif [[ $previous == --edit ]] || ((!seen_word)); then
+                mapfile -t COMPREPLY < <(compgen -W "$(command dotdbg cheat --names 2>/dev/null)" \
+                    -- "$word")
+            fi
+            ;;
+    esac
+}
+
+if [[ $- == *i* ]]; then
+    bind -m emacs -x '"\C-g": __dotdbg_cheat_widget'
+    bind -m vi-insert -x '"\C-g": __dotdbg_cheat_widget'
+    alias 'ch=dotdbg cheat'
+    complete -F __dotdbg_cheat_complete 'ch'
+    :
+fi

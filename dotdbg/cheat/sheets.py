@@ -1,0 +1,199 @@
+"""Parsing one cheatsheet in cheat's format: optional front matter, then entries.
+
+An entry is a run of ``#`` comment lines followed by the command lines they describe; entries
+are separated by blank lines. A command line ending in ``\\`` continues on the next line.
+
+The front matter is the small YAML subset cheat sheets use (``syntax: bash``, ``tags: [a, b]``,
+one nested ``dotdbg:`` mapping), parsed here by hand so that ``dotdbg cheat`` never loads a YAML
+library. Anything outside that subset is reported as malformed rather than guessed at.
+"""
+
+from __future__ import annotations
+
+# (comment, command, line number of the entry's first line); tuples keep the cached index cheap.
+Entry = tuple[str, str, int]
+
+FRONT_MATTER_FENCE = "---"
+
+
+class SheetError(ValueError):
+    """A sheet that cannot be read: malformed front matter, undecodable or binary text."""
+
+
+class ParsedSheet:
+    __slots__ = ("entries", "extra", "syntax", "tags")
+
+    def __init__(
+        self, syntax: str, tags: list[str], entries: list[Entry], extra: dict[str, str]
+    ) -> None:
+        self.syntax = syntax
+        self.tags = tags
+        self.entries = entries
+        self.extra = extra
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 text with any BOM dropped and CRLF / CR line ends made LF."""
+    if b"\0" in data:
+        raise SheetError("looks like a binary file (contains NUL bytes)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise SheetError(f"is not valid UTF-8 (byte {error.start})") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse(text: str) -> ParsedSheet:
+    """Parse a whole sheet; raises SheetError for malformed front matter."""
+    lines = text.split("\n")
+    meta, body_start = split_front_matter(lines)
+    syntax = meta.get("syntax") or ""
+    tags = meta.get("tags") or []
+    if not isinstance(syntax, str):
+        raise SheetError("front matter: 'syntax' must be a single word")
+    if not isinstance(tags, list):
+        raise SheetError("front matter: 'tags' must be a list such as [a, b]")
+    extra = meta.get("dotdbg") or {}
+    if not isinstance(extra, dict):
+        raise SheetError("front matter: 'dotdbg' must be a mapping")
+    return ParsedSheet(syntax, tags, parse_entries(lines, body_start), extra)
+
+
+# -- front matter ----------------------------------------------------------------------------
+FrontMatter = dict[str, "str | list[str] | dict[str, str]"]
+
+
+def split_front_matter(lines: list[str]) -> tuple[FrontMatter, int]:
+    """The parsed front matter and the index of the first body line."""
+    if not lines or lines[0].rstrip() != FRONT_MATTER_FENCE:
+        return {}, 0
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() == FRONT_MATTER_FENCE:
+            return parse_front_matter(lines[1:index], first_line=2), index + 1
+    raise SheetError("front matter starts with '---' on line 1 but is never closed")
+
+
+def parse_front_matter(lines: list[str], first_line: int) -> FrontMatter:
+    meta: FrontMatter = {}
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if _is_blank_or_comment(line):
+            continue
+        key, value = _top_level_pair(line, first_line + index - 1)
+        if key in meta:
+            raise SheetError(f"front matter line {first_line + index - 1}: '{key}' appears twice")
+        if value:
+            meta[key] = _scalar_or_flow_list(value, first_line + index - 1)
+            continue
+        block, index = _indented_block(lines, index)
+        meta[key] = _parse_block(block, first_line)
+    return meta
+
+
+def _is_blank_or_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _top_level_pair(line: str, line_no: int) -> tuple[str, str]:
+    key, colon, value = line.partition(":")
+    key = key.rstrip()
+    if not (colon and _is_key(key)) or (value and not value[0].isspace()):
+        got = line.strip()
+        raise SheetError(f"front matter line {line_no}: expected 'key: value', got {got!r}")
+    return key, _strip_comment(value.strip())
+
+
+def _is_key(word: str) -> bool:
+    return word.isascii() and word[:1].isalpha() and word.replace("-", "_").isidentifier()
+
+
+def _indented_block(lines: list[str], index: int) -> tuple[list[tuple[int, str]], int]:
+    block = []
+    while index < len(lines) and (lines[index][:1].isspace() or not lines[index].strip()):
+        if not _is_blank_or_comment(lines[index]):
+            block.append((index, lines[index].strip()))
+        index += 1
+    return block, index
+
+
+def _parse_block(block: list[tuple[int, str]], first_line: int) -> str | list[str] | dict[str, str]:
+    if not block:
+        return ""  # `key:` alone is YAML's null
+    if block[0][1].startswith("- ") or block[0][1] == "-":
+        return [_block_list_item(text, first_line + offset) for offset, text in block]
+    mapping: dict[str, str] = {}
+    for offset, text in block:
+        key, value = _top_level_pair(text, first_line + offset)
+        mapping[key] = _unquote(value)
+    return mapping
+
+
+def _block_list_item(text: str, line_no: int) -> str:
+    if not text.startswith("-"):
+        raise SheetError(f"front matter line {line_no}: expected '- item', got {text!r}")
+    return _unquote(_strip_comment(text[1:].strip()))
+
+
+def _scalar_or_flow_list(value: str, line_no: int) -> str | list[str]:
+    if value.startswith("["):
+        if not value.endswith("]"):
+            raise SheetError(f"front matter line {line_no}: list is missing its closing ']'")
+        inner = value[1:-1].strip()
+        if "[" in inner or "]" in inner or "{" in inner:
+            raise SheetError(f"front matter line {line_no}: nested lists are not supported")
+        return [_unquote(item.strip()) for item in inner.split(",") if item.strip()]
+    if value.startswith(("{", "|", ">", "&", "*", "!")):
+        raise SheetError(f"front matter line {line_no}: unsupported YAML value {value!r}")
+    return _unquote(value)
+
+
+def _strip_comment(value: str) -> str:
+    if value[:1] in ("'", '"'):
+        return value
+    hash_at = value.find(" #")
+    return (value[:hash_at] if hash_at >= 0 else value).strip()
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in ("'", '"'):
+        return value[1:-1]
+    if value[:1] in ("'", '"'):
+        raise SheetError(f"unbalanced quote in front matter value {value!r}")
+    return value
+
+
+# -- entries ---------------------------------------------------------------------------------
+def parse_entries(lines: list[str], start: int) -> list[Entry]:
+    """Entries of the body; a block of comments with no command (a heading) is dropped."""
+    entries: list[Entry] = []
+    comments: list[str] = []
+    commands: list[str] = []
+    first = 0
+    continued = False
+
+    def close() -> None:
+        if commands:
+            entries.append(("\n".join(comments), "\n".join(commands), first))
+        comments.clear()
+        commands.clear()
+
+    for index in range(start, len(lines)):
+        line = lines[index].rstrip()
+        if continued or (line and not line.startswith("#")):
+            if not comments and not commands:
+                first = index + 1
+            commands.append(line)
+            continued = line.endswith("\\")
+        elif not line:
+            close()
+        else:
+            if commands:
+                close()
+            if not comments:
+                first = index + 1
+            comments.append(line[1:].strip())
+    close()
+    return entries

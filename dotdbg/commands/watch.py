@@ -1,0 +1,107 @@
+"""``dotdbg watch-python``, ``dotdbg pyspy`` and the stand-alone ``watch-python`` script."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+from dotdbg.console import run
+
+AllUsers = Annotated[
+    bool, typer.Option("--all-users", "-a", help="Every user's processes, not just yours.")
+]
+
+
+class SortKey(str, Enum):
+    rss = "rss"
+    cpu = "cpu"
+    gpu = "gpu"
+    pid = "pid"
+
+
+def watch_python(
+    pattern: Annotated[
+        Optional[str],  # noqa: UP045 - typer evaluates the annotation on Python 3.10 too
+        typer.Option(
+            "--pattern",
+            "-p",
+            metavar="REGEX",
+            help="Only processes whose command line matches REGEX.",
+        ),
+    ] = None,
+    all_users: AllUsers = False,
+    tree: Annotated[
+        bool, typer.Option("--tree", "-t", help="Children under their launcher or parent.")
+    ] = False,
+    pss: Annotated[
+        bool, typer.Option("--pss", help="Add PSS/USS of the shown rows (sampled every 5 s).")
+    ] = False,
+    interval: Annotated[
+        float,
+        typer.Option(
+            "--interval", "-n", min=0.1, metavar="SECONDS", help="Seconds between refreshes."
+        ),
+    ] = 0.5,
+    sort: Annotated[SortKey, typer.Option("--sort", "-s", help="Order of the rows.")] = SortKey.rss,
+    once: Annotated[bool, typer.Option("--once", help="Print one snapshot and exit.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one snapshot as JSON and exit.")
+    ] = False,
+) -> None:
+    """Watch every Python process: RSS, CPU, threads, env, rank, GPU memory; refreshed in place."""
+    from dotdbg.helpers import watch_python as helper
+    from dotdbg.helpers.pyprocs import compile_pattern
+
+    options = helper.WatchOptions(
+        compile_pattern(pattern), all_users, tree, pss, sort.value, interval
+    )
+    if once or as_json:
+        helper.print_once(helper.take_snapshot(options), as_json)
+    else:
+        helper.run_live(options)
+
+
+def pyspy(
+    pattern: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Argument(
+            metavar="PATTERN", help="Only processes whose command line matches this REGEX."
+        ),
+    ] = None,
+    tree: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option("--tree", metavar="PID", help="Dump PID and every Python process below it."),
+    ] = None,
+    native: Annotated[
+        bool, typer.Option("--native", help="Include C/C++ frames (py-spy --native).")
+    ] = False,
+    timeout: Annotated[
+        float,
+        typer.Option(
+            "--timeout", min=0.5, metavar="SECONDS", help="Seconds to wait for each dump."
+        ),
+    ] = 10.0,
+    all_users: AllUsers = False,
+) -> None:
+    """Where is every Python process right now: py-spy dump of each, in parallel."""
+    from dotdbg.helpers import pyspy as helper
+    from dotdbg.helpers.pyprocs import compile_pattern
+
+    code = helper.run(compile_pattern(pattern, "PATTERN"), tree, native, timeout, all_users)
+    raise typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("watch-python")(watch_python)
+    app.command("pyspy")(pyspy)
+
+
+watch_app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+watch_app.command()(watch_python)
+
+
+def watch_python_main() -> int:
+    return run(watch_app, sys.argv[1:], prog_name="watch-python")

@@ -1,0 +1,165 @@
+"""Finding Python processes, in two phases: a cheap filter over every process, then the full
+attributes of the matches only.
+
+Phase one reads ``/proc/PID/stat`` of every process (one read gives the kernel name, the start
+time and the numbers shown) and remembers its verdict per process, keyed by pid, start time and
+name: an ``exec`` changes the name, a reused pid the start time. Only a new process pays for
+the executable link and the command line. Phase two reads the matches' command line (it changes
+with ``setproctitle``) and, once per process, its environment. A process that vanishes mid-scan
+is skipped; a zombie or another user's process shows what can be read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from dotdbg.errors import DotdbgError
+from dotdbg.helpers import procfs, pycmdline
+from dotdbg.helpers.procfs import EnvFacts, Stat
+
+
+@dataclass(frozen=True)
+class ScanFilter:
+    uid: int | None  # None: every user
+    pattern: re.Pattern[str] | None
+    exclude: frozenset[int]
+
+    def wants_argv(self, argv: tuple[str, ...]) -> bool:
+        return self.pattern is None or self.pattern.search(" ".join(argv)) is not None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A process phase one found to be Python."""
+
+    pid: int
+    uid: int
+    exe: str | None
+    stat: Stat
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        return self.pid, self.stat.start_ticks, self.stat.name
+
+
+@dataclass(frozen=True)
+class PyProcess:
+    pid: int
+    uid: int
+    exe: str | None
+    argv: tuple[str, ...]
+    stat: Stat
+    environ: EnvFacts | None  # None: not readable (another user's process, a zombie)
+
+    @property
+    def identity(self) -> tuple[int, int]:
+        """Stays the same for the life of the process, unlike a pid that may be reused."""
+        return self.pid, self.stat.start_ticks
+
+    @property
+    def started_seconds(self) -> float:
+        """Start time in seconds after boot."""
+        return self.stat.start_ticks / procfs.CLOCK_TICKS
+
+
+def classify(pid: int, stat: Stat, wanted: ScanFilter) -> tuple[int, str | None] | None:
+    """(uid, executable) when the process is Python and the user is wanted, else None."""
+    uid = os.stat(f"{procfs.PROC}/{pid}").st_uid
+    if wanted.uid is not None and uid != wanted.uid:
+        return None
+    exe = procfs.readlink(f"{procfs.PROC}/{pid}/exe")
+    if exe is not None and pycmdline.is_python(exe, (), None):
+        return uid, exe
+    if pycmdline.is_python(None, procfs.read_argv(pid), stat.name):
+        return uid, exe
+    return None
+
+
+class Scanner:
+    """Scans repeatedly, remembering per process what does not change between refreshes."""
+
+    def __init__(self, wanted: ScanFilter) -> None:
+        self.wanted = wanted
+        self._verdicts: dict[tuple[int, int, str], tuple[int, str | None] | None] = {}
+        self._environ: dict[tuple[int, int, tuple[str, ...]], EnvFacts | None] = {}
+        self._environ_next: dict[tuple[int, int, tuple[str, ...]], EnvFacts | None] = {}
+
+    def scan(self, pids: Iterable[int] | None = None) -> list[PyProcess]:
+        self._environ_next = {}
+        found = [self.details(candidate) for candidate in self.candidates(pids)]
+        self._environ, self._environ_next = self._environ_next, {}
+        return [process for process in found if process is not None]
+
+    def candidates(self, pids: Iterable[int] | None = None) -> list[Candidate]:
+        """Phase one: every process that is Python, by the cheapest reads that tell."""
+        verdicts: dict[tuple[int, int, str], tuple[int, str | None] | None] = {}
+        found = []
+        for pid in procfs.all_pids() if pids is None else pids:
+            if pid in self.wanted.exclude:
+                continue
+            try:
+                stat = procfs.read_stat(pid)
+                key = (pid, stat.start_ticks, stat.name)
+                verdict = (
+                    self._verdicts[key]
+                    if key in self._verdicts
+                    else classify(pid, stat, self.wanted)
+                )
+            except OSError:  # gone since the directory was listed
+                continue
+            verdicts[key] = verdict
+            if verdict is not None:
+                found.append(Candidate(pid, verdict[0], verdict[1], stat))
+        self._verdicts = verdicts
+        return found
+
+    def details(self, candidate: Candidate) -> PyProcess | None:
+        """Phase two: command line and environment; None if the process has gone or is unwanted."""
+        try:
+            argv = procfs.read_argv(candidate.pid)
+            if not argv and candidate.stat.state != "Z":
+                return None  # mid-exec: argv and environ are not set up yet
+            if not self.wanted.wants_argv(argv):
+                return None
+            environ = self._environ_of(candidate, argv)
+        except (FileNotFoundError, ProcessLookupError):
+            return None
+        return PyProcess(candidate.pid, candidate.uid, candidate.exe, argv, candidate.stat, environ)
+
+    def _environ_of(self, candidate: Candidate, argv: tuple[str, ...]) -> EnvFacts | None:
+        """Read once per process and command line: the environment it started with is fixed."""
+        key = (candidate.pid, candidate.stat.start_ticks, argv)
+        facts = self._environ[key] if key in self._environ else _read_env_facts(candidate, argv)
+        self._environ_next[key] = facts
+        return facts
+
+
+def _read_env_facts(candidate: Candidate, argv: tuple[str, ...]) -> EnvFacts | None:
+    if candidate.stat.state == "Z":
+        return None
+    facts = procfs.read_environ(candidate.pid)
+    if facts is None or facts.env is not None:
+        return facts
+    env = procfs.interpreter_env(candidate.pid, argv, candidate.exe)
+    return EnvFacts(env, facts.rank, facts.local_rank)
+
+
+def own_filter(pattern: re.Pattern[str] | None, all_users: bool) -> ScanFilter:
+    """The current user's processes (or everyone's), never this process itself."""
+    return ScanFilter(None if all_users else os.getuid(), pattern, frozenset({os.getpid()}))
+
+
+def compile_pattern(text: str | None, what: str = "--pattern") -> re.Pattern[str] | None:
+    """The user's pattern, or a DotdbgError that says what is wrong with it."""
+    if text is None:
+        return None
+    try:
+        return re.compile(text)
+    except re.error as error:
+        raise DotdbgError(
+            f"{what} {text!r} is not a regular expression: {error}",
+            hint="it is a Python regex searched in the whole command line, e.g. 'train|torchrun'",
+        ) from None

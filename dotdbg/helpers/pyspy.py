@@ -1,0 +1,167 @@
+"""pyspy: ``py-spy dump`` of every Python process watch-python would show, or of a launcher's
+whole tree, in parallel, one titled section per process.
+
+py-spy stops each target while it reads its stacks, so every dump has a timeout. A refusal to
+attach is explained (yama ``ptrace_scope``, another user's process, a container without
+``SYS_PTRACE``) rather than shown as py-spy's one-line error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from dotdbg.errors import DotdbgError
+from dotdbg.helpers import procfs, pycmdline, pyprocs
+from dotdbg.helpers.pyprocs import PyProcess, Scanner
+
+PTRACE_SCOPE = "/proc/sys/kernel/yama/ptrace_scope"
+MAX_PARALLEL = 8
+_DENIED = re.compile(r"permission denied|operation not permitted|\(os error 1\)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Dump:
+    process: PyProcess
+    status: str  # "ok", "denied", "timeout", "failed"
+    text: str
+
+
+def find_py_spy() -> str:
+    found = shutil.which("py-spy")
+    if found is None:
+        raise DotdbgError(
+            "py-spy is not installed (not found on PATH)",
+            hint="pip install py-spy   (or: pipx install py-spy), then run dotdbg pyspy again",
+        )
+    return found
+
+
+def select_targets(
+    pattern: re.Pattern[str] | None, tree: int | None, all_users: bool
+) -> list[PyProcess]:
+    """The Python processes to dump: those matching ``pattern``, within ``tree``'s descendants."""
+    pids = None
+    if tree is not None:
+        parents = procfs.parent_map()
+        if tree not in parents:
+            raise DotdbgError(
+                f"there is no process {tree}", hint="pass the launcher's pid to --tree"
+            )
+        pids = sorted(procfs.descendants(tree, parents))
+    # --tree names the processes itself, whoever owns them
+    wanted = pyprocs.own_filter(pattern, all_users or tree is not None)
+    return sorted(Scanner(wanted).scan(pids), key=lambda process: process.pid)
+
+
+def classify(returncode: int, output: str) -> str:
+    if returncode == 0:
+        return "ok"
+    return "denied" if _DENIED.search(output) else "failed"
+
+
+def dump_one(py_spy: str, process: PyProcess, native: bool, timeout: float) -> Dump:
+    command = [py_spy, "dump", "--pid", str(process.pid), *(["--native"] if native else [])]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return Dump(process, "timeout", f"py-spy did not finish within {timeout:g}s")
+    output = (done.stdout + done.stderr).strip()
+    return Dump(process, classify(done.returncode, output), output)
+
+
+def dump_all(
+    py_spy: str, targets: Iterable[PyProcess], native: bool, timeout: float
+) -> Iterator[Dump]:
+    """Dumps in the order of ``targets``, each yielded once it and all before it are done."""
+    targets = list(targets)
+    with ThreadPoolExecutor(max_workers=max(1, min(MAX_PARALLEL, len(targets)))) as pool:
+        futures = [pool.submit(dump_one, py_spy, p, native, timeout) for p in targets]
+        for future in futures:
+            yield future.result()
+
+
+def section(dump: Dump) -> str:
+    """A title naming the process, then py-spy's output (or what went wrong)."""
+    process = dump.process
+    rank = process.environ.rank if process.environ else None
+    command = pycmdline.short_command(process.argv, process.stat.name)
+    title = f"── pid {process.pid}" + (f" · rank {rank}" if rank else "") + f" · {command} "
+    body = dump.text if dump.status == "ok" else f"[{dump.status}] {dump.text}"
+    return f"{title.ljust(72, '─')}\n{body}\n"
+
+
+def read_ptrace_scope() -> int | None:
+    try:
+        with open(PTRACE_SCOPE) as handle:
+            return int(handle.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+_SCOPE_MEANING = {
+    0: "any process may trace another process of the same user",
+    1: "a process may only be traced by its ancestors, so py-spy started elsewhere is refused",
+    2: "only root (CAP_SYS_PTRACE) may trace",
+    3: "no process may be traced at all until the next reboot",
+}
+
+
+def ptrace_advice(scope: int | None, others: bool, argv: list[str]) -> str:
+    """Why py-spy could not attach and how to allow it, with what allowing it means."""
+    again = 'sudo env "PATH=$PATH" ' + shlex.join(argv)
+    lines = ["py-spy was not allowed to attach to the process (ptrace was refused)."]
+    if scope is not None:
+        lines.append(f"  kernel.yama.ptrace_scope is {scope}: {_SCOPE_MEANING.get(scope, '?')}.")
+    if others:
+        lines.append("  Some targets belong to another user; only root may trace them.")
+    lines.append(f"Fix: run it as root:  {again}")
+    if scope in (1, 2):
+        lines += [
+            "  or let your processes trace each other until reboot:",
+            "    echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope",
+            "  (to keep it: kernel.yama.ptrace_scope = 0 in /etc/sysctl.d/10-ptrace.conf).",
+            "  Security: with 0, any program running as you can read and change the memory of",
+            "  your other processes (ssh-agent keys, tokens); fine on a compute node only you use.",
+        ]
+    if scope is None or not others:
+        lines.append(
+            "  In a container, ptrace also needs the capability: docker run --cap-add SYS_PTRACE"
+        )
+    return "\n".join(lines)
+
+
+def run(
+    pattern: re.Pattern[str] | None,
+    tree: int | None,
+    native: bool,
+    timeout: float,
+    all_users: bool,
+) -> int:
+    """Dump every target; 0 when all dumps worked, 1 when none matched or any failed."""
+    py_spy = find_py_spy()
+    targets = select_targets(pattern, tree, all_users)
+    if not targets:
+        print("dotdbg: no Python process matches", file=sys.stderr)
+        return 1
+    dumps = []
+    for dump in dump_all(py_spy, targets, native, timeout):
+        print(section(dump), flush=True)
+        dumps.append(dump)
+    denied = [dump for dump in dumps if dump.status == "denied"]
+    if denied:
+        print(_advice_for(denied), file=sys.stderr)
+    return 0 if all(dump.status == "ok" for dump in dumps) else 1
+
+
+def _advice_for(denied: list[Dump]) -> str:
+    others = any(dump.process.uid != os.getuid() for dump in denied)
+    command_line = [os.path.basename(sys.argv[0]), *sys.argv[1:]]
+    return ptrace_advice(read_ptrace_scope(), others, command_line)

@@ -1,0 +1,236 @@
+"""Turning a snapshot into text: plain aligned columns (pipes, ``--once``), a styled rich Text
+(the live view) and a JSON document (``--json``).
+
+Columns nobody has a value for are hidden; a value that cannot be read shows ``n/a``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from dotdbg.helpers.nvml import GpuSnapshot
+from dotdbg.helpers.watch_rows import Row, Totals, unattributed_bytes
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+GB = 2**30
+NOT_AVAILABLE = "n/a"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    rows: tuple[Row, ...]  # in display order
+    totals: Totals
+    gpu: GpuSnapshot
+    show_user: bool = False
+    show_pss: bool = False
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    cell: Callable[[Row], str]
+    total: Callable[[Totals], str] = lambda _: ""
+    right: bool = True
+
+
+def gigabytes(num_bytes: int | None) -> str:
+    """Three decimals of binary GB, as the methodology's ``ps | perl`` one-liner prints them."""
+    return NOT_AVAILABLE if num_bytes is None else f"{num_bytes / GB:.3f}"
+
+
+def elapsed(seconds: float) -> str:
+    """``ps``-style ``[[dd-]hh:]mm:ss``."""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    text = f"{minutes:02d}:{secs:02d}"
+    if hours or days:
+        text = f"{hours:02d}:{text}"
+    return f"{days}-{text}" if days else text
+
+
+def _env(row: Row) -> str:
+    facts = row.process.environ
+    return NOT_AVAILABLE if facts is None else facts.env or "-"
+
+
+def _rank(row: Row) -> str:
+    facts = row.process.environ
+    if facts is None:
+        return NOT_AVAILABLE
+    if facts.rank is None and facts.local_rank is None:
+        return "-"
+    return f"{facts.rank or '-'}/{facts.local_rank or '-'}"
+
+
+def columns(snapshot: Snapshot) -> list[Column]:
+    """The columns this snapshot needs, in order; the command is last and never padded."""
+    rows = snapshot.rows
+    chosen = [
+        Column("PID", lambda r: str(r.process.pid), lambda t: f"{t.processes} procs"),
+        Column("PPID", lambda r: str(r.process.stat.ppid)),
+        Column(
+            "RSS_GB",
+            lambda r: gigabytes(r.process.stat.rss_bytes),
+            lambda t: gigabytes(t.rss_bytes),
+        ),
+        Column("%CPU", lambda r: f"{r.cpu_percent:.1f}", lambda t: f"{t.cpu_percent:.1f}"),
+        Column("THR", lambda r: str(r.process.stat.threads), lambda t: str(t.threads)),
+        Column("ELAPSED", lambda r: elapsed(r.elapsed_seconds)),
+    ]
+    if snapshot.gpu.available:
+        chosen.append(
+            Column("GPU_GB", lambda r: gigabytes(r.gpu_bytes), lambda t: gigabytes(t.gpu_bytes))
+        )
+    if snapshot.show_pss:
+        chosen.append(Column("PSS_GB", lambda r: gigabytes(r.pss_bytes)))
+        chosen.append(Column("USS_GB", lambda r: gigabytes(r.uss_bytes)))
+    if snapshot.show_user:
+        chosen.append(Column("USER", lambda r: r.user, right=False))
+    if any(_env(row) != "-" for row in rows):
+        chosen.append(Column("ENV", _env, right=False))
+    if any(_rank(row) != "-" for row in rows):
+        chosen.append(Column("RANK", _rank, right=False))
+    if any(row.launcher for row in rows):
+        chosen.append(Column("LAUNCHER", lambda r: r.launcher or "", right=False))
+    chosen.append(Column("COMMAND", lambda r: r.tree_prefix + r.command, lambda _: "total", False))
+    return chosen
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    kind: str  # "title", "header", "row", "launcher", "total", "note"
+
+
+def _align(cells: Sequence[str], widths: Sequence[int], specs: Sequence[Column]) -> str:
+    parts = [
+        cell.rjust(width) if spec.right else cell.ljust(width)
+        for cell, width, spec in zip(cells[:-1], widths, specs[:-1], strict=True)
+    ]
+    return "  ".join([*parts, cells[-1]])
+
+
+def table_lines(
+    snapshot: Snapshot, max_rows: int | None = None, width: int | None = None
+) -> list[Line]:
+    """Header, the first ``max_rows`` rows, a line counting the rest, totals, one line per GPU."""
+    specs = columns(snapshot)
+    shown = snapshot.rows if max_rows is None else snapshot.rows[: max(0, max_rows)]
+    header = [spec.header for spec in specs]
+    body = [[spec.cell(row) for spec in specs] for row in shown]
+    total = [spec.total(snapshot.totals) for spec in specs]
+    widths = [max(len(cells[i]) for cells in (header, *body, total)) for i in range(len(specs) - 1)]
+    lines = [Line(_align(header, widths, specs), "header")]
+    for row, cells in zip(shown, body, strict=True):
+        lines.append(Line(_align(cells, widths, specs), "launcher" if row.launcher else "row"))
+    hidden = len(snapshot.rows) - len(shown)
+    if hidden:
+        lines.append(Line(f"… {hidden} more (sorted out of view; enlarge the terminal)", "note"))
+    lines.append(Line(_align(total, widths, specs), "total"))
+    lines.extend(Line(text, "note") for text in gpu_lines(snapshot))
+    if width is not None:
+        lines = [Line(line.text[:width], line.kind) for line in lines]
+    return lines
+
+
+def gpu_lines(snapshot: Snapshot) -> list[str]:
+    """One line per device: memory used and how much of it no listed process accounts for."""
+    if not snapshot.gpu.devices:
+        return []
+    listed = {row.process.pid for row in snapshot.rows}
+    return [
+        f"GPU{device.index} {device.name}: {gigabytes(device.used_bytes)}/"
+        f"{gigabytes(device.total_bytes)} GB used, "
+        f"{gigabytes(unattributed_bytes(device, listed))} GB not attributed to a listed process"
+        for device in snapshot.gpu.devices
+    ]
+
+
+def plain_text(snapshot: Snapshot) -> str:
+    return "".join(line.text.rstrip() + "\n" for line in table_lines(snapshot))
+
+
+_STYLES = {
+    "header": "bold reverse",
+    "total": "bold",
+    "launcher": "cyan",
+    "note": "dim",
+    "row": "",
+    "title": "bold",
+}
+
+
+def rich_text(title: str, snapshot: Snapshot, height: int, width: int) -> Text:
+    """The live view: a title line, then as many rows as the terminal has room for."""
+    room = row_budget(height, len(snapshot.gpu.devices), len(snapshot.rows))
+    lines = table_lines(snapshot, max_rows=room, width=width)
+    return styled([Line(title[:width], "title"), *lines])
+
+
+def styled(lines: Sequence[Line]) -> Text:
+    from rich.text import Text
+
+    text = Text(no_wrap=True, overflow="crop")
+    for line in lines:
+        text.append(line.text + "\n", style=_STYLES[line.kind])
+    text.rstrip()
+    return text
+
+
+def row_budget(height: int, gpu_devices: int, rows: int) -> int:
+    """How many process rows fit a terminal ``height`` lines tall under the title and header."""
+    room = height - 3 - gpu_devices  # title, header, totals, one line per GPU
+    if room < rows:
+        room -= 1  # the "… N more" line
+    return max(0, room)
+
+
+def snapshot_json(snapshot: Snapshot) -> dict[str, Any]:
+    listed = {row.process.pid for row in snapshot.rows}
+    return {
+        "processes": [_row_json(row, snapshot.show_pss) for row in snapshot.rows],
+        "gpus": [
+            {
+                "index": device.index,
+                "uuid": device.uuid,
+                "name": device.name,
+                "total_bytes": device.total_bytes,
+                "used_bytes": device.used_bytes,
+                "free_bytes": device.free_bytes,
+                "unattributed_bytes": unattributed_bytes(device, listed),
+            }
+            for device in snapshot.gpu.devices
+        ],
+        "gpu_status": "ok" if snapshot.gpu.available else snapshot.gpu.reason,
+    }
+
+
+def _row_json(row: Row, with_pss: bool) -> dict[str, Any]:
+    process, facts = row.process, row.process.environ
+    out: dict[str, Any] = {
+        "pid": process.pid,
+        "ppid": process.stat.ppid,
+        "user": row.user,
+        "name": process.stat.name,
+        "state": process.stat.state,
+        "rss_bytes": process.stat.rss_bytes,
+        "cpu_percent": round(row.cpu_percent, 1),
+        "threads": process.stat.threads,
+        "elapsed_seconds": round(row.elapsed_seconds, 2),
+        "command": row.command,
+        "argv": list(process.argv),
+        "launcher": row.launcher,
+        "env": facts.env if facts else None,
+        "rank": facts.rank if facts else None,
+        "local_rank": facts.local_rank if facts else None,
+        "environ_readable": facts is not None,
+        "gpu_memory_bytes": row.gpu_bytes,
+    }
+    if with_pss:
+        out["pss_bytes"], out["uss_bytes"] = row.pss_bytes, row.uss_bytes
+    return out

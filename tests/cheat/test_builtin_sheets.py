@@ -1,0 +1,80 @@
+"""The shipped sheets in cheatsheets/: well-formed, cheat-compatible, and their bash is bash."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dotdbg.cheat.index import read_record, sheet_files
+from dotdbg.cheat.output import placeholder_spans
+from dotdbg.paths import resource_dir
+
+BUILTIN = resource_dir("cheatsheets")
+SHEETS = sheet_files(str(BUILTIN))
+MIN_SHEETS = 18
+MIN_ENTRIES = 450
+
+
+def parsed(path: str) -> tuple[str, list[str], list[tuple[str, str, int]], list[tuple[str, str]]]:
+    record = read_record(path)
+    assert not isinstance(record, str), f"{path}: {record}"
+    return record
+
+
+def without_placeholders(command: str) -> str:
+    """``<name>`` becomes a plain word, so `bash -n` judges the command around it."""
+    out, position = [], 0
+    for start, end in placeholder_spans(command):
+        out.append(command[position:start] + "placeholder")
+        position = end
+    return "".join(out) + command[position:]
+
+
+def bash_syntax_error(script: str) -> str:
+    done = subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True)
+    return done.stderr.strip() if done.returncode else ""
+
+
+def test_corpus_is_big_enough() -> None:
+    entries = sum(len(parsed(path)[2]) for _, path in SHEETS)
+    assert (len(SHEETS), entries) >= (MIN_SHEETS, 0), f"only {len(SHEETS)} sheets in {BUILTIN}"
+    assert entries >= MIN_ENTRIES, f"only {entries} entries in {BUILTIN}"
+
+
+def test_file_names_have_no_dot() -> None:
+    """cheat skips such files, and so does dotdbg: a dotted name is a sheet nobody sees."""
+    dotted = [
+        str(Path(root, name).relative_to(BUILTIN))
+        for root, _, names in os.walk(BUILTIN)
+        for name in names
+        if "." in name
+    ]
+    assert dotted == []
+
+
+@pytest.mark.parametrize(("name", "path"), SHEETS, ids=[name for name, _ in SHEETS])
+def test_sheet_parses_and_declares_its_syntax(name: str, path: str) -> None:
+    syntax, _, entries, _ = parsed(path)
+    assert syntax, f"{name}: front matter must declare syntax: (e.g. syntax: bash)"
+    assert entries, f"{name}: no entries"
+
+
+@pytest.mark.parametrize(("name", "path"), SHEETS, ids=[name for name, _ in SHEETS])
+def test_bash_commands_pass_bash_n(name: str, path: str) -> None:
+    syntax, _, entries, _ = parsed(path)
+    if syntax != "bash":
+        pytest.skip(f"syntax: {syntax}")
+    blocks = [(line, without_placeholders(command)) for _, command, line in entries]
+    # One bash for the whole sheet; only when it fails, one per entry to say which.
+    if not bash_syntax_error("\n".join(block for _, block in blocks) + "\n"):
+        return
+    failures = [
+        f"{name}:{line}: {error}\n    {block}"
+        for line, block in blocks
+        if (error := bash_syntax_error(block + "\n"))
+    ]
+    assert failures, f"{name}: the entries together fail `bash -n` (an unclosed quote?)"
+    pytest.fail("\n".join(failures))

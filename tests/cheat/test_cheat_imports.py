@@ -1,0 +1,85 @@
+"""The `dotdbg cheat` path stays light: no typer, rich, jinja2, tomlkit, YAML, nor even `re`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cheat_helpers import DOTDBG, FIXTURE_SHEETS, write_sheet
+
+HEAVY = {"typer", "click", "rich", "jinja2", "tomlkit", "yaml", "ruamel", "psutil", "pynvml"}
+# Not forbidden by the issue, but each costs a measurable share of the 2x budget.
+SLOW_STDLIB = {"re", "typing", "pathlib", "dataclasses", "json", "tomllib", "subprocess"}
+
+PROBE = """
+import io, json, sys
+before = set(sys.modules)
+sys.stdout = io.StringIO()
+from dotdbg.entry import main
+code = main(sys.argv[1:])
+sys.stdout = sys.__stdout__
+print(json.dumps({"code": code, "loaded": sorted(set(sys.modules) - before)}))
+"""
+
+
+def loaded_by(args: list[str], cwd: Path) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True, check=True
+    )
+    report = json.loads(done.stdout)
+    return {name.split(".")[0] for name in report["loaded"]}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["cheat", "qqgit", "bisect"],
+        ["cheat", "--color", "always", "qqgit", "bisect"],
+        ["cheat", "zorblax"],
+        ["cheat"],
+        ["cheat", "--names"],
+        ["cheat", "-c", "qqgit", "skip"],
+    ],
+)
+def test_lookup_path_imports_nothing_heavy(
+    args: list[str], personal_dir: Path, config_file: Path, work_dir: Path
+) -> None:
+    write_sheet(personal_dir, "qqgit", (FIXTURE_SHEETS / "git").read_text())
+    config_file.write_text('[cheat]\nkey = "\\\\C-g"\nalias = "ch"\n')
+    loaded_by(args, work_dir)  # first run parses the config and builds the index
+    loaded = loaded_by(args, work_dir)
+    assert not loaded & HEAVY
+    assert not loaded & SLOW_STDLIB
+
+
+def test_the_launcher_does_not_import_re(personal_dir: Path, work_dir: Path) -> None:
+    """The installed `dotdbg` script, unlike an entry-point wrapper, leaves `re` unloaded."""
+    write_sheet(personal_dir, "qqgit", "# x\nqq x\n")
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", DOTDBG, "cheat", "qqgit"],
+        cwd=work_dir,
+        capture_output=True,
+        text=True,
+    )
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
+    assert "dotdbg.cheat.fast" in imported
+    assert not imported & (HEAVY | SLOW_STDLIB)
+
+
+def test_typer_app_is_not_behind_cheat_but_is_behind_other_commands(work_dir: Path) -> None:
+    assert "typer" not in loaded_by(["cheat", "--help"], work_dir)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from dotdbg.entry import main; main(['--version']);"
+            "print('typer' in sys.modules)",
+        ],
+        cwd=work_dir,
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout.splitlines()[-1] == "True"

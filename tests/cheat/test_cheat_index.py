@@ -1,0 +1,106 @@
+"""The mtime index: reused while nothing changes, refreshed on change, robust to damage."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cheat_helpers import RunCheat, write_sheet
+
+from dotdbg.cheat.cheatpaths import Cheatpath
+from dotdbg.cheat.index import CACHE_NAME, Index, load_sheets
+
+
+def load(directory: Path, cache: Path) -> tuple[list[str], list[str]]:
+    warnings: list[str] = []
+    index = Index(str(cache))
+    files = load_sheets(
+        [Cheatpath("personal", str(directory), readonly=False)],
+        index,
+        lambda path, problem: warnings.append(f"{Path(path).name}: {problem}"),
+    )
+    index.save()
+    return [entry[1] for file in files for entry in file.entries], warnings
+
+
+def test_unchanged_sheets_come_from_the_cache(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    sheet = write_sheet(sheets, "a", "# one\ncmd one\n")
+    assert load(sheets, cache) == (["cmd one"], [])
+    # Same size and mtime but other bytes: only a cache hit can still say "cmd one".
+    stamp = sheet.stat()
+    sheet.write_text("# one\ncmd two\n")
+    os.utime(sheet, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert load(sheets, cache) == (["cmd one"], [])
+
+
+def test_changed_sheet_is_read_again(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    sheet = write_sheet(sheets, "a", "# one\ncmd one\n")
+    load(sheets, cache)
+    sheet.write_text("# one\ncmd one, edited\n")
+    assert load(sheets, cache) == (["cmd one, edited"], [])
+
+
+def test_deleted_sheet_leaves_the_cache(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    write_sheet(sheets, "a", "# a\na\n")
+    gone = write_sheet(sheets, "b", "# b\nb\n")
+    load(sheets, cache)
+    gone.unlink()
+    assert load(sheets, cache) == (["a"], [])
+    assert str(gone) not in Index(str(cache)).old
+
+
+def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    write_sheet(sheets, "a", "# a\na\n")
+    cache.parent.mkdir()
+    cache.write_bytes(b"\x00garbage")
+    assert load(sheets, cache) == (["a"], [])
+    assert str(sheets / "a") in Index(str(cache)).old
+
+
+def test_broken_sheet_warns_from_the_cache_too(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    write_sheet(sheets, "bad", "---\nsyntax bash\n---\n")
+    first = load(sheets, cache)
+    assert first == (
+        [],
+        ["bad: front matter line 2: expected 'key: value', got 'syntax bash'; skipped"],
+    )
+    assert load(sheets, cache) == first
+
+
+def test_huge_file_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    write_sheet(sheets, "ok", "# ok\nok\n")
+    with open(sheets / "huge", "wb") as huge:
+        huge.truncate(16 * 2**20 + 1)
+    assert load(sheets, cache) == (["ok"], ["huge: is larger than 16 MiB; skipped"])
+
+
+def test_unwritable_cache_dir_still_answers(
+    personal_dir: Path, fake_home: Path, run_cheat: RunCheat
+) -> None:
+    write_sheet(personal_dir, "qqgit", "# x\nqq x\n")
+    (fake_home / ".cache").write_text("not a directory")
+    done = run_cheat("-c", "qqgit")
+    assert (done.stdout, done.stderr) == ("qq x\n", "")
+
+
+def test_cli_writes_the_index_in_xdg_cache_home(
+    personal_dir: Path, tmp_path: Path, run_cheat: RunCheat
+) -> None:
+    write_sheet(personal_dir, "qqgit", "# x\nqq x\n")
+    cache_home = tmp_path / "xdg-cache"
+    run_cheat("qqgit", env={"XDG_CACHE_HOME": str(cache_home)})
+    assert (cache_home / "dotdbg" / CACHE_NAME).is_file()
+
+
+def test_linked_directories_are_not_followed(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    write_sheet(sheets, "a", "# a\na\n")
+    (sheets / "loop").symlink_to(sheets)
+    (sheets / "linked").symlink_to(sheets / "a")  # a linked file is a sheet
+    assert load(sheets, cache) == (["a", "a"], [])

@@ -1,0 +1,60 @@
+"""The fill commands as installed: under ``dotdbg`` and as their own console scripts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fill_support import script
+
+
+def test_dotdbg_lists_the_three_commands() -> None:
+    done = subprocess.run([script("dotdbg"), "--help"], capture_output=True, text=True)
+    assert done.returncode == 0
+    for name in ("mem-fill", "disk-fill", "gpu-fill"):
+        assert name in done.stdout
+
+
+@pytest.mark.parametrize("name", ["mem-fill", "disk-fill", "gpu-fill"])
+def test_each_script_has_help(name: str) -> None:
+    done = subprocess.run([script(name), "--help"], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert f"Usage: {name} " in done.stdout
+    assert "--hold" in done.stdout
+
+
+def test_dotdbg_disk_fill_runs_the_same_command(tmpfs: Path) -> None:
+    argv = [script("dotdbg"), "disk-fill", "--leave", "60M", str(tmpfs), "--hold", "0"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"{tmpfs}: 64.00M available before, 60.00M now" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "first_line"),
+    [
+        (["mem-fill", "5X"], "dotdbg: error: size '5X' is not a size"),
+        (["mem-fill", "8M", "--step", "0"], "dotdbg: error: --step must be more than 0"),
+        (["mem-fill", "8M", "--hold", "1", "--", "true"], "dotdbg: error: --hold and a command"),
+        (["dotdbg", "mem-fill", "1.5"], "dotdbg: error: size '1.5' has a fraction of a byte"),
+        (["gpu-fill", "--leave", "1G", "--take", "1G"], "dotdbg: error: give exactly one of"),
+        (["gpu-fill", "--leave", "lots"], "dotdbg: error: --leave 'lots' is not a size"),
+    ],
+)
+def test_bad_arguments_are_one_error_and_exit_2(argv: list[str], first_line: str) -> None:
+    done = subprocess.run([script(argv[0]), *argv[1:]], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0].startswith(first_line)
+    assert "Traceback" not in done.stderr
+
+
+def test_importing_the_cli_loads_no_fill_machinery() -> None:
+    code = (
+        "import sys, dotdbg.cli\n"
+        "heavy = ['ctypes', 'mmap', 'psutil', 'pynvml', 'dotdbg.helpers.gpu_fill']\n"
+        "print([name for name in heavy if name in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]"

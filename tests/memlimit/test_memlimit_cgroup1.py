@@ -1,0 +1,198 @@
+"""memlimit on the real cgroup v1 memory controller (skipped where there is none writable)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pexpect
+import psutil
+import pytest
+from memlimit_fakes import MEMLIMIT, run_cli
+
+M = 2**20
+CGROUP1 = ("--backend", "cgroup1")  # where cgroup v2 or systemd work too, auto would pick those
+Cgroups = Callable[[], list[str]]
+TOUCH_300M = "x = b'x' * (300 << 20)"
+INSPECT = """\
+import json, os
+from dotdbg.helpers.memlimit.cgroupfs import CgroupFS, under_mount
+fs = CgroupFS()
+mount = next(m for m in fs.mounts() if m.fstype == "cgroup" and "memory" in m.options)
+here = under_mount(mount, fs.memberships()["memory"])
+def control(name):
+    return int((fs.at(here) / name).read_text())
+held = b"x" * (30 << 20)  # well under the limit
+print(json.dumps({
+    "MEMLIMIT": os.environ.get("MEMLIMIT"), "cgroup": here.name,
+    "limit": control("memory.limit_in_bytes"), "memsw": control("memory.memsw.limit_in_bytes"),
+    "soft": control("memory.soft_limit_in_bytes"),
+}))
+"""
+# Lists who sent each SIGINT as (si_code, si_pid): 128 (SI_KERNEL) is the terminal's ^C,
+# 0 (SI_USER) a kill(2), here memlimit relaying one.
+LIST_SIGINTS = """\
+import signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+print("ready", flush=True)
+infos = [signal.sigwaitinfo({signal.SIGINT})]
+while (info := signal.sigtimedwait({signal.SIGINT}, 1.0)) is not None:
+    infos.append(info)
+print("sigints", [(info.si_code, info.si_pid) for info in infos], flush=True)
+sys.exit(len(infos))
+"""
+SLEEP = "import time; print('ready', flush=True); time.sleep(60)"
+IGNORE_TERM = (
+    "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    "print('ready', flush=True); time.sleep(60)"
+)
+
+
+def test_a_child_past_the_limit_is_oom_killed_reported_and_137(cgroup_v1: Cgroups) -> None:
+    done = run_cli(*CGROUP1, "100M", "--", sys.executable, "-c", TOUCH_300M)
+    assert done.returncode == 137
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("memlimit: note:")]
+    assert len(lines) == 3, done.stderr
+    assert re.fullmatch(
+        r"memlimit: 100M RAM, no swap, backend cgroup-v1 \(/sys/fs/cgroup/memory/.*"
+        r"/dotdbg-memlimit-\d+\)",
+        lines[0],
+    )
+    assert re.fullmatch(
+        r"memlimit: a process was OOM-killed at the 100M limit \(cgroup-v1, peak \d+\.\d\dM\)",
+        lines[1],
+    )
+    assert lines[2] == "memlimit: the command itself was killed; exit code 137"
+
+
+def test_the_child_sees_memlimit_and_its_own_limited_cgroup(cgroup_v1: Cgroups) -> None:
+    done = run_cli(*CGROUP1, "100M", "--", sys.executable, "-c", INSPECT)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["MEMLIMIT"] == "100M"
+    assert seen["cgroup"].startswith("dotdbg-memlimit-")
+    assert (seen["limit"], seen["memsw"]) == (100 * M, 100 * M)  # --swap 0: a pure RAM ceiling
+    assert "OOM" not in done.stderr
+
+
+def test_the_command_is_in_the_cgroup_from_its_first_instruction(cgroup_v1: Cgroups) -> None:
+    # cat reads its cgroup at once; a pid moved in after exec would show the parent's here.
+    done = run_cli(*CGROUP1, "100M", "--", "cat", "/proc/self/cgroup")
+    memory = next(line for line in done.stdout.splitlines() if ":memory:" in line)
+    assert re.search(r"/dotdbg-memlimit-\d+$", memory), done.stdout
+
+
+def test_swap_and_high_become_memsw_and_the_soft_limit(cgroup_v1: Cgroups) -> None:
+    done = run_cli(
+        *CGROUP1, "100M", "--swap", "50M", "--high", "80M", "--", sys.executable, "-c", INSPECT
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert (seen["limit"], seen["memsw"], seen["soft"]) == (100 * M, 150 * M, 80 * M)
+    assert "memlimit: 100M RAM, 50M swap, soft limit 80M, backend cgroup-v1" in done.stderr
+    assert "cgroup v1 has no memory.high" in done.stderr
+
+
+def test_the_command_exit_code_passes_through(cgroup_v1: Cgroups) -> None:
+    done = run_cli(*CGROUP1, "100M", "--", "sh", "-c", "exit 3")
+    assert done.returncode == 3
+    assert "OOM" not in done.stderr
+
+
+def test_processes_left_behind_are_killed_so_the_cgroup_can_go(cgroup_v1: Cgroups) -> None:
+    done = run_cli(*CGROUP1, "100M", "--", "sh", "-c", "sleep 300 & echo $!")
+    assert done.returncode == 0
+    assert "killed 1 process(es) left in the cgroup after the command" in done.stderr
+    straggler = int(done.stdout)
+    gone = not psutil.pid_exists(straggler)
+    assert gone or psutil.Process(straggler).status() == psutil.STATUS_ZOMBIE
+
+
+def start(*args: str) -> subprocess.Popen[str]:
+    """memlimit with a child that prints ``ready`` once it runs under the limit."""
+    proc = subprocess.Popen(
+        [str(MEMLIMIT), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "ready\n"
+    return proc
+
+
+def test_sigterm_is_relayed_then_the_cgroup_is_removed(cgroup_v1: Cgroups) -> None:
+    before = cgroup_v1()
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", SLEEP)
+    assert len(cgroup_v1()) == len(before) + 1
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 128 + signal.SIGTERM
+    assert cgroup_v1() == before
+
+
+def test_sigint_from_kill_is_relayed_once(cgroup_v1: Cgroups) -> None:
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", LIST_SIGINTS)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=10)
+    assert out == f"sigints [(0, {proc.pid})]\n"
+    assert proc.returncode == 1
+
+
+def test_sigint_ends_a_sleeping_python_with_130(cgroup_v1: Cgroups) -> None:
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", SLEEP)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=10) == 130
+
+
+@pytest.mark.slow
+def test_a_command_ignoring_sigterm_is_killed_after_the_grace(cgroup_v1: Cgroups) -> None:
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", IGNORE_TERM)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=20) == 137
+    assert proc.stderr is not None
+    assert "the command ignored the signal for 5s; killing it" in proc.stderr.read()
+
+
+@pytest.mark.e2e
+def test_ctrl_c_in_the_terminal_reaches_the_command_once(cgroup_v1: Cgroups) -> None:
+    term = pexpect.spawn(
+        str(MEMLIMIT),
+        [*CGROUP1, "100M", "--", sys.executable, "-c", LIST_SIGINTS],
+        encoding="utf-8",
+    )
+    term.expect("ready", timeout=10)
+    term.sendcontrol("c")
+    term.expect_exact("sigints [(128, 0)]", timeout=10)
+    term.expect(pexpect.EOF, timeout=10)
+    term.close()
+    assert term.exitstatus == 1
+
+
+@pytest.mark.e2e
+def test_default_command_is_the_users_shell_with_live_oom_reports(
+    cgroup_v1: Cgroups, tmp_path: Path
+) -> None:
+    env = {**os.environ, "SHELL": "/bin/bash", "TERM": "dumb"}
+    term = pexpect.spawn(str(MEMLIMIT), [*CGROUP1, "100M"], env=env, encoding="utf-8", cwd=tmp_path)
+    term.logfile_read = seen = io.StringIO()
+    try:
+        term.expect("backend cgroup-v1", timeout=10)
+        term.sendline("echo MEM=$MEMLIMIT")
+        term.expect_exact("MEM=100M", timeout=10)
+        term.sendline(f'{sys.executable} -c "{TOUCH_300M}"; echo status=$?')
+        term.expect_exact("status=137", timeout=20)  # the shell survived its child's OOM kill
+        # memlimit reports at its next look at the counters (every 0.25s): before or after bash.
+        term.sendline("sleep 1; echo waited-$((1+1))")
+        term.expect_exact("waited-2", timeout=10)
+        term.sendline("exit 7")
+        term.expect(pexpect.EOF, timeout=10)
+    finally:
+        term.close(force=True)
+    assert term.exitstatus == 7
+    oom = "memlimit: a process was OOM-killed at the 100M limit (cgroup-v1, peak"
+    assert seen.getvalue().count(oom) == 1
+    assert "the command itself was killed" not in seen.getvalue()

@@ -1,0 +1,63 @@
+"""The memlimit command line: `memlimit` and `dotdbg memlimit`, errors as one line and exit 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from memlimit_fakes import DOTDBG, memlimit_cgroups, run_cli
+
+from dotdbg.commands.memlimit import standalone
+from dotdbg.console import run
+from dotdbg.helpers.memlimit.backends.cgroup1 import Cgroup1Backend
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["5X"], "dotdbg: error: limit '5X' is not a size"),
+        (["0"], "dotdbg: error: limit '0' is below 1M; nothing useful runs under it"),
+        (["1G", "--swap", "lots"], "dotdbg: error: --swap 'lots' is not a size"),
+        (["1G", "--high", "2G"], "dotdbg: error: --high '2G' must lie between 1M and the limit"),
+        (["1G", "--backend", "docker"], "dotdbg: error: unknown backend 'docker'"),
+        (["1G", "--", "no-such-command-xyz"], "dotdbg: error: command 'no-such-command-xyz' not"),
+        (["1G", "--", "/nonexistent/tool"], "dotdbg: error: command '/nonexistent/tool' not found"),
+    ],
+)
+def test_bad_arguments_are_one_error_line_a_hint_and_exit_2(
+    argv: list[str], error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cgroups = memlimit_cgroups if Cgroup1Backend().probe().works else list
+    before = cgroups()
+    assert run(standalone, argv, prog_name="memlimit") == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2
+    assert err[0].startswith(error)
+    assert err[1].startswith("hint: ")
+    assert cgroups() == before  # bad input changes nothing
+
+
+def test_the_console_script_reports_a_bad_size_without_a_traceback() -> None:
+    done = run_cli("5 G", "--", "true")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == "dotdbg: error: limit '5 G' is not a size"
+    assert "Traceback" not in done.stderr
+
+
+def test_dotdbg_memlimit_runs_the_same_command() -> None:
+    show = "import os; print(os.environ['MEMLIMIT'])"
+    done = subprocess.run(
+        [str(DOTDBG), "memlimit", "1.5G", "--", sys.executable, "-c", show],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (0, "1.5G\n")
+    assert "memlimit: 1.5G RAM, no swap, backend " in done.stderr
+
+
+def test_help_says_what_g_means() -> None:
+    done = run_cli("--help")
+    assert done.returncode == 0
+    assert "2**30" in done.stdout

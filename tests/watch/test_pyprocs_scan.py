@@ -1,0 +1,159 @@
+"""Detection and the two-phase scan against real processes the tests start."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from watch_procs import AS_NOBODY, IDLE, IS_ROOT, RENAMED, Spawner, wait_until
+
+from dotdbg.helpers import procfs, pyprocs
+from dotdbg.helpers.pyprocs import PyProcess, ScanFilter, Scanner
+
+
+def scanner_for(token: str, all_users: bool = False) -> Scanner:
+    return Scanner(pyprocs.own_filter(re.compile(re.escape(token)), all_users))
+
+
+def by_pid(processes: list[PyProcess]) -> dict[int, PyProcess]:
+    return {process.pid: process for process in processes}
+
+
+def test_finds_a_plain_python_child_with_its_numbers(spawn: Spawner) -> None:
+    proc = spawn.python(IDLE, env={**os.environ, "RANK": "4", "LOCAL_RANK": "0"})
+    found = by_pid(scanner_for(spawn.token).scan())
+    assert list(found) == [proc.pid]
+    process = found[proc.pid]
+    assert process.stat.ppid == os.getpid()
+    assert process.stat.threads == 1
+    assert process.argv == (sys.executable, "-c", IDLE, spawn.token)
+    assert process.environ is not None
+    assert (process.environ.rank, process.environ.local_rank) == ("4", "0")
+    assert process.environ.env is not None  # the venv these tests run in
+
+
+def test_shebang_script_is_found_though_its_kernel_name_is_not_python(spawn: Spawner) -> None:
+    script = spawn.script("launch_job", IDLE)
+    proc = spawn.start([str(script), spawn.token])
+    assert procfs.read_stat(proc.pid).name == "launch_job"
+    ps_grep = subprocess.run(["pgrep", "-f", "-x", "python.*" + spawn.token], capture_output=True)
+    assert ps_grep.stdout == b""  # what a name-based grep sees: nothing
+    found = by_pid(scanner_for(spawn.token).scan())
+    assert proc.pid in found
+    assert found[proc.pid].argv[1] == str(script)
+
+
+def test_process_renamed_with_prctl_is_found(spawn: Spawner) -> None:
+    proc = spawn.python(RENAMED)
+    assert procfs.read_stat(proc.pid).name == "pt_data_worker"
+    found = by_pid(scanner_for(spawn.token).scan())
+    assert found[proc.pid].stat.name == "pt_data_worker"
+
+
+def test_non_python_processes_and_this_process_are_left_out(spawn: Spawner) -> None:
+    sleeper = spawn.start(["sh", "-c", "echo ready; exec sleep 600", spawn.token])
+    found = Scanner(pyprocs.own_filter(None, all_users=False)).scan()
+    pids = {process.pid for process in found}
+    assert sleeper.pid not in pids
+    assert os.getpid() not in pids
+
+
+def test_pattern_filters_on_the_whole_command_line(spawn: Spawner) -> None:
+    first = spawn.python(IDLE)
+    second = spawn.start([sys.executable, "-c", IDLE, spawn.token + "-second"])
+    only_second = scanner_for(spawn.token + "-second").scan()
+    assert [process.pid for process in only_second] == [second.pid]
+    both = {process.pid for process in scanner_for(spawn.token).scan()}
+    assert both == {first.pid, second.pid}
+
+
+def test_process_that_exits_between_the_phases_is_dropped(spawn: Spawner) -> None:
+    proc = spawn.python(IDLE)
+    scanner = scanner_for(spawn.token)
+    [candidate] = [c for c in scanner.candidates() if c.pid == proc.pid]
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()  # reaped: /proc/PID is gone
+    assert not Path(f"/proc/{proc.pid}").exists()
+    assert scanner.details(candidate) is None
+
+
+def test_vanished_pids_in_phase_one_are_skipped(spawn: Spawner) -> None:
+    proc = spawn.python(IDLE)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    scanner = scanner_for(spawn.token)
+    assert scanner.candidates(pids=[proc.pid, 999_999_999]) == []
+
+
+def test_zombie_is_shown_without_crashing(spawn: Spawner) -> None:
+    proc = spawn.python(IDLE)
+    os.kill(proc.pid, signal.SIGKILL)  # not reaped: a zombie until cleanup waits for it
+    wait_until(lambda: procfs.read_stat(proc.pid).state == "Z")
+    [zombie] = [p for p in Scanner(pyprocs.own_filter(None, False)).scan() if p.pid == proc.pid]
+    assert zombie.argv == ()
+    assert zombie.environ is None
+    assert zombie.stat.rss_bytes == 0
+
+
+def test_exec_into_another_program_is_noticed_by_a_long_lived_scanner(spawn: Spawner) -> None:
+    code = (
+        "import os, sys; print('ready', flush=True); sys.stdin.readline(); "
+        "os.execvp('sleep', ['sleep', '600', sys.argv[1]])"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, spawn.token],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    spawn.started.append(proc)
+    assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+    scanner = scanner_for(spawn.token)
+    assert [p.pid for p in scanner.scan()] == [proc.pid]
+    assert proc.stdin is not None
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+    wait_until(lambda: procfs.read_stat(proc.pid).name == "sleep")
+    assert scanner.scan() == []
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="needs root to start a process as another user")
+def test_other_users_processes_need_all_users(spawn: Spawner) -> None:
+    proc = spawn.start([*AS_NOBODY, "/usr/bin/python3", "-c", IDLE, spawn.token])
+    assert [p.pid for p in scanner_for(spawn.token).scan()] == []
+    [other] = scanner_for(spawn.token, all_users=True).scan()
+    assert other.pid == proc.pid
+    assert other.uid == 65534
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="needs root to run a scan as another user")
+def test_scan_by_an_unprivileged_user_shows_na_for_what_it_cannot_read(spawn: Spawner) -> None:
+    """Run as nobody, the scan sees root's Python process but not its environment or exe."""
+    proc = spawn.python(IDLE, env={**os.environ, "RANK": "2"})
+    code = (
+        "import re, sys\n"
+        "from dotdbg.helpers.pyprocs import Scanner, own_filter\n"
+        "[p] = Scanner(own_filter(re.compile(sys.argv[1]), all_users=True)).scan()\n"
+        "print(p.pid, p.environ, p.exe, p.uid)\n"
+    )
+    repo = Path(__file__).resolve().parents[2]
+    result = subprocess.run(
+        [*AS_NOBODY, "/usr/bin/python3", "-c", code, spawn.token],
+        env={"PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == [str(proc.pid), "None", "None", "0"]
+
+
+def test_scan_filter_uid() -> None:
+    wanted = ScanFilter(uid=os.getuid(), pattern=None, exclude=frozenset())
+    assert wanted.wants_argv(("anything",))
+    assert not ScanFilter(None, re.compile("x+y"), frozenset()).wants_argv(("x", "y"))

@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from watch_procs import make_row
+
+from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
+from dotdbg.helpers.procfs import EnvFacts
+from dotdbg.helpers.watch_rows import Row, totals
+from dotdbg.helpers.watch_view import (
+    Snapshot,
+    elapsed,
+    gigabytes,
+    plain_text,
+    rich_text,
+    row_budget,
+    snapshot_json,
+    table_lines,
+)
+
+GB = 2**30
+NO_GPU = GpuSnapshot((), "no usable NVIDIA driver (NVML Shared Library Not Found)")
+ONE_GPU = GpuSnapshot(
+    (GpuDevice(0, "GPU-1234", "Fake A100", 80 * GB, 12 * GB, 68 * GB, (GpuProcess(1, 4 * GB),)),)
+)
+
+
+def snapshot_of(rows: list[Row], gpu: GpuSnapshot = NO_GPU, **flags: bool) -> Snapshot:
+    return Snapshot(tuple(rows), totals(rows), gpu, **flags)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(0, "00:00"), (65.9, "01:05"), (3600, "01:00:00"), (90061, "1-01:01:01")],
+)
+def test_elapsed_like_ps(seconds: float, text: str) -> None:
+    assert elapsed(seconds) == text
+
+
+def test_gigabytes_has_three_decimals() -> None:
+    assert gigabytes(300 * 2**20) == "0.293"
+    assert gigabytes(None) == "n/a"
+
+
+def test_plain_table_hides_empty_columns_and_ends_with_totals() -> None:
+    rows = [make_row(1, rss=GB, cpu=12.34), make_row(22, ppid=1, rss=GB // 2)]
+    lines = plain_text(snapshot_of(rows)).splitlines()
+    assert lines[0].split() == ["PID", "PPID", "RSS_GB", "%CPU", "THR", "ELAPSED", "COMMAND"]
+    assert lines[1].split() == ["1", "1", "1.000", "12.3", "1", "01:05", "train.py"]
+    assert lines[-1].split() == ["2", "procs", "1.500", "12.3", "2", "total"]
+    assert "\x1b" not in "".join(lines)
+
+
+def test_numbers_are_right_aligned_under_their_header() -> None:
+    rows = [make_row(1, rss=GB), make_row(123456, rss=12 * GB)]
+    lines = plain_text(snapshot_of(rows)).splitlines()
+    end = lines[0].index("RSS_GB") + len("RSS_GB")
+    assert [line[end - 6 : end] for line in lines[1:3]] == [" 1.000", "12.000"]
+    assert [line[end] for line in lines[1:3]] == [" ", " "]
+
+
+def test_env_rank_and_launcher_columns_appear_when_someone_has_them() -> None:
+    rows = [
+        make_row(1, argv=("python", "/x/bin/torchrun", "t.py"), name="torchrun"),
+        make_row(2, environ=EnvFacts("proj/.venv", "1", "0")),
+        make_row(3, environ=None),  # another user's: unreadable
+    ]
+    lines = plain_text(snapshot_of(rows, show_user=True)).splitlines()
+    assert lines[0].split()[-5:] == ["USER", "ENV", "RANK", "LAUNCHER", "COMMAND"]
+    assert re.search(r"root  +-  +-  +torchrun  +torchrun t\.py$", lines[1])
+    assert re.search(r"root  +proj/\.venv  +1/0  +train\.py$", lines[2])
+    assert re.search(r"root  +n/a  +n/a  +train\.py$", lines[3])
+
+
+def test_gpu_column_and_device_line_with_a_fake_device() -> None:
+    rows = [make_row(1, gpu=4 * GB), make_row(2, gpu=0)]
+    lines = plain_text(snapshot_of(rows, ONE_GPU)).splitlines()
+    assert "GPU_GB" in lines[0].split()
+    gpu_at = lines[0].split().index("GPU_GB")
+    assert lines[1].split()[gpu_at] == "4.000"
+    assert lines[-1] == (
+        "GPU0 Fake A100: 12.000/80.000 GB used, 8.000 GB not attributed to a listed process"
+    )
+
+
+def test_rows_beyond_the_budget_are_counted_not_rendered() -> None:
+    rows = [make_row(pid) for pid in range(1, 31)]
+    lines = table_lines(snapshot_of(rows), max_rows=5)
+    assert [line.kind for line in lines] == ["header"] + ["row"] * 5 + ["note", "total"]
+    assert lines[6].text.startswith("… 25 more")
+    assert lines[-1].text.split()[:2] == ["30", "procs"]
+
+
+def test_row_budget_leaves_room_for_title_header_totals_and_gpus() -> None:
+    assert row_budget(height=24, gpu_devices=0, rows=5) == 21
+    assert row_budget(height=24, gpu_devices=2, rows=100) == 18
+    assert row_budget(height=2, gpu_devices=0, rows=100) == 0
+
+
+def test_rich_text_fits_the_terminal() -> None:
+    rows = [make_row(pid, argv=("python", "x" * 300)) for pid in range(1, 100)]
+    text = rich_text("title", snapshot_of(rows), height=20, width=80)
+    lines = text.plain.splitlines()
+    assert len(lines) == 20
+    assert max(len(line) for line in lines) <= 80
+    assert lines[0] == "title"
+
+
+def test_json_has_bytes_and_nulls() -> None:
+    rows = [make_row(7, ppid=3, rss=300 * 2**20, cpu=1.25, environ=None)]
+    document = snapshot_json(snapshot_of(rows))
+    json.dumps(document)
+    [process] = document["processes"]
+    assert process["pid"] == 7 and process["ppid"] == 3
+    assert process["rss_bytes"] == 300 * 2**20
+    assert process["cpu_percent"] == round(1.25, 1)
+    assert process["command"] == "train.py"
+    assert process["env"] is None and process["rank"] is None
+    assert process["environ_readable"] is False
+    assert process["gpu_memory_bytes"] is None
+    assert document["gpus"] == []
+    assert document["gpu_status"].startswith("no usable NVIDIA driver")
+
+
+def test_json_gpus() -> None:
+    document = snapshot_json(snapshot_of([make_row(1, gpu=4 * GB)], ONE_GPU))
+    assert document["gpu_status"] == "ok"
+    assert document["gpus"] == [
+        {
+            "index": 0,
+            "uuid": "GPU-1234",
+            "name": "Fake A100",
+            "total_bytes": 80 * GB,
+            "used_bytes": 12 * GB,
+            "free_bytes": 68 * GB,
+            "unattributed_bytes": 8 * GB,
+        }
+    ]
+    assert document["processes"][0]["gpu_memory_bytes"] == 4 * GB

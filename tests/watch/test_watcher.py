@@ -1,0 +1,135 @@
+"""The Watcher's refreshes over real processes; the GPU through a fake reader (the NVML seam)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+from watch_procs import HOLDS_300MB, IDLE, Spawner, wait_until
+
+from dotdbg.helpers import procfs
+from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
+from dotdbg.helpers.watch_python import Watcher, WatchOptions
+from dotdbg.helpers.watch_view import plain_text, snapshot_json
+
+GB = 2**30
+BUSY = "import sys; print('ready', flush=True)\nwhile True: pass"
+
+
+class FakeGpu:
+    """A reader that reports fixed devices, as NVML would, and counts its reads."""
+
+    def __init__(self, snapshot: GpuSnapshot) -> None:
+        self.snapshot = snapshot
+        self.reads = 0
+        self.closed = False
+
+    def read(self) -> GpuSnapshot:
+        self.reads += 1
+        return self.snapshot
+
+    def close(self) -> None:
+        self.closed = True
+
+
+NO_GPU = FakeGpu(GpuSnapshot((), "no usable NVIDIA driver (test)"))
+
+
+def options(token: str, **changes: object) -> WatchOptions:
+    return WatchOptions(pattern=re.compile(re.escape(token)), **changes)  # type: ignore[arg-type]
+
+
+def test_gpu_memory_is_joined_by_pid(spawn: Spawner) -> None:
+    on_gpu, unknown, off_gpu = spawn.python(IDLE), spawn.python(IDLE), spawn.python(IDLE)
+    listed = (GpuProcess(on_gpu.pid, 6 * GB), GpuProcess(unknown.pid, None))
+    devices = (GpuDevice(0, "GPU-a", "Fake", 80 * GB, 9 * GB, 71 * GB, listed),)
+    gpu = FakeGpu(GpuSnapshot(devices))
+    watcher = Watcher(options(spawn.token, sort="gpu"), gpu)
+    snapshot = watcher.refresh()
+    watcher.close()
+    assert gpu.closed
+    assert [row.process.pid for row in snapshot.rows] == [on_gpu.pid, unknown.pid, off_gpu.pid]
+    assert [row.gpu_bytes for row in snapshot.rows] == [6 * GB, None, 0]
+    text = plain_text(snapshot)
+    header, first, second, third = text.splitlines()[:4]
+    gpu_at = header.split().index("GPU_GB")
+    assert [line.split()[gpu_at] for line in (first, second, third)] == ["6.000", "n/a", "0.000"]
+    assert "GPU0 Fake: 9.000/80.000 GB used, 3.000 GB not attributed" in text
+    assert snapshot_json(snapshot)["processes"][0]["gpu_memory_bytes"] == 6 * GB
+
+
+def test_no_gpu_hides_the_column(spawn: Spawner) -> None:
+    spawn.python(IDLE)
+    snapshot = Watcher(options(spawn.token), NO_GPU).refresh()
+    assert "GPU" not in plain_text(snapshot)
+    assert snapshot.rows[0].gpu_bytes is None
+
+
+def test_nvml_is_read_at_most_once_a_second(spawn: Spawner) -> None:
+    spawn.python(IDLE)
+    gpu = FakeGpu(GpuSnapshot((), "none"))
+    now = [100.0]
+    watcher = Watcher(options(spawn.token), gpu, clock=lambda: now[0])
+    for step in range(6):
+        now[0] = 100.0 + step * 0.5
+        watcher.refresh()
+    assert gpu.reads == 3
+
+
+def test_rss_of_a_process_holding_300mb(spawn: Spawner) -> None:
+    proc = spawn.python(HOLDS_300MB)
+    [row] = Watcher(options(spawn.token), NO_GPU).refresh().rows
+    ps_kib = int(subprocess.check_output(["ps", "-o", "rss=", "-p", str(proc.pid)]))
+    assert row.process.stat.rss_bytes >= 300 * 2**20
+    assert abs(row.process.stat.rss_bytes - ps_kib * 1024) <= 0.02 * ps_kib * 1024
+
+
+def test_cpu_percent_is_measured_over_the_interval(spawn: Spawner) -> None:
+    busy, idle = spawn.python(BUSY), spawn.python(IDLE)
+    watcher = Watcher(options(spawn.token), NO_GPU)
+    watcher.refresh()
+    start = procfs.read_stat(busy.pid).cpu_seconds
+    wait_until(lambda: procfs.read_stat(busy.pid).cpu_seconds - start >= 0.3)
+    percent = {row.process.pid: row.cpu_percent for row in watcher.refresh().rows}
+    assert percent[busy.pid] > 10.0  # a whole core when the machine is idle
+    assert percent[idle.pid] < 5.0
+
+
+def test_pss_is_sampled_for_shown_rows_only(spawn: Spawner) -> None:
+    big = spawn.python(HOLDS_300MB)
+    spawn.python(IDLE)
+    spawn.python(IDLE)
+    watcher = Watcher(options(spawn.token, pss=True), NO_GPU)
+    # 5 lines: title, header, one row, "… 2 more", totals
+    snapshot = watcher.refresh(height=5)
+    first, second, _ = snapshot.rows
+    assert first.process.pid == big.pid
+    assert first.uss_bytes is not None and first.uss_bytes >= 300 * 2**20
+    assert first.pss_bytes is not None and first.pss_bytes >= first.uss_bytes
+    assert second.pss_bytes is None
+    assert "PSS_GB" in plain_text(snapshot)
+
+
+def test_tree_of_a_fake_torchrun(spawn: Spawner) -> None:
+    launcher = spawn.torchrun()
+    snapshot = Watcher(options(spawn.token, tree=True, sort="pid"), NO_GPU).refresh()
+    lines = plain_text(snapshot).splitlines()
+    assert len(snapshot.rows) == 5, lines
+    root, *below = snapshot.rows
+    assert root.process.pid == launcher.pid
+    assert root.launcher == "torchrun" and root.process.stat.name == "torchrun"
+    ranks = [row for row in below if row.process.stat.ppid == launcher.pid]
+    workers = [row for row in below if row.process.stat.name == "pt_data_worker"]
+    assert len(ranks) == 2 and len(workers) == 2
+    assert [row.process.environ.rank for row in ranks if row.process.environ] == ["0", "1"]
+    assert {row.process.stat.ppid for row in workers} == {row.process.pid for row in ranks}
+    assert [row.tree_prefix for row in snapshot.rows] == ["", "├─ ", "│  └─ ", "└─ ", "   └─ "]
+    assert re.search(r"torchrun  +torchrun \S+train\.py", lines[1])
+    assert re.search(r"0/0 .*└─ \[pt_data_worker\] train\.py --token", "\n".join(lines))
+
+
+def test_this_process_is_never_listed() -> None:
+    """The test runner is a Python process of this user, and still left out."""
+    snapshot = Watcher(WatchOptions(all_users=True), NO_GPU).refresh()
+    assert os.getpid() not in {row.process.pid for row in snapshot.rows}
