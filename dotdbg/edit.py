@@ -187,13 +187,14 @@ def defined_in_defaults(paths: Paths, section: Section, name: str) -> bool:
 
 
 def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str:
-    """The command that makes the running shell see the change."""
+    """The command that makes the running shell see the change.
+
+    Sourcing again defines what is new or changed (the generated file unaliases a name before
+    defining a function of it); it cannot forget a name, so a removal says how.
+    """
     if removed:
         return f"unalias {name}" if section == "aliases" else f"unset -f {name}"
-    # Were NAME an alias in that shell, bash would expand it inside `NAME() {` and define
-    # something else: unalias first, quietly, as it usually is not one.
-    forget = f"unalias {name} 2>/dev/null; " if section == "functions" else ""
-    return f"{forget}source {_shell_path(paths)}"
+    return f"source {_shell_path(paths)}"
 
 
 def _shell_path(paths: Paths) -> str:

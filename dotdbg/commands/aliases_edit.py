@@ -121,9 +121,17 @@ def suggest(
     )
 
 
+def shell_aliases(config: Config) -> dict[str, str]:
+    """Every alias the generated dotdbg.bash defines, the cheatsheet shortcut included."""
+    aliases = {alias.name: alias.command for alias in config.aliases}
+    if config.cheat.alias:
+        aliases[config.cheat.alias] = "dotdbg cheat"
+    return aliases
+
+
 def existing_names(config: Config) -> Existing:
     return Existing(
-        aliases={alias.name: alias.command for alias in config.aliases},
+        aliases=shell_aliases(config),
         functions=frozenset(function.name for function in config.functions),
         which=shutil.which,
     )
@@ -136,11 +144,8 @@ def expand(
     """Print COMMAND with dotdbg's aliases expanded as bash would, for docs and bug reports."""
     paths = Paths.from_env(home)
     config = load_config(paths)
-    result = expand_aliases(
-        command,
-        {alias.name: alias.command for alias in config.aliases},
-        {function.name for function in config.functions},
-    )
+    functions = {function.name for function in config.functions}
+    result = expand_aliases(command, shell_aliases(config), functions)
     print(result.text)
     descriptions = {function.name: function.desc for function in config.functions}
     for name in dict.fromkeys(result.functions):

@@ -141,3 +141,10 @@ def test_expand_uses_the_users_config(tmp_path: Path) -> None:
     config.write_text('[aliases]\npyt = "pytest -x"\ngs = false\n')
     done = dotdbg("expand", "pyt; gs", "--home", str(tmp_path))
     assert done.stdout == "pytest -x; gs\n"
+
+
+def test_expand_knows_the_cheatsheet_shortcut(tmp_path: Path) -> None:
+    config = tmp_path / ".config/dotdbg/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[cheat]\nalias = "cs"\n')
+    assert dotdbg("expand", "cs git", "--home", str(tmp_path)).stdout == "dotdbg cheat git\n"

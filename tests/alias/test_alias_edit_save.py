@@ -100,10 +100,11 @@ def test_removing_a_user_function_deletes_it(installed: Paths) -> None:
     assert "mkcd" not in generated_bash(installed)
 
 
-def test_a_function_replacing_an_alias_unaliases_it_first(installed: Paths) -> None:
+def test_a_function_may_take_the_name_of_a_removed_alias(installed: Paths) -> None:
     assert edit.remove(installed, "aliases", "gs").reload == "unalias gs"
     outcome = edit.add(installed, "functions", "gs", "git status")
-    assert outcome.reload == f"unalias gs 2>/dev/null; source {installed.data_dir}/dotdbg.bash"
+    assert outcome.reload == f"source {installed.data_dir}/dotdbg.bash"
+    assert "gs() {" in generated_bash(installed)
 
 
 def test_names_of_the_other_kind_are_refused(paths: Paths) -> None:
