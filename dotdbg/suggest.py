@@ -86,14 +86,14 @@ def suggest(
     A line that starts with an existing alias's command is not a candidate: the advice there is
     to use that alias (it is reported as unused), not to learn a second name for the same thing.
     """
-    commands = [command.strip() for command in commands]
-    unused, covered = unused_aliases(commands, existing.aliases)
-    counts = Counter(
-        candidate
-        for index, command in enumerate(commands)
-        if index not in covered
-        for candidate in set(candidates(command))
-    )
+    # Histories repeat themselves: work once per distinct line, weighted by its count.
+    lines = Counter(command.strip() for command in commands)
+    unused, covered = unused_aliases(lines, existing.aliases)
+    counts: Counter[str] = Counter()
+    for line, uses in lines.items():
+        if line not in covered:
+            for candidate in set(candidates(line)):
+                counts[candidate] += uses
     named = name_proposals(choose(counts, top, min_count), existing)
     proposals = sorted(
         (p for p in named if len(p.command) - len(p.name) >= MIN_SAVED_PER_USE),
@@ -206,9 +206,9 @@ def _letters(word: str) -> str:
 
 
 def unused_aliases(
-    commands: Sequence[str], aliases: Mapping[str, str]
-) -> tuple[tuple[Unused, ...], set[int]]:
-    """Aliases whose command was typed in full, and the indexes of those lines.
+    lines: Mapping[str, int], aliases: Mapping[str, str]
+) -> tuple[tuple[Unused, ...], set[str]]:
+    """Aliases whose command was typed in full (``lines``: line → uses), and those lines.
 
     Each line counts for the longest alias command it starts with.
     """
@@ -216,14 +216,15 @@ def unused_aliases(
         ((_squeeze(value), name) for name, value in aliases.items() if _squeeze(value)),
         key=lambda item: -len(item[0]),
     )
-    counts: Counter[tuple[str, str]] = Counter()
+    counts: Counter[str] = Counter()
     covered = set()
-    for index, command in enumerate(map(_squeeze, commands)):
-        match = next((item for item in values if _starts_command(command, item[0])), None)
+    for line, uses in lines.items():
+        squeezed = _squeeze(line)
+        match = next((name for value, name in values if _starts_command(squeezed, value)), None)
         if match is not None:
-            counts[match] += 1
-            covered.add(index)
-    found = (Unused(name, aliases[name], n) for (_, name), n in counts.items())
+            counts[match] += uses
+            covered.add(line)
+    found = (Unused(name, aliases[name], uses) for name, uses in counts.items())
     unused = tuple(sorted((u for u in found if u.wasted > 0), key=lambda u: (-u.wasted, u.name)))
     return unused, covered
 
