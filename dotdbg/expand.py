@@ -9,6 +9,7 @@ pushed-string stack: an alias stays switched off until its value is fully read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
@@ -76,6 +77,7 @@ class _Expander:
     # parse.y's PST_ENDALIAS: one added blank at a time, until the next value is left. A value
     # ending inside another one's last word is therefore left without one (`! ! b` below).
     end_blank_pending: bool = False
+    heredoc_ends: list[tuple[str, bool]] = field(default_factory=list)  # (delimiter, strip tabs)
 
     def peek(self) -> str:
         """The next character ('' at the end), leaving finished alias values on the way."""
@@ -141,6 +143,21 @@ class _Expander:
             self.only_redirections or self.last_token in _COMMAND_STARTERS
         )
         self.last_token = operator
+        if operator == "\n" and self.heredoc_ends:
+            self.heredoc_bodies(frame)
+
+    def heredoc_bodies(self, frame: _Frame) -> None:
+        """Copy the here-documents that start after this newline: their lines are no commands."""
+        for delimiter, strip_tabs in self.heredoc_ends:
+            while frame.pos < len(frame.text):
+                end = frame.text.find("\n", frame.pos)
+                end = len(frame.text) if end < 0 else end + 1
+                line = frame.text[frame.pos : end]
+                self.emit(line)
+                frame.pos = end
+                if (line.lstrip("\t") if strip_tabs else line).rstrip("\n") == delimiter:
+                    break
+        self.heredoc_ends.clear()
 
     def comment(self, frame: _Frame) -> None:
         end = frame.text.find("\n", frame.pos)
@@ -171,9 +188,19 @@ class _Expander:
         if not word.quoted:  # parse.y skips the alias step, flag included, for a quoted word
             self.expand_next_word = False
         self.emit(self.inside_substitutions(text))
-        if self.last_token in _REDIRECTIONS:
+        self.advance(text, command_position and not word.quoted)
+
+    def advance(self, text: str, command_word: bool) -> None:
+        """The state a word that stays as typed leaves for the next one."""
+        if self.last_token in ("<<", "<<-"):
+            self.heredoc_ends.append((_unquoted(text), self.last_token == "<<-"))
+        if self.last_token == "function":
+            self.last_token = "function name"  # then `{` opens the body
+        elif self.last_token == "function name" and text == "{":
+            self.last_token = "{"
+        elif self.last_token in _REDIRECTIONS:
             self.last_token = "file"  # `>log`: the command word may still come
-        elif command_position and not word.quoted:
+        elif command_word:
             self.classify(text)
             self.only_redirections = False
         else:
@@ -209,6 +236,11 @@ class _Expander:
         value = self.aliases[name]
         self.expanded.append(name)
         self.frames.append(_Frame(value, name, expand_next=value[-1:] in BLANKS))
+
+
+def _unquoted(word: str) -> str:
+    """A here-document delimiter as bash compares it: quotes removed."""
+    return re.sub(r"""\\(.)|['"]""", lambda match: match.group(1) or "", word)
 
 
 def _is_fd_number(text: str, frame: _Frame) -> bool:

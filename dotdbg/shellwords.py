@@ -19,6 +19,7 @@ OPERATORS = (
     "|", "&", ";", "(", ")", "<", ">", "\n",
 )  # fmt: skip
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
+_ARRAY_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _CLOSERS = {"(": ")", "{": "}"}
 
 
@@ -45,9 +46,11 @@ def scan_word(text: str, pos: int) -> Word:
     start, quoted = pos, False
     while pos < len(text):
         char = text[pos]
-        if char in METACHARACTERS and not text.startswith(("<(", ">("), pos):
+        if char == "(" and _ARRAY_ASSIGNMENT.fullmatch(text, start, pos):
+            pos = _skip_group(text, pos)  # `x=(a b)` is one word, its elements no commands
+        elif char in METACHARACTERS and not text.startswith(("<(", ">("), pos):
             break
-        if char == "\\":
+        elif char == "\\":
             quoted = quoted or text[pos + 1 : pos + 2] not in ("\n", "")
             pos += 2
         elif char in "'\"" or text.startswith(("$'", '$"'), pos):

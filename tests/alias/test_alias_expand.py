@@ -45,6 +45,13 @@ CASES = [
     "time ll",
     "ll > out; ll 2>&1 | ll",
     "for f in ll gs; do ll $f; done",
+    "case ll in ll) ll;; gs) gs;; esac",
+    "function ll { gs; }",
+    "cat <<EOF\nll\nEOF\nll",
+    'cat <<-"E F" && ll\n\tll\n\tE F\nll',
+    "[[ -n ll ]] && ll",
+    "x=(ll gs) ll",
+    "((x = 1)) && ll",
 ]
 
 
