@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from dotdbg.config import load_config
+from dotdbg.config import ALIAS_NAME, FUNCTION_NAME, load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, run_lock
 from dotdbg.paths import Paths
@@ -225,6 +225,7 @@ def add(
     pack: str | None = None,
 ) -> Outcome:
     """Define alias or function ``name`` in the user's config, replacing an earlier one."""
+    _check_name(section, name)
     before = load_config(paths)
     _refuse_other_kind(before, section, name)
     existed = _defines(before, section, name)
@@ -246,6 +247,16 @@ def remove(paths: Paths, section: Section, name: str) -> Outcome:
     saved = save_edit(paths, lambda text: remove_entry(text, section, name, in_defaults))
     reload = reload_line(paths, section, name, removed=True)
     return Outcome("switched off" if in_defaults else "removed", saved, reload)
+
+
+def _check_name(section: Section, name: str) -> None:
+    """The config's own name rule, checked before the name is written anywhere."""
+    pattern = ALIAS_NAME if section == "aliases" else FUNCTION_NAME
+    if not pattern.fullmatch(name):
+        raise DotdbgError(
+            f"{name!r} is not a valid {KIND[section]} name",
+            hint="use letters, digits and _ (aliases also . : + - @ %); no spaces, quotes, / $ =",
+        )
 
 
 def _defines(config: Config, section: Section, name: str) -> bool:

@@ -67,10 +67,20 @@ def test_a_body_that_breaks_bash_changes_nothing(installed: Paths) -> None:
     assert generated_bash(installed) == bash_before
 
 
-def test_an_invalid_name_is_refused_where_it_would_be_written(paths: Paths) -> None:
-    with pytest.raises(DotdbgError, match="not a valid name") as error:
-        edit.add(paths, "aliases", "g s", "git status")
-    assert error.value.location == f"{paths.config_file}:2:1"
+@pytest.mark.parametrize(("section", "name"), [("aliases", "g s"), ("functions", "a+b")])
+def test_an_invalid_name_is_refused_before_anything_is_written(
+    paths: Paths, section: edit.Section, name: str
+) -> None:
+    with pytest.raises(DotdbgError, match="is not a valid"):
+        edit.add(paths, section, name, "git status")
+    assert not paths.config_file.exists()
+
+
+def test_what_the_config_refuses_is_refused_at_its_place_in_the_new_text(paths: Paths) -> None:
+    with pytest.raises(DotdbgError, match=r"pack") as error:
+        edit.add(paths, "aliases", "gx", "git x", pack="Not A Pack")
+    # gx = { command = "git x", pack = "Not A Pack" }: column 27 is where pack starts
+    assert error.value.location == f"{paths.config_file}:2:27"
     assert not paths.config_file.exists()
 
 
