@@ -9,6 +9,7 @@ come out.
 from __future__ import annotations
 
 import re
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ class Existing:
     aliases: Mapping[str, str] = field(default_factory=dict)
     functions: frozenset[str] = frozenset()
     which: Callable[[str], str | None] = lambda name: None
+    stems: Mapping[str, str] = field(default_factory=dict)  # tool → its aliases' prefix
 
     def taken(self, name: str) -> bool:
         return (
@@ -143,7 +145,7 @@ def _extends(longer: str, shorter: str) -> bool:
 def name_proposals(chosen: Sequence[tuple[str, int]], existing: Existing) -> list[Proposal]:
     """Names for the chosen commands: most used first, so it gets the shortest free name."""
     by_use = sorted(chosen, key=lambda item: (-item[1], item[0]))
-    stems = tool_stems([command for command, _ in by_use])
+    stems = tool_stems([command for command, _ in by_use], existing.stems)
     used: set[str] = set()
     proposals = []
     for command, count in by_use:
@@ -158,9 +160,27 @@ def name_proposals(chosen: Sequence[tuple[str, int]], existing: Existing) -> lis
     return proposals
 
 
-def tool_stems(commands: Sequence[str]) -> dict[str, str]:
-    """A distinct stem per tool, the more used tool (listed first) taking the shorter one."""
-    stems: dict[str, str] = {}
+def learned_stems(definitions: Mapping[str, str]) -> dict[str, str]:
+    """The prefix the existing aliases and functions of each tool share (git: gs gd gc → g).
+
+    Only for tools with two names or more: one name is not yet a convention.
+    """
+    names_by_tool: dict[str, list[str]] = {}
+    for name, command in definitions.items():
+        tool, _ = _tool_and_args(command.strip().split("\n", 1)[0])
+        names_by_tool.setdefault(tool, []).append(name)
+    common = {tool: os.path.commonprefix(names) for tool, names in names_by_tool.items()}
+    return {
+        tool: prefix
+        for tool, prefix in common.items()
+        if tool and prefix and len(names_by_tool[tool]) >= 2
+    }
+
+
+def tool_stems(commands: Sequence[str], learned: Mapping[str, str]) -> dict[str, str]:
+    """A distinct stem per tool: the one its existing aliases share, else the shortest free
+    prefix of its name, the more used tool (listed first) choosing first."""
+    stems = dict(learned)
     for command in commands:
         tool = _tool_and_args(command)[0]
         if tool in stems:

@@ -16,7 +16,7 @@ from dotdbg.expand import expand as expand_aliases
 from dotdbg.history import history_path, read_history
 from dotdbg.paths import Paths
 from dotdbg.report import note, warn
-from dotdbg.suggest import Existing, format_suggestions, pick
+from dotdbg.suggest import Existing, format_suggestions, learned_stems, pick
 from dotdbg.suggest import suggest as propose
 
 alias_app = typer.Typer(help="Add or remove an alias in your config.", no_args_is_help=True)
@@ -130,7 +130,9 @@ def shell_aliases(config: Config) -> dict[str, str]:
 
 
 def existing_names(config: Config) -> Existing:
+    bodies = {function.name: function.body for function in config.functions}
     return Existing(
+        stems=learned_stems({**shell_aliases(config), **bodies}),
         aliases=shell_aliases(config),
         functions=frozenset(function.name for function in config.functions),
         which=shutil.which,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.suggest import BASH_RESERVED, Existing, Proposal, suggest
+from dotdbg.suggest import BASH_RESERVED, Existing, Proposal, learned_stems, suggest
 
 
 def history(*counted: tuple[int, str]) -> list[str]:
@@ -151,3 +151,29 @@ def test_path_arguments_are_named_by_their_last_part() -> None:
     names = by_name(suggest(commands, Existing()).proposals)
     # c is taken by the more used one, cd is a builtin: cd + d(ata)
     assert names == {"c": "cd /src/project/models", "cdd": "cd /src/project/data"}
+
+
+def test_existing_aliases_teach_each_tool_its_prefix() -> None:
+    aliases = {
+        "pyt": "pytest --disable-warnings -rA",
+        "pytc": "pytest --collect-only -q",
+        "gs": "git status",
+        "gd": "git diff",
+        "wn": "watch -n 1 nvidia-smi",
+    }
+    stems = learned_stems({**aliases, "l": "ls -l | less", "la": "ls -la | less"})
+    assert stems == {"pytest": "pyt", "git": "g", "ls": "l"}  # one watch alias: no convention
+    commands = history(
+        (20, "pytest -x tests/test_model.py"),
+        (15, "git log --graph"),
+        (12, "ls -lS"),
+        (9, "grep -rn TODO src"),
+    )
+    existing = Existing(aliases, frozenset({"l", "la"}), stems=stems)
+    names = by_name(suggest(commands, existing).proposals)
+    assert names == {
+        "pytx": "pytest -x tests/test_model.py",
+        "g": "git log --graph",
+        "ll": "ls -lS",  # l is the function
+        "gr": "grep -rn TODO src",
+    }
