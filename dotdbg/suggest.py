@@ -9,7 +9,6 @@ come out.
 from __future__ import annotations
 
 import re
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -169,12 +168,20 @@ def learned_stems(definitions: Mapping[str, str]) -> dict[str, str]:
     for name, command in definitions.items():
         tool, _ = _tool_and_args(command.strip().split("\n", 1)[0])
         names_by_tool.setdefault(tool, []).append(name)
-    common = {tool: os.path.commonprefix(names) for tool, names in names_by_tool.items()}
+    common = {tool: _common_prefix(names) for tool, names in names_by_tool.items()}
     return {
         tool: prefix
         for tool, prefix in common.items()
         if tool and prefix and len(names_by_tool[tool]) >= 2
     }
+
+
+def _common_prefix(names: Sequence[str]) -> str:
+    """The letters every name starts with: those the first and the last in sort order share."""
+    first, last = min(names), max(names)
+    pairs = enumerate(zip(first, last, strict=False))  # first is the shorter when a prefix
+    size = next((i for i, (a, b) in pairs if a != b), len(first))
+    return first[:size]
 
 
 def tool_stems(commands: Sequence[str], learned: Mapping[str, str]) -> dict[str, str]:
