@@ -40,8 +40,13 @@ sys.exit(5)
 """
 
 
+# The probe needs only the standard library. The real interpreter, not the venv's link: a
+# checkout under /tmp (as in a CI clone) is hidden by the private tmpfs the command runs on.
+BASE_PYTHON = os.path.realpath(sys.executable)
+
+
 def run_probe(
-    size: str, marker: str, prefix: list[str] | None = None, python: str = sys.executable
+    size: str, marker: str, prefix: list[str] | None = None, python: str = BASE_PYTHON
 ) -> tuple[subprocess.CompletedProcess[str], dict[str, object]]:
     argv = [*(prefix or []), script("disk-fill"), "--tmpfs", size, "--"]
     done = subprocess.run(
