@@ -34,14 +34,14 @@ def test_parse_environ_picks_rank_and_env() -> None:
 
 def test_read_bytes_reads_past_the_first_page() -> None:
     big = "x" * 100_000  # two of them: more than one read's worth
+    argv = [sys.executable, "-c", "import sys; sys.stdin.read()"]
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; sys.stdin.read()"],
-        stdin=subprocess.PIPE,
-        env={**os.environ, "BIG": big, "BIG2": big, "RANK": "5"},
+        argv, stdin=subprocess.PIPE, env={**os.environ, "BIG": big, "BIG2": big, "RANK": "5"}
     )
     try:
-        # argv and environ become readable together, a moment after exec has begun
-        wait_until(lambda: procfs.read_argv(proc.pid) != ())
+        # Between fork and exec the child shows pytest's own argv and environ; exec replaces
+        # both at once, so the child's own argv means its environ is readable too.
+        wait_until(lambda: procfs.read_argv(proc.pid) == tuple(argv))
         facts = procfs.read_environ(proc.pid)
         raw = procfs.read_bytes(f"/proc/{proc.pid}/environ")
     finally:
