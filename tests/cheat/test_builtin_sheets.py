@@ -34,8 +34,10 @@ def without_placeholders(command: str) -> str:
 
 
 def bash_syntax_error(script: str) -> str:
+    """What ``bash -n`` says; a warning counts too: an unterminated here-document only warns,
+    and it would hide every line after it."""
     done = subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True)
-    return done.stderr.strip() if done.returncode else ""
+    return done.stderr.strip() or (f"bash -n exited {done.returncode}" if done.returncode else "")
 
 
 def test_corpus_is_big_enough() -> None:
@@ -78,3 +80,22 @@ def test_bash_commands_pass_bash_n(name: str, path: str) -> None:
     ]
     assert failures, f"{name}: the entries together fail `bash -n` (an unclosed quote?)"
     pytest.fail("\n".join(failures))
+
+
+@pytest.mark.parametrize(("name", "path"), SHEETS, ids=[name for name, _ in SHEETS])
+def test_python_commands_compile(name: str, path: str) -> None:
+    syntax, _, entries, _ = parsed(path)
+    if syntax != "python":
+        pytest.skip(f"syntax: {syntax}")
+    failures = []
+    for _, command, line in entries:
+        try:
+            compile(command + "\n", f"{name}:{line}", "exec")
+        except SyntaxError as error:
+            failures.append(f"{name}:{line}: {error.msg}\n    {command}")
+    assert not failures, "\n".join(failures)
+
+
+def test_unterminated_here_document_fails_the_bash_check() -> None:
+    assert "here-document" in bash_syntax_error("cat > x <<'EOF'\nline\n")
+    assert bash_syntax_error("cat > x <<'EOF'\nline\nEOF\n") == ""
