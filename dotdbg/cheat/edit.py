@@ -2,19 +2,25 @@
 
 Editing a sheet that exists only in read-only paths first copies it into the user's own dir;
 the copy then shadows nothing, since merging drops entries repeated from later paths.
+New files appear whole or not at all, and never replace an existing file.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import tempfile
 from collections.abc import Mapping
 
 from dotdbg.cheat.cheatpaths import PERSONAL
 from dotdbg.cheat.search import Sheet, suggestions
 from dotdbg.errors import DotdbgError
 
-SHEET_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*(/[A-Za-z0-9_][A-Za-z0-9_-]*)*")
+# What cheat reads as a sheet, minus what a shell makes awkward: parts without a dot, a space,
+# a control character or a backslash, not starting with '-'; '/' makes a subfolder ("lang/rust").
+_PART = r"[^\s./\\\x00-\x1f\x7f-][^\s./\\\x00-\x1f\x7f]*"
+SHEET_NAME = re.compile(f"{_PART}(/{_PART})*")
 NEW_SHEET = """\
 ---
 syntax: bash
@@ -27,7 +33,8 @@ tags: []
 
 def editable_file(name: str, sheets: Mapping[str, Sheet], user_dir: str) -> str:
     """The file ``--edit NAME`` opens, copying a read-only sheet into ``user_dir`` first."""
-    check_name(name)
+    if name not in sheets:  # a loaded sheet's name is a path below its cheatpath already
+        check_name(name)
     target = os.path.join(user_dir, name)
     if os.path.isfile(target):  # also when it is malformed and so not among ``sheets``
         return target
@@ -37,8 +44,15 @@ def editable_file(name: str, sheets: Mapping[str, Sheet], user_dir: str) -> str:
     for file in sheet.files:
         if file.label == PERSONAL or not file.readonly:
             return file.path
-    with open(sheet.files[0].path, "rb") as source:
-        _write_new(target, source.read())
+    try:
+        with open(sheet.files[0].path, "rb") as source:
+            data = source.read()
+    except OSError as error:
+        raise _cannot(f"read {sheet.files[0].path}", error) from None
+    try:
+        _write_new(target, data)
+    except FileExistsError:
+        pass  # made meanwhile (another edit): open that one
     return target
 
 
@@ -47,10 +61,11 @@ def new_file(name: str, sheets: Mapping[str, Sheet], user_dir: str) -> str:
     check_name(name)
     target = os.path.join(user_dir, name)
     if os.path.exists(target):
-        raise DotdbgError(
-            f"sheet {name!r} already exists in {user_dir}", hint=f"dotdbg cheat --edit {name}"
-        )
-    _write_new(target, NEW_SHEET.encode())
+        raise _exists(name, user_dir)
+    try:
+        _write_new(target, NEW_SHEET.encode())
+    except FileExistsError:
+        raise _exists(name, user_dir) from None
     return target
 
 
@@ -59,14 +74,60 @@ def check_name(name: str) -> None:
     if not SHEET_NAME.fullmatch(name):
         raise DotdbgError(
             f"{name!r} cannot be a sheet name",
-            hint="use letters, digits, '-' and '_', not first '-' (no dot: cheat skips such files)",
+            hint="no dot (cheat skips such files), space or backslash, and not first '-'",
         )
 
 
+def _exists(name: str, user_dir: str) -> DotdbgError:
+    return DotdbgError(
+        f"sheet {name!r} already exists in {user_dir}", hint=f"dotdbg cheat --edit {name}"
+    )
+
+
+def _cannot(what: str, error: OSError) -> DotdbgError:
+    return DotdbgError(
+        f"cannot {what}: {error.strerror}", hint="check the path and its permissions"
+    )
+
+
 def _write_new(target: str, data: bytes) -> None:
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    with open(target, "xb") as file:
-        file.write(data)
+    """Create ``target`` with ``data`` atomically; FileExistsError if it exists already."""
+    directory = os.path.dirname(target)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        # A hidden temp name: sheet loading skips it even if a crash leaves it behind.
+        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", dir=directory)
+    except OSError as error:
+        raise _cannot(f"create a file in {directory}", error) from None
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temp, 0o666 & ~_umask())
+        _link_no_replace(temp, target)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        raise _cannot(f"write {target}", error) from None
+    finally:
+        os.unlink(temp)
+
+
+def _link_no_replace(temp: str, target: str) -> None:
+    try:
+        os.link(temp, target)  # fails with FileExistsError rather than replacing
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV):
+            raise
+        with open(temp, "rb") as source, open(target, "xb") as file:  # no hard links here
+            file.write(source.read())
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _unknown_sheet(name: str, sheets: Mapping[str, Sheet]) -> DotdbgError:

@@ -252,6 +252,10 @@ def _report_nothing_found(
     sheets: dict[str, search.Sheet], words: list[str], result: search.Result
 ) -> None:
     terms = " ".join(words[1:] if result.mode == search.SHEET_MODE else words)
+    if result.mode == search.SHEET_MODE and not terms:
+        print(f"dotdbg: sheet {result.sheet!r} has no entries yet", file=sys.stderr)
+        print(f"hint: dotdbg cheat --edit {result.sheet}", file=sys.stderr)
+        return
     if result.mode == search.SHEET_MODE:
         print(f"dotdbg: no entry of sheet {result.sheet!r} matches {terms!r}", file=sys.stderr)
         return

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from cheat_helpers import FIXTURE_SHEETS, RunCheat, write_sheet
 
+from dotdbg.errors import DotdbgError
+
 
 @pytest.fixture
 def editor(tmp_path: Path) -> tuple[dict[str, str], Path]:
@@ -106,7 +108,7 @@ def test_new_creates_a_starter_sheet(
     assert "already exists" in again.stderr
 
 
-@pytest.mark.parametrize("name", ["has.dot", "", "-x", "a b", "../escape"])
+@pytest.mark.parametrize("name", ["has.dot", "", "-x", "a b", "../escape", "a\\b", "x/-y"])
 def test_new_refuses_bad_names(
     name: str, run_cheat: RunCheat, editor: tuple[dict[str, str], Path], fake_home: Path
 ) -> None:
@@ -137,3 +139,91 @@ def test_missing_editor_is_a_user_error(personal_dir: Path, run_cheat: RunCheat)
     assert done.returncode == 2
     assert "cannot run the editor 'no-such-editor-qq'" in done.stderr
     assert os.path.exists(personal_dir / "qqgit")
+
+
+def test_edit_and_new_take_names_cheat_sheets_use(
+    personal_dir: Path,
+    community_dir: Path,
+    run_cheat: RunCheat,
+    editor: tuple[dict[str, str], Path],
+) -> None:
+    """cheat/cheatsheets has sheets such as `find+` and `dnf+`: those can be edited too."""
+    env, log = editor
+    original = write_sheet(community_dir, "qqfind+", "# find plus\nfind -L .\n")
+    original.chmod(0o444)
+    assert run_cheat("--edit", "qqfind+", env=env).returncode == 0
+    assert log.read_text() == f"{personal_dir / 'qqfind+'}\n"
+    assert original.read_text() == "# find plus\nfind -L .\n"
+    assert run_cheat("--new", "qqc++", env=env).returncode == 0
+    assert (personal_dir / "qqc++").is_file()
+
+
+def test_new_files_appear_whole_with_the_umask_mode(
+    personal_dir: Path, community_dir: Path, run_cheat: RunCheat
+) -> None:
+    write_sheet(community_dir, "qqgit", "# x\nx\n").chmod(0o444)
+    env = {"EDITOR": "true", "VISUAL": ""}
+    assert run_cheat("--new", "qqfresh", env=env).returncode == 0
+    assert run_cheat("--edit", "qqgit", env=env).returncode == 0
+    assert sorted(path.name for path in personal_dir.iterdir()) == ["qqfresh", "qqgit"]  # no temp
+    mask = os.umask(0)
+    os.umask(mask)
+    for name in ("qqfresh", "qqgit"):
+        assert stat.S_IMODE((personal_dir / name).stat().st_mode) == 0o666 & ~mask
+
+
+def test_new_never_replaces_a_file_made_meanwhile(tmp_path: Path) -> None:
+    """The last step links the finished temp file in: an existing file stops it, untouched."""
+    from dotdbg.cheat import edit
+
+    target = tmp_path / "sheets" / "qqrace"
+    target.parent.mkdir()
+    target.write_text("# theirs\nkeep\n")
+    with pytest.raises(FileExistsError):
+        edit._write_new(str(target), b"# mine\nlost\n")
+    assert target.read_text() == "# theirs\nkeep\n"
+    assert [path.name for path in target.parent.iterdir()] == ["qqrace"]
+
+
+def test_empty_sheet_says_so(personal_dir: Path, run_cheat: RunCheat) -> None:
+    write_sheet(personal_dir, "qqempty", "---\nsyntax: bash\n---\n# a heading only\n")
+    done = run_cheat("qqempty")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "dotdbg: sheet 'qqempty' has no entries yet\nhint: dotdbg cheat --edit qqempty\n"
+    )
+
+
+def test_a_failed_write_leaves_no_sheet_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk while writing: no half-written sheet, no temp file."""
+    import errno
+
+    from dotdbg.cheat import edit
+
+    def disk_full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(edit.os, "fsync", disk_full)
+    target = tmp_path / "sheets" / "qqfull"
+    with pytest.raises(DotdbgError, match=f"cannot write {target}: No space"):
+        edit._write_new(str(target), b"# mine\nx\n")
+    assert list(target.parent.iterdir()) == []
+
+
+def test_personal_dir_in_the_way_is_a_user_error(
+    personal_dir: Path, community_dir: Path, run_cheat: RunCheat
+) -> None:
+    write_sheet(community_dir, "qqgit", "# x\nx\n")
+    personal_dir.rmdir()
+    personal_dir.write_text("a file where the sheets dir should be\n")
+    env = {"EDITOR": "true", "VISUAL": ""}
+    for args in (["--new", "qqfresh"], ["--edit", "qqgit"]):
+        done = run_cheat(*args, env=env)
+        assert done.returncode == 2, args
+        assert done.stderr == (
+            f"dotdbg: error: cannot create a file in {personal_dir}: File exists\n"
+            "hint: check the path and its permissions\n"
+        )
+    assert personal_dir.read_text() == "a file where the sheets dir should be\n"
