@@ -3,6 +3,7 @@
 A lookup stats each sheet file and re-reads only those that changed, so a 300-sheet corpus
 costs one ``marshal.load`` rather than 300 reads and parses. The cache holds only tuples,
 strings and ints (marshal's fast subset); a missing, stale or corrupt cache is rebuilt.
+A file that cannot be used is cached as a list: where in it (``:line:col``) and what is wrong.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dotdbg.cheat.sheets import SheetError, decode, parse
 
 CACHE_NAME = "cheat-index.marshal"
 # Bump when the parser's output changes so old caches are not trusted.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 MAX_SHEET_BYTES = 16 * 2**20
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -28,8 +29,9 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-    # syntax, tags, entries, dotdbg's own keys as (key, value) pairs; a str says why it was skipped
+    # syntax, tags, entries, dotdbg's own keys as (key, value) pairs
     SheetRecord = tuple[str, list[str], list[Entry], list[tuple[str, str]]]
+    Skipped = list[str]  # [":line:col" or "", the problem]: why a file is not used
     PathRecord = tuple[str, str, bool]
     Warn = Callable[[str, str], None]  # (file, problem)
 
@@ -121,18 +123,18 @@ def _walk(directory: str, prefix: str, found: list[tuple[str, str]]) -> None:
             found.append((prefix + child.name, child.path))
 
 
-def read_record(path: str) -> SheetRecord | str:
-    """What the cache keeps for one file: the parsed sheet, or why it was skipped."""
+def read_record(path: str) -> SheetRecord | Skipped:
+    """What the cache keeps for one file: the parsed sheet, or where and why it was skipped."""
     try:
         with open(path, "rb") as file:
             data = file.read(MAX_SHEET_BYTES + 1)
         if len(data) > MAX_SHEET_BYTES:
-            raise SheetError(f"is larger than {MAX_SHEET_BYTES // 2**20} MiB")
+            raise SheetError(f"larger than {MAX_SHEET_BYTES // 2**20} MiB: split it up")
         sheet = parse(decode(data))
     except SheetError as error:
-        return str(error)
+        return [error.location, str(error)]
     except OSError as error:
-        return f"cannot be read ({error.strerror})"
+        return ["", f"cannot be read: {error.strerror}"]
     return (sheet.syntax, sheet.tags, sheet.entries, sorted(sheet.extra.items()))
 
 
@@ -145,14 +147,15 @@ def load_sheets(cheatpaths: list[Cheatpath], index: Index, warn: Warn) -> list[S
             if stamp is None:
                 continue
             record = index.lookup(path, stamp, _reader(path))
-            if isinstance(record, str):
-                warn(path, f"{record}; skipped")
+            if isinstance(record, list):
+                location, problem = record
+                warn(path + location, f"{problem}; sheet skipped")
             else:
                 loaded.append(SheetFile(name, path, cheatpath, rank, record))
     return loaded
 
 
-def _reader(path: str) -> Callable[[], SheetRecord | str]:
+def _reader(path: str) -> Callable[[], SheetRecord | Skipped]:
     return lambda: read_record(path)
 
 

@@ -17,7 +17,22 @@ FRONT_MATTER_FENCE = "---"
 
 
 class SheetError(ValueError):
-    """A sheet that cannot be read: malformed front matter, undecodable or binary text."""
+    """A sheet that cannot be read: malformed front matter, undecodable or binary text.
+
+    ``line`` and ``column`` (1-based, 0 when unknown) say where, for a ``file:line:col`` warning.
+    """
+
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+    @property
+    def location(self) -> str:
+        """``:line:col``, ``:line`` or nothing: what follows the file name in a warning."""
+        if not self.line:
+            return ""
+        return f":{self.line}:{self.column}" if self.column else f":{self.line}"
 
 
 class ParsedSheet:
@@ -34,13 +49,22 @@ class ParsedSheet:
 
 def decode(data: bytes) -> str:
     """UTF-8 text with any BOM dropped and CRLF / CR line ends made LF."""
-    if b"\0" in data:
-        raise SheetError("looks like a binary file (contains NUL bytes)")
+    data = data.removeprefix(b"\xef\xbb\xbf")  # a BOM; removed first so offsets count from here
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line, column = _byte_position(data, nul)
+        raise SheetError("a NUL byte: a binary file, not a sheet", line, column)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise SheetError(f"is not valid UTF-8 (byte {error.start})") from None
+        line, column = _byte_position(data, error.start)
+        raise SheetError("not valid UTF-8: save the file as UTF-8", line, column) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and byte column of ``offset``."""
+    return data.count(b"\n", 0, offset) + 1, offset - data.rfind(b"\n", 0, offset)
 
 
 def parse(text: str) -> ParsedSheet:
@@ -50,12 +74,14 @@ def parse(text: str) -> ParsedSheet:
     syntax = meta.get("syntax") or ""
     tags = meta.get("tags") or []
     if not isinstance(syntax, str):
-        raise SheetError("front matter: 'syntax' must be a single word")
+        raise SheetError("front matter: 'syntax' must be a single word", _key_line(lines, "syntax"))
     if not isinstance(tags, list):
-        raise SheetError("front matter: 'tags' must be a list such as [a, b]")
+        raise SheetError(
+            "front matter: 'tags' must be a list such as [a, b]", _key_line(lines, "tags")
+        )
     extra = meta.get("dotdbg") or {}
     if not isinstance(extra, dict):
-        raise SheetError("front matter: 'dotdbg' must be a mapping")
+        raise SheetError("front matter: 'dotdbg' must be a mapping", _key_line(lines, "dotdbg"))
     return ParsedSheet(syntax, tags, parse_entries(lines, body_start), extra)
 
 
@@ -70,7 +96,15 @@ def split_front_matter(lines: list[str]) -> tuple[FrontMatter, int]:
     for index in range(1, len(lines)):
         if lines[index].rstrip() == FRONT_MATTER_FENCE:
             return parse_front_matter(lines[1:index], first_line=2), index + 1
-    raise SheetError("front matter starts with '---' on line 1 but is never closed")
+    raise SheetError("front matter is never closed: end it with a '---' line", 1, 1)
+
+
+def _key_line(lines: list[str], key: str) -> int:
+    """The line of the front matter where top-level ``key`` is set."""
+    for index in range(1, len(lines)):
+        if lines[index].startswith(f"{key}:"):
+            return index + 1
+    return 0
 
 
 def parse_front_matter(lines: list[str], first_line: int) -> FrontMatter:
@@ -83,7 +117,7 @@ def parse_front_matter(lines: list[str], first_line: int) -> FrontMatter:
             continue
         key, value = _top_level_pair(line, first_line + index - 1)
         if key in meta:
-            raise SheetError(f"front matter line {first_line + index - 1}: '{key}' appears twice")
+            raise SheetError(f"front matter: '{key}' appears twice", first_line + index - 1)
         if value:
             meta[key] = _scalar_or_flow_list(value, first_line + index - 1)
             continue
@@ -102,7 +136,7 @@ def _top_level_pair(line: str, line_no: int) -> tuple[str, str]:
     key = key.rstrip()
     if not (colon and _is_key(key)) or (value and not value[0].isspace()):
         got = line.strip()
-        raise SheetError(f"front matter line {line_no}: expected 'key: value', got {got!r}")
+        raise SheetError(f"front matter: expected 'key: value', got {got!r}", line_no)
     return key, _strip_comment(value.strip())
 
 
@@ -127,27 +161,27 @@ def _parse_block(block: list[tuple[int, str]], first_line: int) -> str | list[st
     mapping: dict[str, str] = {}
     for offset, text in block:
         key, value = _top_level_pair(text, first_line + offset)
-        mapping[key] = _unquote(value)
+        mapping[key] = _unquote(value, first_line + offset)
     return mapping
 
 
 def _block_list_item(text: str, line_no: int) -> str:
     if not text.startswith("-"):
-        raise SheetError(f"front matter line {line_no}: expected '- item', got {text!r}")
-    return _unquote(_strip_comment(text[1:].strip()))
+        raise SheetError(f"front matter: expected '- item', got {text!r}", line_no)
+    return _unquote(_strip_comment(text[1:].strip()), line_no)
 
 
 def _scalar_or_flow_list(value: str, line_no: int) -> str | list[str]:
     if value.startswith("["):
         if not value.endswith("]"):
-            raise SheetError(f"front matter line {line_no}: list is missing its closing ']'")
+            raise SheetError("front matter: list is missing its closing ']'", line_no)
         inner = value[1:-1].strip()
         if "[" in inner or "]" in inner or "{" in inner:
-            raise SheetError(f"front matter line {line_no}: nested lists are not supported")
-        return [_unquote(item.strip()) for item in inner.split(",") if item.strip()]
+            raise SheetError("front matter: nested lists are not supported", line_no)
+        return [_unquote(item.strip(), line_no) for item in inner.split(",") if item.strip()]
     if value.startswith(("{", "|", ">", "&", "*", "!")):
-        raise SheetError(f"front matter line {line_no}: unsupported YAML value {value!r}")
-    return _unquote(value)
+        raise SheetError(f"front matter: unsupported YAML value {value!r}", line_no)
+    return _unquote(value, line_no)
 
 
 def _strip_comment(value: str) -> str:
@@ -157,11 +191,11 @@ def _strip_comment(value: str) -> str:
     return (value[:hash_at] if hash_at >= 0 else value).strip()
 
 
-def _unquote(value: str) -> str:
+def _unquote(value: str, line_no: int) -> str:
     if len(value) >= 2 and value[0] == value[-1] and value[0] in ("'", '"'):
         return value[1:-1]
     if value[:1] in ("'", '"'):
-        raise SheetError(f"unbalanced quote in front matter value {value!r}")
+        raise SheetError(f"front matter: unbalanced quote in {value!r}", line_no)
     return value
 
 

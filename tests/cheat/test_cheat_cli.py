@@ -209,10 +209,10 @@ def test_bad_sheets_warn_once_and_the_rest_still_work(
         assert done.returncode == 0
         assert done.stdout.endswith("git bisect skip\n")
         assert sorted(done.stderr.splitlines()) == [
-            "dotdbg: warning: ~/.config/dotdbg/cheatsheets/qqbroken: front matter starts with "
-            "'---' on line 1 but is never closed; skipped",
-            "dotdbg: warning: ~/.config/dotdbg/cheatsheets/qqlatin1: is not valid UTF-8 "
-            "(byte 5); skipped",
+            "dotdbg: warning: ~/.config/dotdbg/cheatsheets/qqbroken:1:1: front matter is never "
+            "closed: end it with a '---' line; sheet skipped",
+            "dotdbg: warning: ~/.config/dotdbg/cheatsheets/qqlatin1:1:6: not valid UTF-8: "
+            "save the file as UTF-8; sheet skipped",
         ]
 
 

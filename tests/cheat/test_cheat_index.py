@@ -67,7 +67,7 @@ def test_broken_sheet_warns_from_the_cache_too(tmp_path: Path) -> None:
     first = load(sheets, cache)
     assert first == (
         [],
-        ["bad: front matter line 2: expected 'key: value', got 'syntax bash'; skipped"],
+        ["bad:2: front matter: expected 'key: value', got 'syntax bash'; sheet skipped"],
     )
     assert load(sheets, cache) == first
 
@@ -77,7 +77,7 @@ def test_huge_file_is_skipped_with_a_warning(tmp_path: Path) -> None:
     write_sheet(sheets, "ok", "# ok\nok\n")
     with open(sheets / "huge", "wb") as huge:
         huge.truncate(16 * 2**20 + 1)
-    assert load(sheets, cache) == (["ok"], ["huge: is larger than 16 MiB; skipped"])
+    assert load(sheets, cache) == (["ok"], ["huge: larger than 16 MiB: split it up; sheet skipped"])
 
 
 def test_unwritable_cache_dir_still_answers(

@@ -146,3 +146,36 @@ def test_very_large_sheet_parses_quickly() -> None:
     last = ("describe step 49999 of the work", "command --option 49999 <file>", 3 + 3 * 49_999 + 1)
     assert sheet.entries[-1] == last
     assert elapsed < 5  # linear: about 0.2 s here; a quadratic parse would take minutes
+
+
+@pytest.mark.parametrize(
+    ("text", "location"),
+    [
+        ("---\nsyntax: bash\n# x\nx\n", ":1:1"),  # never closed: where it opens
+        ("---\nsyntax: bash\ntags a\n---\n", ":3"),
+        ("---\nsyntax: bash\n\ntags: [a, b\n---\n", ":4"),
+        ("---\nsyntax: bash\ntags:\n  - ok\n  - 'open\n---\n", ":5"),
+        ("---\nsyntax: [a]\n---\n", ":2"),
+        ("---\n# comment\ntags: a\n---\n", ":3"),
+        ("---\ndotdbg: plain\n---\n", ":2"),
+        ("---\ndotdbg:\n  key value\n---\n", ":3"),
+    ],
+)
+def test_front_matter_errors_say_where(text: str, location: str) -> None:
+    with pytest.raises(SheetError) as raised:
+        parse(text)
+    assert raised.value.location == location
+
+
+@pytest.mark.parametrize(
+    ("data", "location"),
+    [
+        (b"# caf\xe9\nls\n", ":1:6"),
+        (b"\xef\xbb\xbf# ok\nls \xff\n", ":2:4"),  # a BOM does not shift the column
+        (b"# ok\n\nab\x00c\n", ":3:3"),
+    ],
+)
+def test_undecodable_bytes_say_where(data: bytes, location: str) -> None:
+    with pytest.raises(SheetError) as raised:
+        decode(data)
+    assert raised.value.location == location
