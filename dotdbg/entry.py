@@ -11,10 +11,11 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["cheat"]:
+    command = args.index("cheat") if "cheat" in args else -1
+    if command >= 0 and all(arg == "--verbose" for arg in args[:command]):
         from dotdbg.cheat.fast import main as cheat_main
 
-        return cheat_main(args[1:])
+        return cheat_main(args[command + 1 :])
     from dotdbg.cli import main as cli_main
 
     return cli_main(args)

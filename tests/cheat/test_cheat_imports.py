@@ -42,6 +42,7 @@ def loaded_by(args: list[str], cwd: Path) -> set[str]:
         ["cheat"],
         ["cheat", "--names"],
         ["cheat", "-c", "qqgit", "skip"],
+        ["--verbose", "cheat", "qqgit", "bisect"],
     ],
 )
 def test_lookup_path_imports_nothing_heavy(
