@@ -1,0 +1,58 @@
+"""Ctrl-G in the shell `dotdbg install` set up: a built-in sheet's command lands on the prompt.
+
+tests/cheat/test_cheat_widget.py drives the widget template on its own; these go through the
+whole generated dotdbg.bash and ~/.inputrc, with the sheets dotdbg ships.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.e2e.conftest import TmuxShell
+
+pytestmark = pytest.mark.e2e
+
+# A built-in py-spy entry with a placeholder: the cursor must land on <jobid>.
+PICKED = (
+    "srun --overlap --jobid=<jobid> --ntasks-per-node=1 bash -c "
+    "'pgrep -P $(pgrep -o python) | xargs -I {} py-spy dump --pid {}'"
+)
+
+
+def assert_on_the_prompt_not_run(shell: TmuxShell) -> None:
+    shell.wait_for(lambda s: f"$ true {PICKED}" in s)
+    shell.type("42")  # typed where the cursor is: on the placeholder
+    shell.wait_for(lambda s: "--jobid=42<jobid> " in s)
+    assert "srun: command not found" not in shell.screen()
+    shell.send("C-u")
+
+
+def test_numbered_list_puts_a_builtin_command_on_the_prompt(shell: TmuxShell) -> None:
+    shell.run("export DOTDBG_CHEAT_PICKER=list")
+    shell.send("C-u")
+    shell.type("true ")
+    shell.send("C-g")
+    shell.wait_for(lambda s: "cheat: search words" in s)
+    shell.type("py-spy every node running")
+    shell.send("Enter")
+    screen = shell.wait_for(lambda s: "cheat: number" in s)
+    numbered = [line.split(None, 1) for line in screen.splitlines() if line[:4].strip().isdigit()]
+    number = next(n for n, text in numbered if "every node of a running SLURM job" in text)
+    shell.type(number)
+    shell.send("Enter")
+    assert_on_the_prompt_not_run(shell)
+
+
+def test_fzf_puts_a_builtin_command_on_the_prompt(shell: TmuxShell) -> None:
+    if shutil.which("fzf") is None:
+        pytest.skip("fzf is not installed (apt-get install fzf)")
+    shell.send("C-u")
+    shell.type("true ")
+    shell.send("C-g")
+    shell.wait_for(lambda s: "cheat>" in s)
+    shell.type("'--jobid=<jobid> '--ntasks-per-node=1 !--nodes")  # exact terms: one entry
+    shell.wait_for(lambda s: " 1/" in s)
+    shell.send("Enter")
+    assert_on_the_prompt_not_run(shell)
