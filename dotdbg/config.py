@@ -475,12 +475,17 @@ def _readline(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker
 
 def _cheat(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> Cheat:
     values = _section(base, over, "cheat", checker)
-    for key in ("key", "alias"):
-        if any(c in values[key] for c in "\n\r\"'"):
-            raise checker.fail(("cheat", key), f"cheat.{key} {values[key]!r} is invalid", "")
+    key_hint = 'a readline key sequence such as "\\\\C-g" or "\\\\eg", or "" for no key'
+    key = values["key"]
+    # A key without a backslash escape is plain typing: "C-g" would take over the letter C.
+    if key and (not key.startswith("\\") or any(c in key for c in "\n\r\"'")):
+        raise checker.fail(("cheat", "key"), f"cheat.key {key!r} is not a key sequence", key_hint)
+    alias_hint = 'a short name such as "ch", or "" for no alias'
     if values["alias"] and not ALIAS_NAME.fullmatch(values["alias"]):
         raise checker.fail(
-            ("cheat", "alias"), f"cheat.alias {values['alias']!r} is not a valid alias name", ""
+            ("cheat", "alias"),
+            f"cheat.alias {values['alias']!r} is not a valid alias name",
+            alias_hint,
         )
     paths = tuple(_cheat_path(entry, index, checker) for index, entry in enumerate(values["paths"]))
     return Cheat(key=values["key"], alias=values["alias"], paths=paths)
