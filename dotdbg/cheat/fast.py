@@ -232,6 +232,8 @@ def _show(sheets: dict[str, search.Sheet], options: Options, color: bool) -> int
     result = search.lookup(sheets, options.words, options.regex)
     if not result.groups:
         _report_nothing_found(sheets, options.words, result)
+        if options.json:  # a script parses an empty list more easily than no output
+            _write(output.format_result_json(result))
         return EXIT_NOT_FOUND
     if options.json:
         return _write(output.format_result_json(result))

@@ -95,6 +95,13 @@ def test_json_for_scripts(personal_dir: Path, run_cheat: RunCheat) -> None:
     assert [sheet["name"] for sheet in listing if sheet["name"] == "qqgit"] == ["qqgit"]
 
 
+def test_json_with_no_match_is_an_empty_list(personal_dir: Path, run_cheat: RunCheat) -> None:
+    write_sheet(personal_dir, "qqgit", QQGIT)
+    done = run_cheat("--json", "qqgit", "zzznothing")
+    assert (done.returncode, json.loads(done.stdout)) == (1, [])
+    assert "no entry of sheet 'qqgit' matches 'zzznothing'" in done.stderr
+
+
 def test_commands_only_for_command_substitution(personal_dir: Path, run_cheat: RunCheat) -> None:
     write_sheet(personal_dir, "qqtar", (FIXTURE_SHEETS / "tar").read_text())
     done = run_cheat("-c", "qqtar", "extract", "gz")
