@@ -61,7 +61,14 @@ def test_build_limits_rejects_with_a_hint(
 
 @pytest.mark.parametrize(
     ("num", "text"),
-    [(5 * G, "5G"), (3 * G // 2, "1.5G"), (100 * M, "100M"), (1023 * M, "1023M"), (2**40, "1T")],
+    [
+        (5 * G, "5G"),
+        (3 * G // 2, "1.5G"),
+        (100 * M, "100M"),
+        (1023 * M, "1023M"),
+        (2**40, "1T"),
+        (2**60, "1024P"),
+    ],
 )
 def test_short_size_is_what_memlimit_exports(num: int, text: str) -> None:
     assert short_size(num) == text
