@@ -7,7 +7,7 @@ import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
-from memlimit_fakes import V2_MOUNT, FakeTree
+from memlimit_fakes import V1_MOUNT, V2_MOUNT, FakeTree
 
 from dotdbg.errors import DotdbgError
 from dotdbg.helpers.memlimit import probe_backends, run_memlimit
@@ -125,6 +125,37 @@ def test_cgroup1_that_silently_ignores_the_limit_is_refused_and_removed(
     with pytest.raises(BackendUnavailable, match="silently ignored"):
         Cgroup1Backend(fs=fs).arm(LIMITS)
     assert fs.made() == []
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_a_lower_limit_above_is_noted_and_named_in_kill_reports(
+    fake_tree: FakeTree, version: str
+) -> None:
+    fake_tree.proc()
+    if version == "v1":
+        fake_tree.v1()
+        mount, limit_file, backend = V1_MOUNT, "memory.limit_in_bytes", Cgroup1Backend
+    else:
+        fake_tree.v2(own_subtree="memory")
+        mount, limit_file, backend = V2_MOUNT, "memory.max", Cgroup2Backend
+    fake_tree.write(f"{mount}/user/me/{limit_file}", str(300 * M))  # our own cgroup
+    fake_tree.write(f"{mount}/user/{limit_file}", str(60 * M))  # its parent
+    placement = backend(fs=fake_tree.fs()).arm(LIMITS)
+    assert placement.enclosing_limit == 60 * M
+    assert placement.notes == [
+        f"{mount}/user is limited to 60M, below the 100M asked: the OOM killer acts at that "
+        "lower limit"
+    ]
+    placement.close()
+
+
+def test_a_higher_limit_above_is_not_noted(fake_tree: FakeTree) -> None:
+    fake_tree.proc()
+    fake_tree.v1()
+    fake_tree.write(f"{V1_MOUNT}/user/me/memory.limit_in_bytes", str(100 * M))
+    placement = Cgroup1Backend(fs=fake_tree.fs()).arm(LIMITS)
+    assert (placement.enclosing_limit, placement.notes) == (None, [])
+    placement.close()
 
 
 def test_cgroup1_needs_a_mounted_memory_controller(fake_tree: FakeTree) -> None:

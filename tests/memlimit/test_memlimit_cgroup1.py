@@ -106,6 +106,16 @@ def test_the_command_exit_code_passes_through(cgroup_v1: Cgroups) -> None:
     assert "OOM" not in done.stderr
 
 
+def test_inside_a_smaller_limit_the_kill_names_that_limit(cgroup_v1: Cgroups) -> None:
+    inner = [str(MEMLIMIT), *CGROUP1, "200M", "--", sys.executable, "-c", TOUCH_300M]
+    done = run_cli(*CGROUP1, "100M", "--", *inner)
+    assert done.returncode == 137
+    note = re.search(r"note: (\S+) is limited to 100M, below the 200M asked", done.stderr)
+    assert note and re.search(r"/dotdbg-memlimit-\d+$", note[1]), done.stderr  # the outer one
+    oom = r"a process was OOM-killed at the 100M limit of an enclosing cgroup \(cgroup-v1, peak"
+    assert len(re.findall(oom, done.stderr)) == 1, done.stderr
+
+
 def test_processes_left_behind_are_killed_so_the_cgroup_can_go(cgroup_v1: Cgroups) -> None:
     done = run_cli(*CGROUP1, "100M", "--", "sh", "-c", "sleep 300 & echo $!")
     assert done.returncode == 0

@@ -133,6 +133,13 @@ def test_kill_message(kills: int, peak: int | None, text: str) -> None:
     assert kill_message(kills, "5G", "cgroup-v1", peak, "OOM-killed") == text
 
 
+def test_kill_message_names_an_enclosing_limit() -> None:
+    text = kill_message(1, "100M", "cgroup-v1", 80 * M, "OOM-killed", enclosing=True)
+    assert text == (
+        "a process was OOM-killed at the 100M limit of an enclosing cgroup (cgroup-v1, peak 80.00M)"
+    )
+
+
 def test_exit_code_follows_the_shell_convention() -> None:
     assert exit_code(3 << 8) == 3
     assert exit_code(signal.SIGKILL) == 137

@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 
 from dotdbg.helpers.memlimit.backends.base import BackendUnavailable, OomCounters, Placement
 from dotdbg.helpers.memlimit.cgroupfs import PROCS, CgroupFS, Mount, under_mount, wait_until
-from dotdbg.helpers.memlimit.limits import limit_in_force
+from dotdbg.helpers.memlimit.limits import limit_in_force, short_size
 
 PREFIX = "dotdbg-memlimit-"
 EMPTY_TIMEOUT = 5.0
@@ -51,6 +51,43 @@ def verify_limit(fs: CgroupFS, directory: PurePosixPath, name: str, requested: i
         raise BackendUnavailable(
             f"{name} reads {shown} after writing {requested}: the limit was silently ignored"
         )
+
+
+def enclosing_limit(
+    fs: CgroupFS, mount: Mount, directory: PurePosixPath, limit_file: str
+) -> tuple[int, PurePosixPath] | None:
+    """The lowest limit set on a cgroup above ``directory`` in this hierarchy, and where."""
+    tightest: tuple[int, PurePosixPath] | None = None
+    for level in directory.parents:
+        if not level.is_relative_to(mount.point):
+            break
+        try:
+            limit = fs.read_int(level / limit_file)
+        except (OSError, ValueError):
+            limit = None
+        if limit is not None and (tightest is None or limit < tightest[0]):
+            tightest = (limit, level)
+    return tightest
+
+
+def note_enclosing_limit(
+    placement: Placement,
+    fs: CgroupFS,
+    mount: Mount,
+    directory: PurePosixPath,
+    limit_file: str,
+    requested: int,
+) -> None:
+    """Tell, up front and in kill reports, when a cgroup above has a lower limit, which then
+    acts first: usage here can never reach the limit asked for."""
+    found = enclosing_limit(fs, mount, directory, limit_file)
+    if found is None or found[0] >= requested:
+        return
+    placement.enclosing_limit = found[0]
+    placement.notes.append(
+        f"{found[1]} is limited to {short_size(found[0])}, below the {short_size(requested)} "
+        "asked: the OOM killer acts at that lower limit"
+    )
 
 
 def kill_stragglers(fs: CgroupFS, directory: PurePosixPath) -> int:
