@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path, PurePosixPath
 
@@ -156,6 +157,34 @@ def test_a_higher_limit_above_is_not_noted(fake_tree: FakeTree) -> None:
     placement = Cgroup1Backend(fs=fake_tree.fs()).arm(LIMITS)
     assert (placement.enclosing_limit, placement.notes) == (None, [])
     placement.close()
+
+
+def dead_pid() -> int:
+    """The pid of a process that has ended (and been reaped)."""
+    return int(subprocess.run(["sh", "-c", "echo $$"], capture_output=True, text=True).stdout)
+
+
+def test_empty_cgroups_of_runs_that_are_gone_are_removed(fake_tree: FakeTree) -> None:
+    fake_tree.proc()
+    fake_tree.v1()
+    gone, busy = dead_pid(), dead_pid()
+    own = f"{V1_MOUNT}/user/me"
+    for name, procs in [
+        (f"dotdbg-memlimit-{gone}", ""),  # its memlimit was killed -9
+        (f"dotdbg-memlimit-{gone}-1", ""),
+        (f"dotdbg-memlimit-{busy}", "4242\n"),  # its command still runs: not ours to kill
+        (f"dotdbg-memlimit-{os.getppid()}", ""),  # its memlimit still runs
+        ("someone-else", ""),
+    ]:
+        fake_tree.write(f"{own}/{name}/cgroup.procs", procs)
+    placement = Cgroup1Backend(fs=fake_tree.fs()).arm(LIMITS)
+    assert "removed 2 empty cgroup(s) left by memlimit runs killed -9" in placement.notes
+    placement.close()
+    left = sorted(path.name for path in (fake_tree.root / own.lstrip("/")).iterdir())
+    kept = ["cgroup.procs", f"dotdbg-memlimit-{busy}", f"dotdbg-memlimit-{os.getppid()}"]
+    assert [name for name in left if not name.startswith("memory.")] == sorted(
+        [*kept, "someone-else"]
+    )
 
 
 def test_cgroup1_needs_a_mounted_memory_controller(fake_tree: FakeTree) -> None:

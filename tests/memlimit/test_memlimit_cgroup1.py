@@ -9,13 +9,14 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
 import psutil
 import pytest
-from memlimit_fakes import MEMLIMIT, run_cli
+from memlimit_fakes import MEMLIMIT, own_v1_dir, run_cli
 
 M = 2**20
 CGROUP1 = ("--backend", "cgroup1")  # where cgroup v2 or systemd work too, auto would pick those
@@ -141,6 +142,25 @@ def test_sigterm_is_relayed_then_the_cgroup_is_removed(cgroup_v1: Cgroups) -> No
     assert len(cgroup_v1()) == len(before) + 1
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=10) == 128 + signal.SIGTERM
+    assert cgroup_v1() == before
+
+
+def test_a_cgroup_left_by_a_memlimit_killed_9_goes_at_the_next_run(cgroup_v1: Cgroups) -> None:
+    before = cgroup_v1()
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", SLEEP)
+    command = psutil.Process(proc.pid).children()[0]
+    proc.kill()  # memlimit cannot clean up after this
+    proc.wait()
+    command.kill()
+    left = [name for name in cgroup_v1() if name not in before]
+    assert left == [f"dotdbg-memlimit-{proc.pid}"]
+    deadline = time.monotonic() + 10
+    while (Path(own_v1_dir()) / left[0] / "cgroup.procs").read_text().strip():
+        assert time.monotonic() < deadline, "the killed command stayed in its cgroup"
+        time.sleep(0.05)
+    done = run_cli(*CGROUP1, "100M", "--", "true")
+    assert done.returncode == 0
+    assert "removed 1 empty cgroup(s) left by memlimit runs killed -9" in done.stderr
     assert cgroup_v1() == before
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,7 +15,35 @@ from dotdbg.helpers.memlimit.cgroupfs import PROCS, CgroupFS, Mount, under_mount
 from dotdbg.helpers.memlimit.limits import limit_in_force, short_size
 
 PREFIX = "dotdbg-memlimit-"
+_OURS = re.compile(rf"{PREFIX}(?P<pid>[0-9]+)(?:-[0-9]+)?")
 EMPTY_TIMEOUT = 5.0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        pass
+    return True
+
+
+def remove_stale(fs: CgroupFS, parent: PurePosixPath) -> int:
+    """Remove the empty cgroups of memlimit runs that are gone (a ``kill -9`` cannot be cleaned
+    up after); returns how many. A cgroup that holds processes, or whose memlimit still runs,
+    is left alone."""
+    removed = 0
+    for name in fs.children(parent):
+        match = _OURS.fullmatch(name)
+        if match is None or _alive(int(match["pid"])) or fs.pids(parent / name):
+            continue
+        try:
+            fs.rmdir(parent / name)
+        except OSError:
+            continue
+        removed += 1
+    return removed
 
 
 def make_cgroup(fs: CgroupFS, parent: PurePosixPath) -> PurePosixPath:
@@ -194,10 +223,13 @@ def arm_cgroup(
 ) -> CgroupPlacement:
     """Make a cgroup below ``parent`` and ``apply`` the limits (it returns notes); on any
     refusal the cgroup is removed again before the reason travels on."""
+    stale = remove_stale(fs, parent)
     directory = make_cgroup(fs, parent)
     placement = CgroupPlacement(
         label=kind.label, where=str(directory), fs=fs, mount=mount, directory=directory, kind=kind
     )
+    if stale:
+        placement.notes.append(f"removed {stale} empty cgroup(s) left by memlimit runs killed -9")
     try:
         placement.notes.extend(apply(directory))
     except BackendUnavailable:
