@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import pytest
-from memlimit_fakes import V1_MOUNT, V2_MOUNT, FakeTree
+from memlimit_fakes import V1_MOUNT, V2_MOUNT, FakeKernelFS, FakeTree
 
 from dotdbg.errors import DotdbgError
 from dotdbg.helpers.memlimit import probe_backends, run_memlimit
@@ -264,6 +265,46 @@ def test_systemd_scope_whose_memory_max_stayed_max_is_refused(
     fake_tree.write(f"{V2_MOUNT}{scope}/memory.max", "max")
     with pytest.raises(BackendUnavailable, match="silently ignored"):
         placement.admit(4242)
+
+
+# Runs the command after `--` like systemd-run --scope does (same pid), and says its version.
+EXEC_AFTER_DASHES = """#!/bin/sh
+[ "$1" = --version ] && { echo "systemd 255 (255.4-1)"; exit 0; }
+while [ "$1" != -- ]; do shift; done
+shift
+exec "$@"
+"""
+
+
+def test_auto_falls_through_a_scope_that_ignored_memory_max(
+    fake_tree: FakeTree, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The methodology's trap end to end: systemd-run takes MemoryMax= and the scope it makes
+    reads memory.max "max"; the command, held at the gate, never runs there."""
+    fake_tree.proc()
+    scope = PurePosixPath("/user.slice/user-0.slice/user@0.service/app.slice/run-r1.scope")
+    fake_tree.write(f"{V2_MOUNT}{scope}/memory.max", "max")
+    fake_tree.write(f"{V2_MOUNT}{scope}/cgroup.procs", "")
+
+    @dataclass(frozen=True)
+    class ScopeFS(FakeKernelFS):
+        def memberships(self, pid: int | str = "self") -> dict[str, PurePosixPath]:
+            return super().memberships(pid) if pid == "self" else {"": scope}
+
+    systemd = fake_systemd(fake_tree, tmp_path, delegated="memory")
+    (tmp_path / "bin" / "systemd-run").write_text(EXEC_AFTER_DASHES)
+    systemd = replace(systemd, fs=ScopeFS(root=fake_tree.root))
+    witness = tmp_path / "ran-in-the-scope"
+    show = f"import os; open({str(witness)!r}, 'a').write('x'); print(os.environ['MEMLIMIT'])"
+    code = run_memlimit(LIMITS, [sys.executable, "-c", show], backends=[systemd, RlimitBackend()])
+    out, err = capfd.readouterr()
+    assert (code, out, witness.read_text()) == (0, "100M\n", "x")  # it ran once: under rlimit
+    lines = err.splitlines()
+    assert lines[0] == (
+        f"memlimit: not using systemd: memory.max reads max after writing {100 * M}: "
+        "the limit was silently ignored"
+    )
+    assert lines[1].startswith("memlimit: 100M RAM, no swap, backend rlimit")
 
 
 def test_systemd_is_missing_without_systemd_run(fake_tree: FakeTree, tmp_path: Path) -> None:
