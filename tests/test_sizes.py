@@ -22,13 +22,24 @@ GiB = 2**30
         ("1T", 2**40),
         (" 2K ", 2048),
         (".5G", GiB // 2),
+        ("9007199254740993", 2**53 + 1),  # exact: no detour through a float
+        ("1024P", 2**60),
     ],
 )
 def test_parse_size_accepts(text: str, expected: int) -> None:
     assert parse_size(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "G", "5X", "-1G", "5 G", "1.5", "5GG", "five", "5iB", "1e9"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("", "G", "5X", "-1G", "5 G", "1.5", "5GG", "five", "5iB", "1e9", "inf", "nan"),
+        "5\u0661G",  # an Arabic-Indic digit: \d and int() would take it for a 1
+        "1025P",
+        "9" * 400 + "G",  # float() would make it inf
+        "9" * 5000,  # more digits than int() converts
+    ],
+)
 def test_parse_size_rejects_with_hint(text: str) -> None:
     with pytest.raises(DotdbgError) as caught:
         parse_size(text, what="limit")

@@ -73,7 +73,7 @@ class FillFile:
         try:
             os.posix_fallocate(self.fd, self.size, amount)
         except OSError as error:  # a partial reservation still counts; no support: write
-            if error.errno not in (errno.ENOSPC, errno.EOPNOTSUPP, errno.EINVAL):
+            if error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EOPNOTSUPP, errno.EINVAL):
                 raise
         self.size = os.fstat(self.fd).st_size
         reserved = before - space_of(self.directory).available
@@ -91,7 +91,7 @@ class FillFile:
                 os.pwrite(self.fd, chunk, offset)
                 self.size = offset + len(chunk)
         except OSError as error:
-            if error.errno != errno.ENOSPC:
+            if error.errno not in (errno.ENOSPC, errno.EDQUOT):
                 raise
         os.fsync(self.fd)
 
@@ -128,7 +128,13 @@ def run_disk_fill(path: str, leave: int, hold_seconds: float | None, report: Rep
     check_directory(path)
     before = space_of(path).available
     check_room(path, before, leave)
-    fd, how = open_nameless(path)
+    try:
+        fd, how = open_nameless(path)
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot create a file in {path}: {error.strerror}",
+            hint="give a directory you can write to on the filesystem to fill",
+        ) from error
     try:
         started = time.monotonic()
         fill_file = FillFile(fd, path)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from dotdbg.errors import DotdbgError
 
 UUID_PREFIXES = ("GPU-", "MIG-")
-_LEADING_DIGITS = re.compile(r"\+?(\d+)")
+_LEADING_DIGITS = re.compile(r"\+?([0-9]+)")  # ASCII only, as strtoul reads them
 
 Entry = int | str
 
@@ -87,7 +87,7 @@ def select_devices(requested: Sequence[str], uuids: Sequence[str]) -> list[int]:
 
 
 def _resolve_device(text: str, uuids: Sequence[str]) -> int:
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         if int(text) < len(uuids):
             return int(text)
         raise DotdbgError(

@@ -51,8 +51,13 @@ def plan_steps(target: int, step: int) -> list[int]:
     """Step sizes that add up to ``target``, each a whole number of pages."""
     if step <= 0:
         raise DotdbgError("--step must be more than 0")
-    pages = -(-target // mmap.PAGESIZE) * mmap.PAGESIZE
+    pages = _whole_pages(target)
+    step = _whole_pages(step)  # a mapping takes whole pages: a smaller step would commit more
     return [min(step, pages - done) for done in range(0, pages, step)]
+
+
+def _whole_pages(size: int) -> int:
+    return -(-size // mmap.PAGESIZE) * mmap.PAGESIZE
 
 
 # --- what the pages must hold ---------------------------------------------------------------
@@ -124,7 +129,12 @@ class MemoryFiller:
         flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
         if self.method == "map-populate":
             flags |= mmap.MAP_POPULATE
-        block = mmap.mmap(-1, size, flags=flags)
+        try:
+            block = mmap.mmap(-1, size, flags=flags)
+        except OSError as error:
+            if error.errno != errno.ENOMEM:
+                raise
+            raise _refused(self.committed, error) from error
         try:
             self._populate(block)
         except BaseException:
@@ -148,11 +158,15 @@ def _populate_write(block: mmap.mmap, committed_before: int) -> None:
     except OSError as error:
         if error.errno not in (errno.ENOMEM, errno.EFAULT):
             raise
-        raise DotdbgError(
-            f"the kernel refused to commit more memory after {format_size(committed_before)} "
-            f"({error.strerror})",
-            hint="overcommit or a memory limit stopped it; ask for less",
-        ) from error
+        raise _refused(committed_before, error) from error
+
+
+def _refused(committed_before: int, error: OSError) -> DotdbgError:
+    return DotdbgError(
+        f"the kernel refused to commit more memory after {format_size(committed_before)} "
+        f"({error.strerror})",
+        hint="overcommit or a memory limit stopped it; ask for less, or take smaller --step",
+    )
 
 
 def fill(filler: MemoryFiller, steps: Sequence[int], report: Report = say) -> None:

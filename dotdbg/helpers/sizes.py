@@ -1,29 +1,40 @@
 """Memory and disk sizes as people type them: ``5G``, ``5GB``, ``5GiB``, ``512M``, ``1.5G``.
 
 Every unit is binary, as in systemd, ``free -h`` and ``ps``: ``G``, ``GB`` and ``GiB`` all mean
-2**30 bytes. A bare number is bytes. Anything else is an error, never a guess.
+2**30 bytes. A bare number is bytes; at most 1024P. Anything else is an error, never a guess.
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from dotdbg.errors import DotdbgError
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
-_SIZE = re.compile(r"(?P<number>\d+(?:\.\d+)?|\.\d+)(?P<unit>[KMGTP]?)(?:I?B)?", re.IGNORECASE)
+# ASCII digits only: str.isdigit() and \d also accept digits of other scripts ("5\u0661G").
+_SIZE = re.compile(
+    r"(?P<number>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?P<unit>[KMGTP]?)(?:I?B)?", re.IGNORECASE
+)
+# Far above any machine, and small enough that sums of two sizes still fit the kernel's longs.
+MAX_SIZE = 2**60
+_HINT = "write a number and a binary unit: 512M, 5G, 5GB, 5GiB or 1.5G (G = 2**30 bytes)"
 
 
 def parse_size(text: str, what: str = "size") -> int:
     """Bytes in ``text``; raises DotdbgError with an example of the accepted forms."""
     match = _SIZE.fullmatch(text.strip())
     if match is None or (text.strip().lower().endswith("ib") and not match["unit"]):
+        raise DotdbgError(f"{what} {text!r} is not a size", hint=_HINT)
+    try:
+        value = Fraction(match["number"]) * _UNITS[match["unit"].upper()]  # exact, never inf
+    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+        raise DotdbgError(f"{what} {text!r} is not a size", hint=_HINT) from None
+    if value > MAX_SIZE:
         raise DotdbgError(
-            f"{what} {text!r} is not a size",
-            hint="write a number and a binary unit: 512M, 5G, 5GB, 5GiB or 1.5G (G = 2**30 bytes)",
+            f"{what} {text!r} is more than {MAX_SIZE // _UNITS['P']}P", hint="check the unit"
         )
-    value = float(match["number"]) * _UNITS[match["unit"].upper()]
-    if not match["unit"] and not value.is_integer():
+    if not match["unit"] and value.denominator != 1:
         raise DotdbgError(f"{what} {text!r} has a fraction of a byte", hint="add a unit: 1.5G")
     return round(value)
 

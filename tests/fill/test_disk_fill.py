@@ -120,6 +120,18 @@ def test_bad_requests_fail_in_one_line_and_fill_nothing(
     assert available(tmpfs) == SIZE
 
 
+def test_a_filesystem_it_cannot_write_to_is_one_error_line(tmpfs: Path) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], check=True)
+    done = subprocess.run(
+        [script("disk-fill"), "--leave", "1M", str(tmpfs)], capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"dotdbg: error: cannot create a file in {tmpfs}: Read-only file system",
+        "hint: give a directory you can write to on the filesystem to fill",
+    ]
+
+
 def test_without_o_tmpfile_the_file_is_unlinked_at_once(
     tmpfs: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -24,6 +24,7 @@ from dotdbg.helpers.gpu_devices import parse_visible_devices, select_devices, uu
         ("MIG-5a1b", ("MIG-5a1b",), ""),
         ("GPU-8f2c,1", ("GPU-8f2c",), "1"),  # no mixing: an ordinal after UUIDs ends the list
         ("0,GPU-8f2c", (0,), "GPU-8f2c"),
+        ("0,\u0661", (0,), "\u0661"),  # strtoul reads ASCII digits only
     ],
 )
 def test_cuda_visible_devices_is_read_like_cuda(
@@ -88,6 +89,7 @@ def test_device_option_resolves_to_cuda_ordinals(
         ("GPU-ffff", "--device 'GPU-ffff' matches no visible device"),
         ("GPU-", "--device 'GPU-' matches no visible device"),
         ("-1", "--device '-1' matches no visible device"),
+        ("\u0661", "--device '\u0661' matches no visible device"),  # not the ordinal 1
     ],
 )
 def test_bad_device_values_are_user_errors(requested: str, message: str) -> None:

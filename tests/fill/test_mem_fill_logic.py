@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import mmap
 import zlib
 from pathlib import Path
 
@@ -80,11 +82,23 @@ def test_target_past_the_budget_needs_force() -> None:
         (10 * MiB, 4 * MiB, [4 * MiB, 4 * MiB, 2 * MiB]),
         (4 * MiB, 4 * MiB, [4 * MiB]),
         (1, MiB, [4096]),  # whole pages
+        (3 * 4096, 1000, [4096] * 3),  # a step is whole pages too, or more would be committed
         (0, MiB, []),
     ],
 )
 def test_steps_add_up_to_the_target(target: int, step: int, steps: list[int]) -> None:
     assert mem_fill.plan_steps(target, step) == steps
+
+
+def test_a_mapping_the_kernel_refuses_is_a_user_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> mmap.mmap:
+        raise OSError(errno.ENOMEM, "Cannot allocate memory")
+
+    filler = mem_fill.MemoryFiller(incompressible=False, method="populate-write")
+    monkeypatch.setattr(mmap, "mmap", refuse)
+    with pytest.raises(DotdbgError, match=r"refused to commit more memory after 0B \(Cannot"):
+        filler.commit(MiB)
+    assert filler.blocks == []
 
 
 def test_zero_step_is_refused() -> None:

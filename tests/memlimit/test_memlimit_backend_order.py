@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import pytest
-from memlimit_fakes import V2_MOUNT, FakeTree
+from memlimit_fakes import V1_MOUNT, V2_MOUNT, FakeKernelFS, FakeTree
 
 from dotdbg.errors import DotdbgError
 from dotdbg.helpers.memlimit import probe_backends, run_memlimit
@@ -127,6 +129,65 @@ def test_cgroup1_that_silently_ignores_the_limit_is_refused_and_removed(
     assert fs.made() == []
 
 
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_a_lower_limit_above_is_noted_and_named_in_kill_reports(
+    fake_tree: FakeTree, version: str
+) -> None:
+    fake_tree.proc()
+    if version == "v1":
+        fake_tree.v1()
+        mount, limit_file, backend = V1_MOUNT, "memory.limit_in_bytes", Cgroup1Backend
+    else:
+        fake_tree.v2(own_subtree="memory")
+        mount, limit_file, backend = V2_MOUNT, "memory.max", Cgroup2Backend
+    fake_tree.write(f"{mount}/user/me/{limit_file}", str(300 * M))  # our own cgroup
+    fake_tree.write(f"{mount}/user/{limit_file}", str(60 * M))  # its parent
+    placement = backend(fs=fake_tree.fs()).arm(LIMITS)
+    assert placement.enclosing_limit == 60 * M
+    assert placement.notes == [
+        f"{mount}/user is limited to 60M, below the 100M asked: the OOM killer acts at that "
+        "lower limit"
+    ]
+    placement.close()
+
+
+def test_a_higher_limit_above_is_not_noted(fake_tree: FakeTree) -> None:
+    fake_tree.proc()
+    fake_tree.v1()
+    fake_tree.write(f"{V1_MOUNT}/user/me/memory.limit_in_bytes", str(100 * M))
+    placement = Cgroup1Backend(fs=fake_tree.fs()).arm(LIMITS)
+    assert (placement.enclosing_limit, placement.notes) == (None, [])
+    placement.close()
+
+
+def dead_pid() -> int:
+    """The pid of a process that has ended (and been reaped)."""
+    return int(subprocess.run(["sh", "-c", "echo $$"], capture_output=True, text=True).stdout)
+
+
+def test_empty_cgroups_of_runs_that_are_gone_are_removed(fake_tree: FakeTree) -> None:
+    fake_tree.proc()
+    fake_tree.v1()
+    gone, busy = dead_pid(), dead_pid()
+    own = f"{V1_MOUNT}/user/me"
+    for name, procs in [
+        (f"dotdbg-memlimit-{gone}", ""),  # its memlimit was killed -9
+        (f"dotdbg-memlimit-{gone}-1", ""),
+        (f"dotdbg-memlimit-{busy}", "4242\n"),  # its command still runs: not ours to kill
+        (f"dotdbg-memlimit-{os.getppid()}", ""),  # its memlimit still runs
+        ("someone-else", ""),
+    ]:
+        fake_tree.write(f"{own}/{name}/cgroup.procs", procs)
+    placement = Cgroup1Backend(fs=fake_tree.fs()).arm(LIMITS)
+    assert "removed 2 empty cgroup(s) left by memlimit runs killed -9" in placement.notes
+    placement.close()
+    left = sorted(path.name for path in (fake_tree.root / own.lstrip("/")).iterdir())
+    kept = ["cgroup.procs", f"dotdbg-memlimit-{busy}", f"dotdbg-memlimit-{os.getppid()}"]
+    assert [name for name in left if not name.startswith("memory.")] == sorted(
+        [*kept, "someone-else"]
+    )
+
+
 def test_cgroup1_needs_a_mounted_memory_controller(fake_tree: FakeTree) -> None:
     fake_tree.proc(v1=False)
     probe = Cgroup1Backend(fs=fake_tree.fs()).probe()
@@ -204,6 +265,46 @@ def test_systemd_scope_whose_memory_max_stayed_max_is_refused(
     fake_tree.write(f"{V2_MOUNT}{scope}/memory.max", "max")
     with pytest.raises(BackendUnavailable, match="silently ignored"):
         placement.admit(4242)
+
+
+# Runs the command after `--` like systemd-run --scope does (same pid), and says its version.
+EXEC_AFTER_DASHES = """#!/bin/sh
+[ "$1" = --version ] && { echo "systemd 255 (255.4-1)"; exit 0; }
+while [ "$1" != -- ]; do shift; done
+shift
+exec "$@"
+"""
+
+
+def test_auto_falls_through_a_scope_that_ignored_memory_max(
+    fake_tree: FakeTree, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The methodology's trap end to end: systemd-run takes MemoryMax= and the scope it makes
+    reads memory.max "max"; the command, held at the gate, never runs there."""
+    fake_tree.proc()
+    scope = PurePosixPath("/user.slice/user-0.slice/user@0.service/app.slice/run-r1.scope")
+    fake_tree.write(f"{V2_MOUNT}{scope}/memory.max", "max")
+    fake_tree.write(f"{V2_MOUNT}{scope}/cgroup.procs", "")
+
+    @dataclass(frozen=True)
+    class ScopeFS(FakeKernelFS):
+        def memberships(self, pid: int | str = "self") -> dict[str, PurePosixPath]:
+            return super().memberships(pid) if pid == "self" else {"": scope}
+
+    systemd = fake_systemd(fake_tree, tmp_path, delegated="memory")
+    (tmp_path / "bin" / "systemd-run").write_text(EXEC_AFTER_DASHES)
+    systemd = replace(systemd, fs=ScopeFS(root=fake_tree.root))
+    witness = tmp_path / "ran-in-the-scope"
+    show = f"import os; open({str(witness)!r}, 'a').write('x'); print(os.environ['MEMLIMIT'])"
+    code = run_memlimit(LIMITS, [sys.executable, "-c", show], backends=[systemd, RlimitBackend()])
+    out, err = capfd.readouterr()
+    assert (code, out, witness.read_text()) == (0, "100M\n", "x")  # it ran once: under rlimit
+    lines = err.splitlines()
+    assert lines[0] == (
+        f"memlimit: not using systemd: memory.max reads max after writing {100 * M}: "
+        "the limit was silently ignored"
+    )
+    assert lines[1].startswith("memlimit: 100M RAM, no swap, backend rlimit")
 
 
 def test_systemd_is_missing_without_systemd_run(fake_tree: FakeTree, tmp_path: Path) -> None:

@@ -9,13 +9,14 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
 import psutil
 import pytest
-from memlimit_fakes import MEMLIMIT, run_cli
+from memlimit_fakes import MEMLIMIT, own_v1_dir, run_cli
 
 M = 2**20
 CGROUP1 = ("--backend", "cgroup1")  # where cgroup v2 or systemd work too, auto would pick those
@@ -106,6 +107,16 @@ def test_the_command_exit_code_passes_through(cgroup_v1: Cgroups) -> None:
     assert "OOM" not in done.stderr
 
 
+def test_inside_a_smaller_limit_the_kill_names_that_limit(cgroup_v1: Cgroups) -> None:
+    inner = [str(MEMLIMIT), *CGROUP1, "200M", "--", sys.executable, "-c", TOUCH_300M]
+    done = run_cli(*CGROUP1, "100M", "--", *inner)
+    assert done.returncode == 137
+    note = re.search(r"note: (\S+) is limited to 100M, below the 200M asked", done.stderr)
+    assert note and re.search(r"/dotdbg-memlimit-\d+$", note[1]), done.stderr  # the outer one
+    oom = r"a process was OOM-killed at the 100M limit of an enclosing cgroup \(cgroup-v1, peak"
+    assert len(re.findall(oom, done.stderr)) == 1, done.stderr
+
+
 def test_processes_left_behind_are_killed_so_the_cgroup_can_go(cgroup_v1: Cgroups) -> None:
     done = run_cli(*CGROUP1, "100M", "--", "sh", "-c", "sleep 300 & echo $!")
     assert done.returncode == 0
@@ -131,6 +142,25 @@ def test_sigterm_is_relayed_then_the_cgroup_is_removed(cgroup_v1: Cgroups) -> No
     assert len(cgroup_v1()) == len(before) + 1
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=10) == 128 + signal.SIGTERM
+    assert cgroup_v1() == before
+
+
+def test_a_cgroup_left_by_a_memlimit_killed_9_goes_at_the_next_run(cgroup_v1: Cgroups) -> None:
+    before = cgroup_v1()
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", SLEEP)
+    command = psutil.Process(proc.pid).children()[0]
+    proc.kill()  # memlimit cannot clean up after this
+    proc.wait()
+    command.kill()
+    left = [name for name in cgroup_v1() if name not in before]
+    assert left == [f"dotdbg-memlimit-{proc.pid}"]
+    deadline = time.monotonic() + 10
+    while (Path(own_v1_dir()) / left[0] / "cgroup.procs").read_text().strip():
+        assert time.monotonic() < deadline, "the killed command stayed in its cgroup"
+        time.sleep(0.05)
+    done = run_cli(*CGROUP1, "100M", "--", "true")
+    assert done.returncode == 0
+    assert "removed 1 empty cgroup(s) left by memlimit runs killed -9" in done.stderr
     assert cgroup_v1() == before
 
 

@@ -19,6 +19,7 @@ from dotdbg.helpers.memlimit.backends.cgroup1 import Cgroup1Backend
         (["5X"], "dotdbg: error: limit '5X' is not a size"),
         (["0"], "dotdbg: error: limit '0' is below 1M; nothing useful runs under it"),
         (["1G", "--swap", "lots"], "dotdbg: error: --swap 'lots' is not a size"),
+        (["2000P"], "dotdbg: error: limit '2000P' is more than 1024P"),
         (["1G", "--high", "2G"], "dotdbg: error: --high '2G' must lie between 1M and the limit"),
         (["1G", "--backend", "docker"], "dotdbg: error: unknown backend 'docker'"),
         (["1G", "--", "no-such-command-xyz"], "dotdbg: error: command 'no-such-command-xyz' not"),

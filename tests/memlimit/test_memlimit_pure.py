@@ -61,7 +61,14 @@ def test_build_limits_rejects_with_a_hint(
 
 @pytest.mark.parametrize(
     ("num", "text"),
-    [(5 * G, "5G"), (3 * G // 2, "1.5G"), (100 * M, "100M"), (1023 * M, "1023M"), (2**40, "1T")],
+    [
+        (5 * G, "5G"),
+        (3 * G // 2, "1.5G"),
+        (100 * M, "100M"),
+        (1023 * M, "1023M"),
+        (2**40, "1T"),
+        (2**60, "1024P"),
+    ],
 )
 def test_short_size_is_what_memlimit_exports(num: int, text: str) -> None:
     assert short_size(num) == text
@@ -124,6 +131,13 @@ def test_v1_write_order_never_passes_through_memsw_below_limit(
 )
 def test_kill_message(kills: int, peak: int | None, text: str) -> None:
     assert kill_message(kills, "5G", "cgroup-v1", peak, "OOM-killed") == text
+
+
+def test_kill_message_names_an_enclosing_limit() -> None:
+    text = kill_message(1, "100M", "cgroup-v1", 80 * M, "OOM-killed", enclosing=True)
+    assert text == (
+        "a process was OOM-killed at the 100M limit of an enclosing cgroup (cgroup-v1, peak 80.00M)"
+    )
 
 
 def test_exit_code_follows_the_shell_convention() -> None:

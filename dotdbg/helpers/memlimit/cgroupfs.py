@@ -85,6 +85,13 @@ class CgroupFS:
     def rmdir(self, path: PurePosixPath) -> None:
         self.at(path).rmdir()
 
+    def children(self, path: PurePosixPath) -> list[str]:
+        """Names of the child cgroups of ``path`` (none if it cannot be listed)."""
+        try:
+            return sorted(entry.name for entry in self.at(path).iterdir() if entry.is_dir())
+        except OSError:
+            return []
+
     def mounts(self) -> list[Mount]:
         return parse_mountinfo(self.read(PurePosixPath("/proc/self/mountinfo")))
 

@@ -12,7 +12,7 @@ from dotdbg.helpers.sizes import parse_size
 
 # Below this even an idle shell is OOM-killed at once, which is never what anyone meant.
 MIN_LIMIT = 2**20
-_UNIT_NAMES = (("T", 2**40), ("G", 2**30), ("M", 2**20), ("K", 2**10))
+_UNIT_NAMES = (("P", 2**50), ("T", 2**40), ("G", 2**30), ("M", 2**20), ("K", 2**10))
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,14 @@ import os
 from dotdbg.helpers.sizes import format_size
 
 
-def kill_message(kills: int, limit: str, backend: str, peak: int | None, verb: str) -> str:
+def kill_message(
+    kills: int, limit: str, backend: str, peak: int | None, verb: str, enclosing: bool = False
+) -> str:
     """``a process was OOM-killed at the 5G limit (cgroup-v1, peak 5.00G)``."""
     who = "a process was" if kills == 1 else f"{kills} processes were"
     peak_text = f", peak {format_size(peak)}" if peak is not None else ""
-    return f"{who} {verb} at the {limit} limit ({backend}{peak_text})"
+    whose = " of an enclosing cgroup" if enclosing else ""
+    return f"{who} {verb} at the {limit} limit{whose} ({backend}{peak_text})"
 
 
 def exit_code(wait_status: int) -> int:

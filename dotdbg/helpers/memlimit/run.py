@@ -17,7 +17,7 @@ from dotdbg.helpers.memlimit.backends import (
     Placement,
     default_backends,
 )
-from dotdbg.helpers.memlimit.limits import Limits
+from dotdbg.helpers.memlimit.limits import Limits, short_size
 from dotdbg.helpers.memlimit.report import exit_code, kill_message
 from dotdbg.helpers.memlimit.spawn import GatedChild, gated, spawn_gated
 from dotdbg.helpers.memlimit.supervise import pending_interrupt, signals_held, supervise
@@ -68,9 +68,11 @@ class KillReporter:
     def update(self) -> None:
         counters = self.placement.counters()
         if counters.kills > self.reported:
-            new = counters.kills - self.reported
-            verb = self.placement.kill_verb
-            say(kill_message(new, self.limit, self.placement.label, counters.peak, verb))
+            new, placement = counters.kills - self.reported, self.placement
+            enclosing = placement.enclosing_limit
+            limit = self.limit if enclosing is None else short_size(enclosing)
+            verb, outer = placement.kill_verb, enclosing is not None
+            say(kill_message(new, limit, placement.label, counters.peak, verb, outer))
             self.reported = counters.kills
 
 

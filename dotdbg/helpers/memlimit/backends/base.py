@@ -43,6 +43,7 @@ class Placement:
     notes: list[str] = field(default_factory=list)
     tick_seconds: float = 0.25
     kill_verb: str = "OOM-killed"
+    enclosing_limit: int | None = None  # a lower limit above ours, which acts first
 
     def wrap(self, argv: list[str]) -> list[str]:
         return argv

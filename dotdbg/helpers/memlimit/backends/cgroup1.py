@@ -10,6 +10,7 @@ from dotdbg.helpers.memlimit.backends.cgroupdir import (
     V1,
     CgroupPlacement,
     arm_cgroup,
+    note_enclosing_limit,
     verify_limit,
     write_limit,
 )
@@ -42,7 +43,11 @@ class Cgroup1Backend:
 
     def arm(self, limits: Limits) -> CgroupPlacement:
         mount, parent = self._parent()
-        return arm_cgroup(self.fs, mount, parent, V1, lambda cgroup: self._apply(cgroup, limits))
+        placement = arm_cgroup(
+            self.fs, mount, parent, V1, lambda cgroup: self._apply(cgroup, limits)
+        )
+        note_enclosing_limit(placement, self.fs, mount, placement.directory, LIMIT, limits.ram)
+        return placement
 
     def _parent(self) -> tuple[Mount, PurePosixPath]:
         mount = next((m for m in self.fs.mounts() if self._is_memory(m)), None)

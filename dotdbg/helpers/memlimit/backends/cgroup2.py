@@ -16,6 +16,7 @@ from dotdbg.helpers.memlimit.backends.cgroupdir import (
     V2,
     CgroupPlacement,
     arm_cgroup,
+    note_enclosing_limit,
     verify_limit,
     write_limit,
 )
@@ -37,7 +38,13 @@ class Cgroup2Backend:
 
     def arm(self, limits: Limits) -> CgroupPlacement:
         mount, parent = self._parent()
-        return arm_cgroup(self.fs, mount, parent, V2, lambda cgroup: self._apply(cgroup, limits))
+        placement = arm_cgroup(
+            self.fs, mount, parent, V2, lambda cgroup: self._apply(cgroup, limits)
+        )
+        note_enclosing_limit(
+            placement, self.fs, mount, placement.directory, "memory.max", limits.ram
+        )
+        return placement
 
     def _parent(self) -> tuple[Mount, PurePosixPath]:
         mount = next((m for m in self.fs.mounts() if m.fstype == "cgroup2"), None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,10 +12,38 @@ from pathlib import PurePosixPath
 
 from dotdbg.helpers.memlimit.backends.base import BackendUnavailable, OomCounters, Placement
 from dotdbg.helpers.memlimit.cgroupfs import PROCS, CgroupFS, Mount, under_mount, wait_until
-from dotdbg.helpers.memlimit.limits import limit_in_force
+from dotdbg.helpers.memlimit.limits import limit_in_force, short_size
 
 PREFIX = "dotdbg-memlimit-"
+_OURS = re.compile(rf"{PREFIX}(?P<pid>[0-9]+)(?:-[0-9]+)?")
 EMPTY_TIMEOUT = 5.0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        pass
+    return True
+
+
+def remove_stale(fs: CgroupFS, parent: PurePosixPath) -> int:
+    """Remove the empty cgroups of memlimit runs that are gone (a ``kill -9`` cannot be cleaned
+    up after); returns how many. A cgroup that holds processes, or whose memlimit still runs,
+    is left alone."""
+    removed = 0
+    for name in fs.children(parent):
+        match = _OURS.fullmatch(name)
+        if match is None or _alive(int(match["pid"])) or fs.pids(parent / name):
+            continue
+        try:
+            fs.rmdir(parent / name)
+        except OSError:
+            continue
+        removed += 1
+    return removed
 
 
 def make_cgroup(fs: CgroupFS, parent: PurePosixPath) -> PurePosixPath:
@@ -51,6 +80,43 @@ def verify_limit(fs: CgroupFS, directory: PurePosixPath, name: str, requested: i
         raise BackendUnavailable(
             f"{name} reads {shown} after writing {requested}: the limit was silently ignored"
         )
+
+
+def enclosing_limit(
+    fs: CgroupFS, mount: Mount, directory: PurePosixPath, limit_file: str
+) -> tuple[int, PurePosixPath] | None:
+    """The lowest limit set on a cgroup above ``directory`` in this hierarchy, and where."""
+    tightest: tuple[int, PurePosixPath] | None = None
+    for level in directory.parents:
+        if not level.is_relative_to(mount.point):
+            break
+        try:
+            limit = fs.read_int(level / limit_file)
+        except (OSError, ValueError):
+            limit = None
+        if limit is not None and (tightest is None or limit < tightest[0]):
+            tightest = (limit, level)
+    return tightest
+
+
+def note_enclosing_limit(
+    placement: Placement,
+    fs: CgroupFS,
+    mount: Mount,
+    directory: PurePosixPath,
+    limit_file: str,
+    requested: int,
+) -> None:
+    """Tell, up front and in kill reports, when a cgroup above has a lower limit, which then
+    acts first: usage here can never reach the limit asked for."""
+    found = enclosing_limit(fs, mount, directory, limit_file)
+    if found is None or found[0] >= requested:
+        return
+    placement.enclosing_limit = found[0]
+    placement.notes.append(
+        f"{found[1]} is limited to {short_size(found[0])}, below the {short_size(requested)} "
+        "asked: the OOM killer acts at that lower limit"
+    )
 
 
 def kill_stragglers(fs: CgroupFS, directory: PurePosixPath) -> int:
@@ -157,10 +223,13 @@ def arm_cgroup(
 ) -> CgroupPlacement:
     """Make a cgroup below ``parent`` and ``apply`` the limits (it returns notes); on any
     refusal the cgroup is removed again before the reason travels on."""
+    stale = remove_stale(fs, parent)
     directory = make_cgroup(fs, parent)
     placement = CgroupPlacement(
         label=kind.label, where=str(directory), fs=fs, mount=mount, directory=directory, kind=kind
     )
+    if stale:
+        placement.notes.append(f"removed {stale} empty cgroup(s) left by memlimit runs killed -9")
     try:
         placement.notes.extend(apply(directory))
     except BackendUnavailable:

@@ -21,7 +21,11 @@ from dotdbg.helpers.memlimit.backends.base import (
     OomCounters,
     Placement,
 )
-from dotdbg.helpers.memlimit.backends.cgroupdir import kill_stragglers, verify_limit
+from dotdbg.helpers.memlimit.backends.cgroupdir import (
+    kill_stragglers,
+    note_enclosing_limit,
+    verify_limit,
+)
 from dotdbg.helpers.memlimit.cgroupfs import CgroupFS, Mount, under_mount
 from dotdbg.helpers.memlimit.limits import Limits
 
@@ -68,6 +72,7 @@ class SystemdPlacement(Placement):
         self.scope = under_mount(self.mount, where)
         self.where = str(self.scope)
         verify_limit(self.fs, self.scope, "memory.max", self.limits.ram)
+        note_enclosing_limit(self, self.fs, self.mount, self.scope, "memory.max", self.limits.ram)
 
     def tick(self, pid: int) -> None:
         # systemd removes the scope as soon as it is empty, so keep the last counters seen.
