@@ -37,6 +37,48 @@ def test_bad_config_is_one_line_exit_2_and_changes_nothing(tmp_path: Path) -> No
     assert not (tmp_path / ".local").exists()
 
 
+def home_snapshot(home: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(home)): path.read_bytes()
+        for path in sorted(home.rglob("*"))
+        if path.is_file() and path.name != "lock"
+    }
+
+
+@pytest.mark.parametrize(
+    ("bad", "what"),
+    [
+        ("[aliases\n", "TOML syntax error"),
+        ('[aliases]\ngs = "a"\ngs = "b"\n', "TOML syntax error"),
+        ('[aliases]\n"g s" = "git status"\n', "not a valid name"),
+        ("[aliases]\ngs = { command = 'git status', colour = 'red' }\n", "unknown key"),
+        ("[history]\nsize = '10'\n", "must be an integer"),
+        ('[aliases]\nx = "ls\\necho"\n', "contains a newline"),
+        ('[aliases]\nx = "ls\\u0000"\n', "contains a NUL"),
+        ("[functions]\nf = 'if true; then'\n", "not valid bash"),
+    ],
+)
+def test_every_kind_of_bad_config_changes_nothing_in_an_installed_home(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, what: str
+) -> None:
+    from dotdbg.entry import main
+
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    assert main(["install", "--home", str(tmp_path)]) == 0
+    config = write_config(tmp_path, bad)
+    before = home_snapshot(tmp_path)
+    capsys.readouterr()
+    # `aliases` only lists: a function that bash rejects is still a well-formed config
+    listing = ("aliases",) if what != "not valid bash" else ()
+    for command in ("install", "status", "diff", "render", *listing):
+        assert main([command, "--home", str(tmp_path)]) == 2, command
+        lines = capsys.readouterr().err.splitlines()
+        assert len(lines) == 2, lines
+        assert lines[0].startswith(f"dotdbg: error: {config}:") and what in lines[0]
+        assert lines[1].startswith("hint: ")
+    assert home_snapshot(tmp_path) == before
+
+
 def test_verbose_adds_the_traceback(tmp_path: Path) -> None:
     write_config(tmp_path, "[aliases\n")
     result = dotdbg("--verbose", "install", home=tmp_path)
