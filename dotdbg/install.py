@@ -53,7 +53,7 @@ class State:
 
 
 def block_files(paths: Paths) -> tuple[Path, ...]:
-    return (paths.bashrc, paths.inputrc, paths.pdbrc, paths.bash_profile)
+    return (paths.bashrc, paths.inputrc, paths.pdbrc, *paths.login_files)
 
 
 def generated_files(paths: Paths) -> tuple[Path, ...]:
@@ -93,7 +93,8 @@ def read_manifest(paths: Paths) -> dict[str, Any]:
 
 
 def is_installed(paths: Paths) -> bool:
-    return paths.manifest_file.exists()
+    """Whether `dotdbg install` ran (`doctor --fix` alone keeps a manifest without files)."""
+    return bool(read_manifest(paths).get("generated"))
 
 
 def digest(text: str) -> str:
@@ -147,20 +148,25 @@ def desired_blocks(
         for line in rendered.files[PDBRC_FILE].splitlines(keepends=True)
         if line.startswith("alias ")
     ]
-    profile_block = state.text(paths.bash_profile) is not None and blocks.block_text(
-        state.text(paths.bash_profile) or "", str(paths.bash_profile)
-    )
+    # A login file keeps the block `doctor --fix` put there (it is refreshed, never added here).
+    login = {
+        path: PROFILE_BODY if blocks.block_text(state.text(path) or "", str(path)) else None
+        for path in paths.login_files
+    }
     return {
         paths.bashrc: bashrc_body,
         paths.inputrc: inputrc_body,
         paths.pdbrc: "".join(pdb_lines) or None,
-        paths.bash_profile: PROFILE_BODY if profile_block else None,
+        **login,
     }
 
 
+# ~/.profile is read by sh too, hence the $BASH_VERSION test.
 PROFILE_BODY = (
     "# Login shells read this file and not ~/.bashrc: load it here.\n"
-    '[ -f "$HOME/.bashrc" ] && . "$HOME/.bashrc"\n'
+    'if [ -n "$BASH_VERSION" ] && [ -f "$HOME/.bashrc" ]; then\n'
+    '    . "$HOME/.bashrc"\n'
+    "fi\n"
 )
 
 
@@ -249,21 +255,37 @@ def drift_notes(paths: Paths, state: State) -> list[str]:
     return notes
 
 
+def login_file(paths: Paths, state: State) -> Path | None:
+    """The file a bash login shell reads (the first that exists), None when there is none."""
+    return next((path for path in paths.login_files if state.text(path) is not None), None)
+
+
+def loads_bashrc(text: str) -> bool:
+    """Whether a login file mentions ~/.bashrc outside a comment (sources it, in practice)."""
+    return any(
+        ".bashrc" in line and not line.lstrip().startswith("#") for line in text.splitlines()
+    )
+
+
 def profile_notes(paths: Paths, state: State) -> list[str]:
-    text = state.text(paths.bash_profile)
-    if text is None or ".bashrc" in text:
+    path = login_file(paths, state)
+    if path is None or loads_bashrc(state.text(path) or ""):
         return []
     return [
-        "~/.bash_profile does not load ~/.bashrc, so login shells (ssh, some terminals) "
+        f"{paths.display(path)} does not load ~/.bashrc, so login shells (ssh, some terminals) "
         "miss dotdbg: run `dotdbg doctor --fix`"
     ]
 
 
 def plan_profile_fix(paths: Paths, state: State) -> Plan:
-    """Add a block to ~/.bash_profile that sources ~/.bashrc."""
-    change, record = _block_change(paths.bash_profile, PROFILE_BODY, state)
+    """Make login shells load ~/.bashrc: a block in the login file they read (a new
+    ~/.bash_profile when there is none). Nothing to do when that file loads it already."""
+    path = login_file(paths, state) or paths.bash_profile
+    if loads_bashrc(state.text(path) or ""):
+        return Plan((), None)
+    change, record = _block_change(path, PROFILE_BODY, state)
     manifest = dict(state.manifest) or {"version": MANIFEST_VERSION, "blocks": {}, "generated": {}}
-    manifest["blocks"] = {**manifest.get("blocks", {}), str(paths.bash_profile): record}
+    manifest["blocks"] = {**manifest.get("blocks", {}), str(path): record}
     return Plan((change,), manifest)
 
 
@@ -399,7 +421,7 @@ def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:
 def fix_profile(paths: Paths, *, dry_run: bool = False) -> Report:
     with run_lock(paths):
         plan = plan_profile_fix(paths, read_state(paths))
-        backup_dir = None if dry_run else apply(paths, plan)
+        backup_dir = None if dry_run or not plan.pending else apply(paths, plan)
     return Report(plan, backup_dir)
 
 

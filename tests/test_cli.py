@@ -162,6 +162,9 @@ def test_login_shell_warning_and_doctor_fix(tmp_path: Path) -> None:
     assert "~/.bash_profile: updated" in fixed.stdout
     assert '. "$HOME/.bashrc"' in profile.read_text()
     assert "login shells load ~/.bashrc" in fixed.stdout
+    fixed_text = profile.read_text()
+    again = dotdbg("doctor", "--fix", home=tmp_path)
+    assert "nothing to fix" in again.stderr and profile.read_text() == fixed_text
     assert dotdbg("install", home=tmp_path).returncode == 0
     assert profile.read_text().count(blocks.START) == 1
     dotdbg("uninstall", home=tmp_path)

@@ -222,3 +222,68 @@ def test_restore_puts_a_backup_back_and_backs_up_first(tmp_path: Path) -> None:
     assert blocks.START in (restored.backup_dir / ".bashrc").read_text()
     with pytest.raises(DotdbgError, match="no backup named"):
         restore(paths, "19990101T000000Z")
+
+
+def login_shell_sees(home: Path, shell: str = "bash") -> str:
+    """What `type -t gs` says in a real login shell (bash reads the first login file only)."""
+    argv = [shell, "-l", "-i", "-c", "type -t gs"] if shell == "bash" else [shell, "-l", "-c", ":"]
+    return subprocess.run(
+        argv,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    ).stdout.strip()
+
+
+@pytest.mark.parametrize("login_name", [".bash_profile", ".bash_login", ".profile"])
+def test_profile_fix_goes_into_the_login_file_bash_reads(tmp_path: Path, login_name: str) -> None:
+    from dotdbg.install import fix_profile, profile_notes
+
+    original = b"export FROM_LOGIN=1\n# . ~/.bashrc  (a comment does not count)\n"
+    (tmp_path / login_name).write_bytes(original)
+    paths = do_install(tmp_path)
+    assert profile_notes(paths, read_state(paths)) == [
+        f"~/{login_name} does not load ~/.bashrc, so login shells (ssh, some terminals) "
+        "miss dotdbg: run `dotdbg doctor --fix`"
+    ]
+    assert login_shell_sees(tmp_path) == ""
+    fix_profile(paths)
+    assert login_shell_sees(tmp_path) == "alias"
+    assert not profile_notes(paths, read_state(paths))
+    if login_name == ".profile":  # sh reads ~/.profile too and must not source a bash file
+        result = subprocess.run(
+            ["sh", "-l", "-c", "echo ok"],
+            env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+        )
+        assert (result.stdout, result.stderr) == ("ok\n", "")
+    install(paths, load_config(paths))  # a re-install keeps the block, once
+    assert (tmp_path / login_name).read_text().count(blocks.START) == 1
+    uninstall(paths)
+    assert (tmp_path / login_name).read_bytes() == original
+
+
+def test_profile_fix_does_nothing_when_the_login_file_loads_bashrc(tmp_path: Path) -> None:
+    from dotdbg.install import fix_profile
+
+    (tmp_path / ".bash_profile").write_text("[ -r ~/.bashrc ] && . ~/.bashrc\n")
+    paths = Paths.from_env(tmp_path)
+    report = fix_profile(paths)
+    assert not report.plan.pending and report.backup_dir is None
+    assert (tmp_path / ".bash_profile").read_text() == "[ -r ~/.bashrc ] && . ~/.bashrc\n"
+    assert not paths.manifest_file.exists()
+
+
+def test_profile_fix_without_login_files_creates_bash_profile_only(tmp_path: Path) -> None:
+    from dotdbg.install import fix_profile, is_installed
+
+    paths = Paths.from_env(tmp_path)
+    fix_profile(paths)
+    assert blocks.START in (tmp_path / ".bash_profile").read_text()
+    assert not (tmp_path / ".profile").exists()
+    assert not is_installed(paths)  # the fix alone is not an install
+    uninstall(paths)
+    assert not (tmp_path / ".bash_profile").exists()

@@ -116,7 +116,7 @@ def init(home: HomeOption = None) -> int:
 def doctor(
     home: HomeOption = None,
     fix: Annotated[
-        bool, typer.Option("--fix", help="Make ~/.bash_profile load ~/.bashrc.")
+        bool, typer.Option("--fix", help="Make login shells (~/.bash_profile) load ~/.bashrc.")
     ] = False,
 ) -> int:
     """Check the set-up: login shells, PATH, installed state and the helpers' requirements."""
@@ -126,6 +126,8 @@ def doctor(
     if fix:
         done = installer.fix_profile(paths)
         report.print_changes(paths, done.plan, dry_run=False)
+        if not done.plan.pending:
+            report.note("login shells already load ~/.bashrc: nothing to fix")
     results = checks.run_checks(paths)
     report.print_checks(results)
     return 0 if all(result.ok or result.optional for result in results) else 1
