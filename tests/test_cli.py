@@ -196,3 +196,15 @@ def test_doctor_lists_the_memlimit_backends(tmp_path: Path) -> None:
         assert f" memlimit {backend}: " in out
     assert "ok  memlimit rlimit: " in out  # RLIMIT_DATA is always there
     assert "--  memlimit systemd: " in out or "ok  memlimit systemd: " in out
+
+
+def test_status_reports_hand_edits_as_drift(tmp_path: Path) -> None:
+    assert dotdbg("install", home=tmp_path).returncode == 0
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_text(bashrc.read_text().replace("fi\n", "fi\nalias mine=ls\n"))
+    status = dotdbg("status", home=tmp_path)
+    assert status.returncode == 1
+    assert "  the dotdbg block in ~/.bashrc was edited by hand" in status.stdout
+    assert "  ~/.pdbrc: current" in status.stdout
+    assert dotdbg("install", home=tmp_path).returncode == 0  # puts the block back, backed up
+    assert dotdbg("status", home=tmp_path).stdout.endswith("installed and current\n")

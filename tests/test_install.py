@@ -287,3 +287,107 @@ def test_profile_fix_without_login_files_creates_bash_profile_only(tmp_path: Pat
     assert not is_installed(paths)  # the fix alone is not an install
     uninstall(paths)
     assert not (tmp_path / ".bash_profile").exists()
+
+
+@pytest.mark.parametrize("name", [".bashrc", ".pdbrc", "symlinked .bashrc"])
+def test_read_only_files_stop_the_install_before_any_write(tmp_path: Path, name: str) -> None:
+    (tmp_path / ".pdbrc").write_text("alias x p 1\n")
+    if name == "symlinked .bashrc":  # the link is writable, its target is not
+        (tmp_path / "dotfiles").mkdir()
+        target = tmp_path / "dotfiles/bashrc"
+        target.write_text("export A=1\n")
+        (tmp_path / ".bashrc").symlink_to(target)
+    else:
+        (tmp_path / ".bashrc").write_text("export A=1\n")
+        target = tmp_path / name
+    target.chmod(0o444)
+    before = snapshot(tmp_path)
+    paths = Paths.from_env(tmp_path)
+    with pytest.raises(DotdbgError) as caught:
+        install(paths, load_config(paths))
+    shown = "~/.bashrc" if "bashrc" in name else "~/.pdbrc"
+    assert caught.value.message == f"{shown} is read-only, so dotdbg changed nothing"
+    assert f"chmod u+w {shown}" in caught.value.hint
+    assert {k: v for k, v in snapshot(tmp_path).items() if not k.endswith("/lock")} == before
+
+
+def test_writes_replace_the_file_by_rename_and_keep_its_mode(tmp_path: Path) -> None:
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_text("export A=1\n")
+    bashrc.chmod(0o600)
+    inode = bashrc.stat().st_ino
+    do_install(tmp_path)
+    assert bashrc.stat().st_ino != inode  # a new file renamed over the old, not rewritten in place
+    assert stat.S_IMODE(bashrc.stat().st_mode) == 0o600
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".dotdbg-tmp")]
+
+
+@pytest.mark.parametrize("failing", ["fsync", "replace"])
+def test_a_failed_write_leaves_the_old_file_and_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    from dotdbg import fileops
+
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_text("export A=1\n")
+
+    def broken(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fileops.os, failing, broken)
+    with pytest.raises(OSError):
+        fileops.atomic_write(bashrc, b"half")
+    assert bashrc.read_text() == "export A=1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".bashrc"]
+
+
+def test_a_second_run_waits_for_the_lock(tmp_path: Path) -> None:
+    import fcntl
+    import time
+
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    paths = Paths.from_env(tmp_path)
+    paths.state_dir.mkdir(parents=True)
+    with open(paths.lock_file, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        run = subprocess.Popen(
+            [sys.executable, "-m", "dotdbg", "install", "--home", str(tmp_path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        time.sleep(2)  # long enough for an install that does not wait (about 0.5 s)
+        assert run.poll() is None
+        assert (tmp_path / ".bashrc").read_text() == "export A=1\n"
+    assert run.wait(timeout=60) == 0
+    assert blocks.START in (tmp_path / ".bashrc").read_text()
+
+
+def test_xdg_directories_are_used_outside_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("export A=1\n")
+    xdg = {
+        var: tmp_path / var.lower()
+        for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+    }
+    monkeypatch.setenv("HOME", str(home))
+    for var, directory in xdg.items():
+        monkeypatch.setenv(var, str(directory))
+    (xdg["XDG_CONFIG_HOME"] / "dotdbg").mkdir(parents=True)
+    (xdg["XDG_CONFIG_HOME"] / "dotdbg/config.toml").write_text('[aliases]\nxdgq = "echo xdg"\n')
+    paths = Paths.from_env()
+    report = install(paths, load_config(paths))
+    assert (xdg["XDG_DATA_HOME"] / "dotdbg/dotdbg.bash").is_file()
+    assert report.backup_dir is not None
+    assert report.backup_dir.parent == xdg["XDG_STATE_HOME"] / "dotdbg/backups"
+    assert not (home / ".local").exists() and not (home / ".config").exists()
+    shown = subprocess.run(
+        ["bash", "-i", "-c", "alias xdgq"],
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert shown == "alias xdgq='echo xdg'\n"
