@@ -25,12 +25,12 @@ def real_target(path: Path) -> Path:
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` through a temp file in the same directory, fsync, rename.
 
-    The file keeps its mode (or gets ``mode``, default 0644 for new files) and, when ``path`` is a
-    symlink, the symlink stays and its target is rewritten.
+    The file keeps its mode (or gets ``mode``; a new file gets 0666 less the umask, as from any
+    editor) and, when ``path`` is a symlink, the symlink stays and its target is rewritten.
     """
     target = real_target(path)
     if mode is None:
-        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o644
+        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o666 & ~_umask()
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=".dotdbg-tmp", dir=target.parent
@@ -47,6 +47,12 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
             os.unlink(tmp_name)
         raise
     _fsync_dir(target.parent)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _fsync_dir(directory: Path) -> None:

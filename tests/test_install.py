@@ -391,3 +391,13 @@ def test_xdg_directories_are_used_outside_home(
         text=True,
     ).stdout
     assert shown == "alias xdgq='echo xdg'\n"
+
+
+def test_new_files_follow_the_umask(tmp_path: Path) -> None:
+    old_mask = os.umask(0o077)
+    try:
+        do_install(tmp_path)
+    finally:
+        os.umask(old_mask)
+    for name in (".bashrc", ".inputrc", ".pdbrc", ".local/share/dotdbg/dotdbg.bash"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
