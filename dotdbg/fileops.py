@@ -92,8 +92,16 @@ def backup_file(paths: Paths, backup_dir: Path, path: Path) -> Path:
 @contextlib.contextmanager
 def run_lock(paths: Paths) -> Iterator[None]:
     """Serialize concurrent dotdbg runs that write into the same home."""
-    paths.state_dir.mkdir(parents=True, exist_ok=True)
-    with open(paths.lock_file, "w") as lock:
+    try:
+        paths.state_dir.mkdir(parents=True, exist_ok=True)
+        lock = open(paths.lock_file, "w")  # noqa: SIM115 - held across the yield
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot create {paths.lock_file}: {error.strerror}",
+            hint=f"dotdbg keeps its lock, manifest and backups in {paths.state_dir}; "
+            "make that a writable directory",
+        ) from None
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield

@@ -79,6 +79,10 @@ def read_text(path: Path) -> str | None:
         raise DotdbgError(
             f"cannot read {path}: permission denied", hint=f"check: ls -l {path}"
         ) from None
+    except OSError as error:  # e.g. a file where a directory belongs
+        raise DotdbgError(
+            f"cannot read {path}: {error.strerror}", hint=f"check: ls -ld {path.parent}"
+        ) from None
 
 
 def read_manifest(paths: Paths) -> dict[str, Any]:
@@ -322,6 +326,11 @@ def preflight(paths: Paths, changes: Iterable[Change]) -> None:
                 hint=f"make it writable (chmod u+w {shown}) or switch off its pack in the config",
             )
         directory = _existing_parent(target)
+        if not directory.is_dir():
+            raise DotdbgError(
+                f"{directory} is a file where dotdbg needs a directory, so dotdbg changed nothing",
+                hint=f"move it away (mv {directory} {directory}.old), then run it again",
+            )
         if not os.access(directory, os.W_OK):
             raise DotdbgError(
                 f"cannot write in {directory}, so dotdbg changed nothing",
@@ -341,15 +350,45 @@ def apply(paths: Paths, plan: Plan) -> Path | None:
     pending = plan.pending
     preflight(paths, pending)
     backup_dir = _backup(paths, [c.path for c in pending if c.before is not None])
+    done: list[Change] = []
     for change in pending:
-        if change.after is None:
-            real_target(change.path).unlink()
-        else:
-            atomic_write(change.path, change.after.encode("utf-8", errors="surrogateescape"))
+        try:
+            _write(change.path, change.after)
+        except OSError as error:  # what preflight cannot see: chattr +i, a full disk, EROFS
+            _roll_back(paths, done, change, error, backup_dir)
+        done.append(change)
     _save_manifest(paths, plan.manifest)
     if plan.manifest is None:
         _remove_if_empty(paths.data_dir)
     return backup_dir
+
+
+def _write(path: Path, text: str | None) -> None:
+    if text is None:
+        real_target(path).unlink()
+    else:
+        atomic_write(path, text.encode("utf-8", errors="surrogateescape"))
+
+
+def _roll_back(
+    paths: Paths, done: Sequence[Change], failed: Change, error: OSError, backup_dir: Path | None
+) -> None:
+    """Undo the changes already written, then raise: a run changes everything or nothing."""
+    shown = paths.display(failed.path)
+    for change in reversed(done):
+        try:
+            _write(change.path, change.before)
+        except OSError:
+            saved = f"; the old files are in {paths.display(backup_dir)}" if backup_dir else ""
+            raise DotdbgError(
+                f"cannot write {shown} ({error.strerror}), and undoing the files written before "
+                f"it failed too at {paths.display(change.path)}",
+                hint=f"`dotdbg status` shows the state{saved}",
+            ) from None
+    raise DotdbgError(
+        f"cannot write {shown} ({error.strerror}), so dotdbg changed nothing",
+        hint=f"check the file and its directory: ls -ld {shown} (lsattr for chattr +i; df)",
+    ) from None
 
 
 def _remove_if_empty(directory: Path) -> None:

@@ -401,3 +401,63 @@ def test_new_files_follow_the_umask(tmp_path: Path) -> None:
         os.umask(old_mask)
     for name in (".bashrc", ".inputrc", ".pdbrc", ".local/share/dotdbg/dotdbg.bash"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
+
+
+def test_a_write_that_fails_midway_undoes_the_earlier_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dotdbg.install
+
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    (tmp_path / ".pdbrc").write_text("alias x p 1\n")
+    before = snapshot(tmp_path)
+    real_write = dotdbg.install.atomic_write
+
+    def full_disk_at_pdbrc(path: Path, data: bytes, mode: int | None = None) -> None:
+        if path.name == ".pdbrc":
+            raise OSError(28, "No space left on device")
+        real_write(path, data, mode)
+
+    monkeypatch.setattr(dotdbg.install, "atomic_write", full_disk_at_pdbrc)
+    paths = Paths.from_env(tmp_path)
+    with pytest.raises(DotdbgError) as caught:
+        install(paths, load_config(paths))
+    assert caught.value.message == (
+        "cannot write ~/.pdbrc (No space left on device), so dotdbg changed nothing"
+    )
+    after = snapshot(tmp_path)
+    assert {k: v for k, v in after.items() if not k.startswith(".local/state")} == before
+    assert not paths.manifest_file.exists()
+
+
+def test_an_immutable_bashrc_is_a_clear_error(tmp_path: Path) -> None:
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_text("export A=1\n")
+    if subprocess.run(["chattr", "+i", str(bashrc)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not supported here")
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "dotdbg", "install", "--home", str(tmp_path)],
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        subprocess.run(["chattr", "-i", str(bashrc)], check=True)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0] == (
+        "dotdbg: error: cannot write ~/.bashrc (Operation not permitted), so dotdbg changed nothing"
+    )
+    assert not (tmp_path / ".local/share/dotdbg/dotdbg.bash").exists()
+    assert bashrc.read_text() == "export A=1\n"
+
+
+@pytest.mark.parametrize("in_the_way", [".local/share/dotdbg", ".local/state"])
+def test_a_file_in_place_of_a_directory_is_a_clear_error(tmp_path: Path, in_the_way: str) -> None:
+    blocker = tmp_path / in_the_way
+    blocker.parent.mkdir(parents=True)
+    blocker.write_text("")
+    paths = Paths.from_env(tmp_path)
+    with pytest.raises(DotdbgError) as caught:
+        install(paths, load_config(paths))
+    assert str(blocker) in caught.value.message + caught.value.hint
+    assert not (tmp_path / ".bashrc").exists()
