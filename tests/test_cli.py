@@ -208,3 +208,18 @@ def test_status_reports_hand_edits_as_drift(tmp_path: Path) -> None:
     assert "  ~/.pdbrc: current" in status.stdout
     assert dotdbg("install", home=tmp_path).returncode == 0  # puts the block back, backed up
     assert dotdbg("status", home=tmp_path).stdout.endswith("installed and current\n")
+
+
+def test_render_and_init_into_a_file_are_user_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dotdbg.entry import main
+
+    (tmp_path / "afile").write_text("")
+    assert main(["render", "-o", str(tmp_path / "afile"), "--home", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith(f"dotdbg: error: cannot write into {tmp_path}/afile")
+    (tmp_path / ".config").mkdir()
+    (tmp_path / ".config/dotdbg").write_text("")
+    assert main(["init", "--home", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dotdbg: error: cannot write ~/.config/dotdbg/config.toml")
