@@ -123,7 +123,7 @@ def load_config(paths: Paths, user_text: str | None = None) -> Config:
     edit before it is written)."""
     defaults = Source(DEFAULTS_FILE, DEFAULTS_FILE.read_text(encoding="utf-8"))
     user_path = paths.config_file
-    if user_text is None and user_path.is_file():
+    if user_text is None and user_path.exists():  # a directory there is an error, not "none"
         user_text = _read_user_file(user_path)
     user = Source(user_path, user_text) if user_text is not None else None
     return build_config(defaults, user)
@@ -139,7 +139,11 @@ def _read_user_file(path: Path) -> str:
             location=str(path),
         ) from None
     except OSError as error:
-        raise DotdbgError(f"cannot read config: {error.strerror}", location=str(path)) from None
+        raise DotdbgError(
+            f"cannot read config: {error.strerror}",
+            hint=f"check the file: ls -l {path}",
+            location=str(path),
+        ) from None
 
 
 @dataclass(frozen=True)

@@ -184,3 +184,13 @@ def test_removing_an_unknown_pdb_alias_warns_at_its_line(tmp_path: Path) -> None
         "pdb.aliases.pl = false removes nothing"
     ]
     assert config.warnings[0].startswith(f"{Paths.from_env(tmp_path).config_file}:3:1: ")
+
+
+def test_a_config_that_cannot_be_read_is_an_error_not_ignored(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    paths.config_file.mkdir(parents=True)
+    with pytest.raises(DotdbgError) as caught:
+        load_config(paths)
+    assert caught.value.message == "cannot read config: Is a directory"
+    assert caught.value.location == str(paths.config_file)
+    assert caught.value.hint.startswith("check the file")
