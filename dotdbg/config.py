@@ -175,7 +175,12 @@ def _syntax_error(source: Source, error: Exception) -> DotdbgError:
     message = str(error)
     match = re.search(r"\(at line (\d+), column (\d+)\)", message)
     where = f"{source.path}:{match[1]}:{match[2]}" if match else str(source.path)
-    what = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) or "invalid TOML"
+    if "(at end of document)" in message:  # point just after the last thing written
+        written = source.text.rstrip()
+        line = written.count("\n") + 1
+        where = f"{source.path}:{line}:{len(written) - written.rfind(chr(10))}"
+    what = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
+    what = what or "invalid TOML"
     return DotdbgError(
         f"TOML syntax error: {what[0].lower()}{what[1:]}",
         hint="fix the TOML at that position (strings need quotes; see `dotdbg init` for examples)",

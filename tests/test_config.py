@@ -128,6 +128,8 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
         ),
         ("[aliases]\nx = 'ls'\n[aliases]\ny='ls'\n", ":3:9", "TOML syntax error", "fix the TOML"),
         ('[aliases\nx = "ls"\n', ":1:9", "TOML syntax error", ""),
+        ('[aliases]\nx = "ls', ":2:8", "TOML syntax error: unterminated string", "fix the TOML"),
+        ('x = { command = "ls"\n\n', ":1:21", "unclosed inline table", ""),
     ],
 )
 def test_bad_config_says_where_what_and_how(
