@@ -189,7 +189,7 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
     records: dict[str, Any] = {}
     for path, body in desired_blocks(paths, config, state, rendered).items():
         change, record = _block_change(path, body, state)
-        if change.before is not None or change.after is not None:
+        if body is not None or change.action != "unchanged":  # not: a ~/.profile left alone
             changes.append(change)
         if record:
             records[str(path)] = record
