@@ -73,7 +73,9 @@ install_venv() {
         say "creating $venv"
         "$python" -m venv "$venv"
     fi
-    "$venv/bin/python" -m pip install --quiet --upgrade pip
+    # A newer pip is nice to have, not needed: offline, the venv's own pip builds dotdbg fine.
+    "$venv/bin/python" -m pip install --quiet --upgrade pip 2>/dev/null ||
+        say "could not upgrade pip in $venv (offline?); using the one it has"
     "$venv/bin/python" -m pip install --quiet --upgrade "$here"
     link_scripts "$venv/bin/python"
     dotdbg=$venv/bin/dotdbg
@@ -101,6 +103,8 @@ uninstall_all() {
         rm -rf "$venv"
         say "removed $venv"
     fi
+    rmdir "$data_dir" 2>/dev/null || true
+    rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/dotdbg"
     command -v uv >/dev/null && uv tool uninstall dotdbg >/dev/null 2>&1 || true
     command -v pipx >/dev/null && pipx uninstall dotdbg >/dev/null 2>&1 || true
     say "dotdbg is uninstalled; your config (${XDG_CONFIG_HOME:-$HOME/.config}/dotdbg) and backups are kept"

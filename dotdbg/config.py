@@ -123,7 +123,7 @@ def load_config(paths: Paths, user_text: str | None = None) -> Config:
     edit before it is written)."""
     defaults = Source(DEFAULTS_FILE, DEFAULTS_FILE.read_text(encoding="utf-8"))
     user_path = paths.config_file
-    if user_text is None and user_path.is_file():
+    if user_text is None and user_path.exists():  # a directory there is an error, not "none"
         user_text = _read_user_file(user_path)
     user = Source(user_path, user_text) if user_text is not None else None
     return build_config(defaults, user)
@@ -139,7 +139,11 @@ def _read_user_file(path: Path) -> str:
             location=str(path),
         ) from None
     except OSError as error:
-        raise DotdbgError(f"cannot read config: {error.strerror}", location=str(path)) from None
+        raise DotdbgError(
+            f"cannot read config: {error.strerror}",
+            hint=f"check the file: ls -l {path}",
+            location=str(path),
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -162,10 +166,21 @@ class Source:
 
 
 def _syntax_error(source: Source, error: Exception) -> DotdbgError:
+    if source.text.startswith("\ufeff"):
+        return DotdbgError(
+            "the file starts with a byte-order mark (BOM), which TOML does not allow",
+            hint="save it as plain UTF-8, without BOM (your editor's encoding setting)",
+            location=f"{source.path}:1:1",
+        )
     message = str(error)
     match = re.search(r"\(at line (\d+), column (\d+)\)", message)
     where = f"{source.path}:{match[1]}:{match[2]}" if match else str(source.path)
-    what = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) or "invalid TOML"
+    if "(at end of document)" in message:  # point just after the last thing written
+        written = source.text.rstrip()
+        line = written.count("\n") + 1
+        where = f"{source.path}:{line}:{len(written) - written.rfind(chr(10))}"
+    what = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
+    what = what or "invalid TOML"
     return DotdbgError(
         f"TOML syntax error: {what[0].lower()}{what[1:]}",
         hint="fix the TOML at that position (strings need quotes; see `dotdbg init` for examples)",
@@ -182,6 +197,7 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     base = defaults.parse()
     over = user.parse() if user else {}
     checker = Checker(user or defaults)
+    checker.no_nul(over, ())
     checker.known_keys(over, TOP_LEVEL, ())
     warnings: list[str] = []
     aliases = _merge_items(base, over, "aliases", "command", ALIAS_NAME, checker, warnings)
@@ -244,16 +260,48 @@ class Checker:
         return Checker(self.source, self.prefix + keys)
 
     def fail(self, key_path: Sequence[str], message: str, hint: str) -> DotdbgError:
-        full = (*self.prefix, *key_path)
-        return DotdbgError(message, hint=hint, location=self.source.where(full))
+        return DotdbgError(message, hint=hint, location=self.where(key_path))
+
+    def where(self, key_path: Sequence[str]) -> str:
+        return self.source.where((*self.prefix, *key_path))
+
+    def dotted(self, key_path: Sequence[str]) -> str:
+        """The full dotted name of a key, as the user wrote it (``pdb.aliases.pl``)."""
+        return _dotted((*self.prefix, *key_path))
 
     def table(self, data: Mapping[str, Any], key_path: tuple[str, ...]) -> dict[str, Any]:
         value: Any = data
         for key in key_path:
             value = value.get(key, {}) if isinstance(value, dict) else {}
         if not isinstance(value, dict):
-            raise self.fail(key_path, f"{_dotted(self.prefix + key_path)} must be a table", "")
+            name = self.dotted(key_path)
+            raise self.fail(
+                key_path,
+                f"{name} must be a table, not {_type_name(value)}",
+                f"write a [{name}] line, then one `name = value` line per entry under it",
+            )
         return value
+
+    def no_nul(self, value: Any, key_path: tuple[str, ...]) -> None:
+        """Refuse NUL characters anywhere: bash drops them, so the alias would not be the text."""
+        if isinstance(value, str) and "\x00" in value:
+            raise self.fail(
+                key_path,
+                f"{self.dotted(key_path)} contains a NUL character (\\u0000)",
+                "remove it: bash cannot hold NUL in a command",
+            )
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if "\x00" in key:  # a quoted key can hold "\u0000" too
+                    raise self.fail(
+                        key_path,
+                        f"a name in {self.dotted(key_path)} contains a NUL character (\\u0000)",
+                        "remove it from the name",
+                    )
+                self.no_nul(inner, (*key_path, key))
+        elif isinstance(value, list):
+            for index, inner in enumerate(value):
+                self.no_nul(inner, (*key_path, str(index)))
 
     def known_keys(
         self, data: Mapping[str, Any], allowed: Sequence[str], at: tuple[str, ...]
@@ -264,13 +312,13 @@ class Checker:
                 hint = (
                     f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(allowed)}"
                 )
-                raise self.fail((*at, key), f"unknown key {_dotted((*at, key))!r}", hint)
+                raise self.fail((*at, key), f"unknown key {self.dotted((*at, key))!r}", hint)
 
     def typed(self, value: Any, kind: type, key_path: Sequence[str], example: str) -> Any:
         if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
             raise self.fail(
                 key_path,
-                f"{_dotted(key_path)} must be {_KIND_NAMES[kind]}, not {_type_name(value)}",
+                f"{self.dotted(key_path)} must be {_KIND_NAMES[kind]}, not {_type_name(value)}",
                 f"for example: {example}",
             )
         return value
@@ -286,9 +334,14 @@ _KIND_NAMES = {
 
 
 def _type_name(value: Any) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}.get(
-        type(value), f"a {type(value).__name__}"
-    )
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a float",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }.get(type(value), f"a {type(value).__name__}")
 
 
 def _dotted(key_path: Sequence[str]) -> str:
@@ -316,7 +369,7 @@ def _merge_items(
         if spec is False:
             if merged.pop(name, None) is None:
                 warnings.append(
-                    f"{checker.source.where(at)}: {section}.{name} = false removes nothing"
+                    f"{checker.where(at)}: {checker.dotted(at)} = false removes nothing"
                 )
             continue
         item = dict(merged.get(name, {"name": name, "pack": default_pack}))
@@ -334,18 +387,34 @@ def _user_item(
     if not isinstance(spec, dict):
         raise checker.fail(
             at,
-            f"{_dotted(at)} must be a string, a table or false, not {_type_name(spec)}",
+            f"{checker.dotted(at)} must be a string, a table or false, not {_type_name(spec)}",
             f'write {at[-1]} = "..." or {at[-1]} = {{ {value_key} = "...", desc = "..." }}',
         )
+    for key, value in spec.items():
+        if isinstance(value, dict):  # `my.f = {…}` is TOML for a table `my` holding `f`
+            raise checker.fail(
+                (*at, key),
+                f"{checker.dotted((*at, key))} is a table inside {checker.dotted(at)}",
+                f'a name with a dot needs quotes: "{at[-1]}.{key}" = ...',
+            )
     checker.known_keys(spec, (value_key, "desc", "pack"), at)
     for key, value in spec.items():
         checker.typed(value, str, (*at, key), f'{key} = "..."')
     if new and value_key not in spec:
-        raise checker.fail(at, f"{_dotted(at)} has no {value_key}", f'add {value_key} = "..."')
+        raise checker.fail(
+            at, f"{checker.dotted(at)} has no {value_key}", f'add {value_key} = "..."'
+        )
     item = dict(spec)
     if new and "desc" not in item:
         item["desc"] = item[value_key].strip().splitlines()[0] if item[value_key].strip() else ""
     return item
+
+
+NAME_HINTS = {
+    ALIAS_NAME: "use letters, digits and _ (aliases also . : + - @ %); no spaces, quotes, / $ =",
+    FUNCTION_NAME: "use letters, digits and _ . : - (not a digit first); no spaces, quotes, / $ =",
+    PDB_ALIAS_NAME: "use letters, digits and _ (not a digit first)",
+}
 
 
 def _check_item(
@@ -360,21 +429,24 @@ def _check_item(
     if not name_pattern.fullmatch(name):
         raise checker.fail(
             at,
-            f"{name!r} is not a valid name in [{section}]",
-            "use letters, digits and _ (aliases also . : + - @ %); no spaces, quotes, / $ =",
+            f"{name!r} is not a valid name in [{checker.dotted((section,))}]",
+            NAME_HINTS[name_pattern],
         )
     value = item[value_key]
     if not value.strip():
-        raise checker.fail((*at, value_key), f"{_dotted(at)} is empty", f"give it a {value_key}")
-    if value_key == "command" and ("\n" in value or "\r" in value):
         raise checker.fail(
-            (*at, value_key),
-            f"{_dotted(at)} contains a newline",
-            "an alias is one line: join commands with ; or &&, or make it a [functions] entry",
+            (*at, value_key), f"{checker.dotted(at)} is empty", f"give it a {value_key}"
         )
-    if "\n" in item.get("desc", ""):
+    if value_key == "command" and ("\n" in value or "\r" in value):
+        one_line = (
+            "a pdb alias is one line: join pdb commands with ;;"
+            if checker.prefix
+            else "an alias is one line: join commands with ; or &&, or make it a [functions] entry"
+        )
+        raise checker.fail((*at, value_key), f"{checker.dotted(at)} contains a newline", one_line)
+    if any(c in item.get("desc", "") for c in "\n\r"):
         raise checker.fail(
-            (*at, "desc"), f"{_dotted(at)}.desc contains a newline", "keep it one line"
+            (*at, "desc"), f"{checker.dotted(at)}.desc contains a newline", "keep it one line"
         )
     if not PACK_NAME.fullmatch(item["pack"]):
         raise checker.fail(
@@ -441,7 +513,9 @@ def _history(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker)
     for key in ("size", "file_size"):
         if values[key] < -1:
             raise checker.fail(
-                ("history", key), f"history.{key} must be -1 (unlimited) or more", ""
+                ("history", key),
+                f"history.{key} must be -1 (unlimited) or more, not {values[key]}",
+                f"for example: {key} = {base['history'][key]}, or -1 for no limit",
             )
     return History(**values)
 
@@ -452,7 +526,8 @@ def _readline(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker
     for key, function in values["bindings"].items():
         at = ("readline", "bindings", key)
         checker.typed(function, str, at, '"\\\\C-x\\\\C-r" = "re-read-init-file"')
-        if not key or any(c in key for c in '"\n\r'):
+        trailing_backslashes = len(key) - len(key.rstrip("\\"))
+        if not key or any(c in key for c in '"\n\r') or trailing_backslashes % 2:
             raise checker.fail(
                 at,
                 f"readline key {key!r} is invalid",

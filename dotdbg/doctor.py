@@ -7,7 +7,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dotdbg.install import is_installed, profile_notes, read_state
+from dotdbg.install import is_installed, login_file, profile_notes, read_state
 from dotdbg.paths import Paths
 
 
@@ -50,12 +50,22 @@ def check_installed(paths: Paths) -> Check:
 
 
 def check_login_shell(paths: Paths) -> Check:
-    notes = profile_notes(paths, read_state(paths))
-    if notes:
+    state = read_state(paths)
+    path = login_file(paths, state)
+    if path is None:
         return Check(
-            "login shells", False, "~/.bash_profile does not load ~/.bashrc", "dotdbg doctor --fix"
+            "login shells",
+            False,
+            "no ~/.bash_profile, ~/.bash_login or ~/.profile: login shells skip ~/.bashrc",
+            "dotdbg doctor --fix",
+            optional=True,
         )
-    return Check("login shells", True, "login shells load ~/.bashrc")
+    if profile_notes(paths, state):
+        shown = paths.display(path)
+        return Check(
+            "login shells", False, f"{shown} does not load ~/.bashrc", "dotdbg doctor --fix"
+        )
+    return Check("login shells", True, f"login shells load ~/.bashrc ({paths.display(path)})")
 
 
 def check_path(paths: Paths) -> Check:

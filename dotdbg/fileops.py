@@ -25,12 +25,12 @@ def real_target(path: Path) -> Path:
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` through a temp file in the same directory, fsync, rename.
 
-    The file keeps its mode (or gets ``mode``, default 0644 for new files) and, when ``path`` is a
-    symlink, the symlink stays and its target is rewritten.
+    The file keeps its mode (or gets ``mode``; a new file gets 0666 less the umask, as from any
+    editor) and, when ``path`` is a symlink, the symlink stays and its target is rewritten.
     """
     target = real_target(path)
     if mode is None:
-        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o644
+        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o666 & ~_umask()
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=".dotdbg-tmp", dir=target.parent
@@ -47,6 +47,12 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
             os.unlink(tmp_name)
         raise
     _fsync_dir(target.parent)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -86,8 +92,16 @@ def backup_file(paths: Paths, backup_dir: Path, path: Path) -> Path:
 @contextlib.contextmanager
 def run_lock(paths: Paths) -> Iterator[None]:
     """Serialize concurrent dotdbg runs that write into the same home."""
-    paths.state_dir.mkdir(parents=True, exist_ok=True)
-    with open(paths.lock_file, "w") as lock:
+    try:
+        paths.state_dir.mkdir(parents=True, exist_ok=True)
+        lock = open(paths.lock_file, "w")  # noqa: SIM115 - held across the yield
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot create {paths.lock_file}: {error.strerror}",
+            hint=f"dotdbg keeps its lock, manifest and backups in {paths.state_dir}; "
+            "make that a writable directory",
+        ) from None
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield

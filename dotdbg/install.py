@@ -53,7 +53,7 @@ class State:
 
 
 def block_files(paths: Paths) -> tuple[Path, ...]:
-    return (paths.bashrc, paths.inputrc, paths.pdbrc, paths.bash_profile)
+    return (paths.bashrc, paths.inputrc, paths.pdbrc, *paths.login_files)
 
 
 def generated_files(paths: Paths) -> tuple[Path, ...]:
@@ -79,6 +79,10 @@ def read_text(path: Path) -> str | None:
         raise DotdbgError(
             f"cannot read {path}: permission denied", hint=f"check: ls -l {path}"
         ) from None
+    except OSError as error:  # e.g. a file where a directory belongs
+        raise DotdbgError(
+            f"cannot read {path}: {error.strerror}", hint=f"check: ls -ld {path.parent}"
+        ) from None
 
 
 def read_manifest(paths: Paths) -> dict[str, Any]:
@@ -93,7 +97,8 @@ def read_manifest(paths: Paths) -> dict[str, Any]:
 
 
 def is_installed(paths: Paths) -> bool:
-    return paths.manifest_file.exists()
+    """Whether `dotdbg install` ran (`doctor --fix` alone keeps a manifest without files)."""
+    return bool(read_manifest(paths).get("generated"))
 
 
 def digest(text: str) -> str:
@@ -147,20 +152,25 @@ def desired_blocks(
         for line in rendered.files[PDBRC_FILE].splitlines(keepends=True)
         if line.startswith("alias ")
     ]
-    profile_block = state.text(paths.bash_profile) is not None and blocks.block_text(
-        state.text(paths.bash_profile) or "", str(paths.bash_profile)
-    )
+    # A login file keeps the block `doctor --fix` put there (it is refreshed, never added here).
+    login = {
+        path: PROFILE_BODY if blocks.block_text(state.text(path) or "", str(path)) else None
+        for path in paths.login_files
+    }
     return {
         paths.bashrc: bashrc_body,
         paths.inputrc: inputrc_body,
         paths.pdbrc: "".join(pdb_lines) or None,
-        paths.bash_profile: PROFILE_BODY if profile_block else None,
+        **login,
     }
 
 
+# ~/.profile is read by sh too, hence the $BASH_VERSION test.
 PROFILE_BODY = (
     "# Login shells read this file and not ~/.bashrc: load it here.\n"
-    '[ -f "$HOME/.bashrc" ] && . "$HOME/.bashrc"\n'
+    'if [ -n "$BASH_VERSION" ] && [ -f "$HOME/.bashrc" ]; then\n'
+    '    . "$HOME/.bashrc"\n'
+    "fi\n"
 )
 
 
@@ -179,7 +189,7 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
     records: dict[str, Any] = {}
     for path, body in desired_blocks(paths, config, state, rendered).items():
         change, record = _block_change(path, body, state)
-        if change.before is not None or change.after is not None:
+        if body is not None or change.action != "unchanged":  # not: a ~/.profile left alone
             changes.append(change)
         if record:
             records[str(path)] = record
@@ -249,21 +259,37 @@ def drift_notes(paths: Paths, state: State) -> list[str]:
     return notes
 
 
+def login_file(paths: Paths, state: State) -> Path | None:
+    """The file a bash login shell reads (the first that exists), None when there is none."""
+    return next((path for path in paths.login_files if state.text(path) is not None), None)
+
+
+def loads_bashrc(text: str) -> bool:
+    """Whether a login file mentions ~/.bashrc outside a comment (sources it, in practice)."""
+    return any(
+        ".bashrc" in line and not line.lstrip().startswith("#") for line in text.splitlines()
+    )
+
+
 def profile_notes(paths: Paths, state: State) -> list[str]:
-    text = state.text(paths.bash_profile)
-    if text is None or ".bashrc" in text:
+    path = login_file(paths, state)
+    if path is None or loads_bashrc(state.text(path) or ""):
         return []
     return [
-        "~/.bash_profile does not load ~/.bashrc, so login shells (ssh, some terminals) "
+        f"{paths.display(path)} does not load ~/.bashrc, so login shells (ssh, some terminals) "
         "miss dotdbg: run `dotdbg doctor --fix`"
     ]
 
 
 def plan_profile_fix(paths: Paths, state: State) -> Plan:
-    """Add a block to ~/.bash_profile that sources ~/.bashrc."""
-    change, record = _block_change(paths.bash_profile, PROFILE_BODY, state)
+    """Make login shells load ~/.bashrc: a block in the login file they read (a new
+    ~/.bash_profile when there is none). Nothing to do when that file loads it already."""
+    path = login_file(paths, state) or paths.bash_profile
+    if loads_bashrc(state.text(path) or ""):
+        return Plan((), None)
+    change, record = _block_change(path, PROFILE_BODY, state)
     manifest = dict(state.manifest) or {"version": MANIFEST_VERSION, "blocks": {}, "generated": {}}
-    manifest["blocks"] = {**manifest.get("blocks", {}), str(paths.bash_profile): record}
+    manifest["blocks"] = {**manifest.get("blocks", {}), str(path): record}
     return Plan((change,), manifest)
 
 
@@ -300,6 +326,11 @@ def preflight(paths: Paths, changes: Iterable[Change]) -> None:
                 hint=f"make it writable (chmod u+w {shown}) or switch off its pack in the config",
             )
         directory = _existing_parent(target)
+        if not directory.is_dir():
+            raise DotdbgError(
+                f"{directory} is a file where dotdbg needs a directory, so dotdbg changed nothing",
+                hint=f"move it away (mv {directory} {directory}.old), then run it again",
+            )
         if not os.access(directory, os.W_OK):
             raise DotdbgError(
                 f"cannot write in {directory}, so dotdbg changed nothing",
@@ -319,15 +350,45 @@ def apply(paths: Paths, plan: Plan) -> Path | None:
     pending = plan.pending
     preflight(paths, pending)
     backup_dir = _backup(paths, [c.path for c in pending if c.before is not None])
+    done: list[Change] = []
     for change in pending:
-        if change.after is None:
-            real_target(change.path).unlink()
-        else:
-            atomic_write(change.path, change.after.encode("utf-8", errors="surrogateescape"))
+        try:
+            _write(change.path, change.after)
+        except OSError as error:  # what preflight cannot see: chattr +i, a full disk, EROFS
+            _roll_back(paths, done, change, error, backup_dir)
+        done.append(change)
     _save_manifest(paths, plan.manifest)
     if plan.manifest is None:
         _remove_if_empty(paths.data_dir)
     return backup_dir
+
+
+def _write(path: Path, text: str | None) -> None:
+    if text is None:
+        real_target(path).unlink()
+    else:
+        atomic_write(path, text.encode("utf-8", errors="surrogateescape"))
+
+
+def _roll_back(
+    paths: Paths, done: Sequence[Change], failed: Change, error: OSError, backup_dir: Path | None
+) -> None:
+    """Undo the changes already written, then raise: a run changes everything or nothing."""
+    shown = paths.display(failed.path)
+    for change in reversed(done):
+        try:
+            _write(change.path, change.before)
+        except OSError:
+            saved = f"; the old files are in {paths.display(backup_dir)}" if backup_dir else ""
+            raise DotdbgError(
+                f"cannot write {shown} ({error.strerror}), and undoing the files written before "
+                f"it failed too at {paths.display(change.path)}",
+                hint=f"`dotdbg status` shows the state{saved}",
+            ) from None
+    raise DotdbgError(
+        f"cannot write {shown} ({error.strerror}), so dotdbg changed nothing",
+        hint=f"check the file and its directory: ls -ld {shown} (lsattr for chattr +i; df)",
+    ) from None
 
 
 def _remove_if_empty(directory: Path) -> None:
@@ -399,7 +460,7 @@ def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:
 def fix_profile(paths: Paths, *, dry_run: bool = False) -> Report:
     with run_lock(paths):
         plan = plan_profile_fix(paths, read_state(paths))
-        backup_dir = None if dry_run else apply(paths, plan)
+        backup_dir = None if dry_run or not plan.pending else apply(paths, plan)
     return Report(plan, backup_dir)
 
 

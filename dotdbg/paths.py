@@ -91,6 +91,19 @@ class Paths:
         return self.home / ".bash_profile"
 
     @property
+    def bash_login(self) -> Path:
+        return self.home / ".bash_login"
+
+    @property
+    def profile(self) -> Path:
+        return self.home / ".profile"
+
+    @property
+    def login_files(self) -> tuple[Path, ...]:
+        """What a bash login shell reads: the first of these that exists, and only that one."""
+        return (self.bash_profile, self.bash_login, self.profile)
+
+    @property
     def inputrc(self) -> Path:
         return self.home / ".inputrc"
 

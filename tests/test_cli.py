@@ -37,6 +37,48 @@ def test_bad_config_is_one_line_exit_2_and_changes_nothing(tmp_path: Path) -> No
     assert not (tmp_path / ".local").exists()
 
 
+def home_snapshot(home: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(home)): path.read_bytes()
+        for path in sorted(home.rglob("*"))
+        if path.is_file() and path.name != "lock"
+    }
+
+
+@pytest.mark.parametrize(
+    ("bad", "what"),
+    [
+        ("[aliases\n", "TOML syntax error"),
+        ('[aliases]\ngs = "a"\ngs = "b"\n', "TOML syntax error"),
+        ('[aliases]\n"g s" = "git status"\n', "not a valid name"),
+        ("[aliases]\ngs = { command = 'git status', colour = 'red' }\n", "unknown key"),
+        ("[history]\nsize = '10'\n", "must be an integer"),
+        ('[aliases]\nx = "ls\\necho"\n', "contains a newline"),
+        ('[aliases]\nx = "ls\\u0000"\n', "contains a NUL"),
+        ("[functions]\nf = 'if true; then'\n", "not valid bash"),
+    ],
+)
+def test_every_kind_of_bad_config_changes_nothing_in_an_installed_home(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, what: str
+) -> None:
+    from dotdbg.entry import main
+
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    assert main(["install", "--home", str(tmp_path)]) == 0
+    config = write_config(tmp_path, bad)
+    before = home_snapshot(tmp_path)
+    capsys.readouterr()
+    # `aliases` only lists: a function that bash rejects is still a well-formed config
+    listing = ("aliases",) if what != "not valid bash" else ()
+    for command in ("install", "status", "diff", "render", *listing):
+        assert main([command, "--home", str(tmp_path)]) == 2, command
+        lines = capsys.readouterr().err.splitlines()
+        assert len(lines) == 2, lines
+        assert lines[0].startswith(f"dotdbg: error: {config}:") and what in lines[0]
+        assert lines[1].startswith("hint: ")
+    assert home_snapshot(tmp_path) == before
+
+
 def test_verbose_adds_the_traceback(tmp_path: Path) -> None:
     write_config(tmp_path, "[aliases\n")
     result = dotdbg("--verbose", "install", home=tmp_path)
@@ -120,6 +162,9 @@ def test_login_shell_warning_and_doctor_fix(tmp_path: Path) -> None:
     assert "~/.bash_profile: updated" in fixed.stdout
     assert '. "$HOME/.bashrc"' in profile.read_text()
     assert "login shells load ~/.bashrc" in fixed.stdout
+    fixed_text = profile.read_text()
+    again = dotdbg("doctor", "--fix", home=tmp_path)
+    assert "nothing to fix" in again.stderr and profile.read_text() == fixed_text
     assert dotdbg("install", home=tmp_path).returncode == 0
     assert profile.read_text().count(blocks.START) == 1
     dotdbg("uninstall", home=tmp_path)
@@ -151,3 +196,30 @@ def test_doctor_lists_the_memlimit_backends(tmp_path: Path) -> None:
         assert f" memlimit {backend}: " in out
     assert "ok  memlimit rlimit: " in out  # RLIMIT_DATA is always there
     assert "--  memlimit systemd: " in out or "ok  memlimit systemd: " in out
+
+
+def test_status_reports_hand_edits_as_drift(tmp_path: Path) -> None:
+    assert dotdbg("install", home=tmp_path).returncode == 0
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_text(bashrc.read_text().replace("fi\n", "fi\nalias mine=ls\n"))
+    status = dotdbg("status", home=tmp_path)
+    assert status.returncode == 1
+    assert "  the dotdbg block in ~/.bashrc was edited by hand" in status.stdout
+    assert "  ~/.pdbrc: current" in status.stdout
+    assert dotdbg("install", home=tmp_path).returncode == 0  # puts the block back, backed up
+    assert dotdbg("status", home=tmp_path).stdout.endswith("installed and current\n")
+
+
+def test_render_and_init_into_a_file_are_user_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dotdbg.entry import main
+
+    (tmp_path / "afile").write_text("")
+    assert main(["render", "-o", str(tmp_path / "afile"), "--home", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith(f"dotdbg: error: cannot write into {tmp_path}/afile")
+    (tmp_path / ".config").mkdir()
+    (tmp_path / ".config/dotdbg").write_text("")
+    assert main(["init", "--home", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dotdbg: error: cannot write ~/.config/dotdbg/config.toml")

@@ -93,8 +93,26 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
         ("[history]\ncontrol = 'ignoredupes'\n", ":2:1", "unknown word", "ignoredups"),
         ("[aliases]\nx = { command = 'ls', desk = 'typo' }\n", ":2:23", "unknown key", "desc"),
         ("[aliases]\nx = { desc = 'no command' }\n", ":2:1", "has no command", "command ="),
-        ("[aliases]\ngs = ''\n", ":2:1", "is empty", ""),
-        ("[functions]\nmy.f = { body = 'true' }\n", ":2:1", "", ""),
+        ("[aliases]\ngs = ''\n", ":2:1", "is empty", "give it a command"),
+        ("[functions]\nmy.f = { body = 'true' }\n", ":2:1", "is a table inside", '"my.f" ='),
+        ('[aliases]\nx = "a\\u0000b"\n', ":2:1", "aliases.x contains a NUL", "remove it"),
+        ("[functions]\nf = { body = 'echo \\u0000' }\n", ":2:1", "", ""),
+        ('[functions]\nf = { body = "echo \\u0000" }\n', ":2:7", "NUL character", "remove"),
+        ('[aliases]\n"x\\u0000" = "ls"\n', ":1:1", "a name in aliases contains a NUL", ""),
+        ('[pdb.aliases]\n"a b" = "p 1"\n', ":2:1", "valid name in [pdb.aliases]", "digit"),
+        ('[pdb.aliases]\npl = "p 1\\np 2"\n', ":2:1", "pdb.aliases.pl contains a newline", ";;"),
+        ("[pdb.aliases]\npl = 3\n", ":2:1", "pdb.aliases.pl must be a string", 'pl = "..."'),
+        ("[pdb]\naliases = { pl = { command = 'p 1', x = 1 } }\n", ":2:37", "pdb.aliases.pl.x", ""),
+        ("[history]\nsize = -5\n", ":2:1", "-1 (unlimited) or more, not -5", "size = 100000"),
+        ("aliases = 3\n", ":1:1", "aliases must be a table, not an integer", "[aliases]"),
+        (
+            "[aliases]\nx = { command = 'ls', desc = \"a\\rb\" }\n",
+            ":2:23",
+            "desc contains a newline",
+            "",
+        ),
+        ("[readline]\nbindings = { '\\' = 'abort' }\n", ":2:1", "readline key", "C-x"),
+        ("\ufeff[aliases]\nx = 'ls'\n", ":1:1", "byte-order mark", "without BOM"),
         (
             "[readline]\nbindings = { '\\C-x' = 'not a function' }\n",
             ":2:1",
@@ -110,14 +128,15 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
         ),
         ("[aliases]\nx = 'ls'\n[aliases]\ny='ls'\n", ":3:9", "TOML syntax error", "fix the TOML"),
         ('[aliases\nx = "ls"\n', ":1:9", "TOML syntax error", ""),
+        ('[aliases]\nx = "ls', ":2:8", "TOML syntax error: unterminated string", "fix the TOML"),
+        ('x = { command = "ls"\n\n', ":1:21", "unclosed inline table", ""),
     ],
 )
 def test_bad_config_says_where_what_and_how(
     tmp_path: Path, text: str, where: str, message: str, hint: str
 ) -> None:
-    if not message:  # a valid case in the table: dotted TOML keys make nested tables
-        with pytest.raises(DotdbgError):
-            load(tmp_path, text)
+    if not message:  # a valid case in the table
+        load(tmp_path, text)
         return
     error = fails(tmp_path, text)
     assert error.location.endswith(where), error.location
@@ -159,3 +178,21 @@ def test_a_name_cannot_be_both_alias_and_function(tmp_path: Path) -> None:
     assert error.message == "l is both an alias and a function"
     assert error.hint == "remove one of them, e.g. aliases.l = false"
     assert error.location.endswith("config.toml:2:1")
+
+
+def test_removing_an_unknown_pdb_alias_warns_at_its_line(tmp_path: Path) -> None:
+    config = load(tmp_path, "# mine\n[pdb.aliases]\npl = false\n")
+    assert [w.split(": ", 1)[1] for w in config.warnings] == [
+        "pdb.aliases.pl = false removes nothing"
+    ]
+    assert config.warnings[0].startswith(f"{Paths.from_env(tmp_path).config_file}:3:1: ")
+
+
+def test_a_config_that_cannot_be_read_is_an_error_not_ignored(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    paths.config_file.mkdir(parents=True)
+    with pytest.raises(DotdbgError) as caught:
+        load_config(paths)
+    assert caught.value.message == "cannot read config: Is a directory"
+    assert caught.value.location == str(paths.config_file)
+    assert caught.value.hint.startswith("check the file")

@@ -222,3 +222,242 @@ def test_restore_puts_a_backup_back_and_backs_up_first(tmp_path: Path) -> None:
     assert blocks.START in (restored.backup_dir / ".bashrc").read_text()
     with pytest.raises(DotdbgError, match="no backup named"):
         restore(paths, "19990101T000000Z")
+
+
+def login_shell_sees(home: Path, shell: str = "bash") -> str:
+    """What `type -t gs` says in a real login shell (bash reads the first login file only)."""
+    argv = [shell, "-l", "-i", "-c", "type -t gs"] if shell == "bash" else [shell, "-l", "-c", ":"]
+    return subprocess.run(
+        argv,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    ).stdout.strip()
+
+
+@pytest.mark.parametrize("login_name", [".bash_profile", ".bash_login", ".profile"])
+def test_profile_fix_goes_into_the_login_file_bash_reads(tmp_path: Path, login_name: str) -> None:
+    from dotdbg.install import fix_profile, profile_notes
+
+    original = b"export FROM_LOGIN=1\n# . ~/.bashrc  (a comment does not count)\n"
+    (tmp_path / login_name).write_bytes(original)
+    paths = do_install(tmp_path)
+    assert profile_notes(paths, read_state(paths)) == [
+        f"~/{login_name} does not load ~/.bashrc, so login shells (ssh, some terminals) "
+        "miss dotdbg: run `dotdbg doctor --fix`"
+    ]
+    assert login_shell_sees(tmp_path) == ""
+    fix_profile(paths)
+    assert login_shell_sees(tmp_path) == "alias"
+    assert not profile_notes(paths, read_state(paths))
+    if login_name == ".profile":  # sh reads ~/.profile too and must not source a bash file
+        result = subprocess.run(
+            ["sh", "-l", "-c", "echo ok"],
+            env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+        )
+        assert (result.stdout, result.stderr) == ("ok\n", "")
+    install(paths, load_config(paths))  # a re-install keeps the block, once
+    assert (tmp_path / login_name).read_text().count(blocks.START) == 1
+    uninstall(paths)
+    assert (tmp_path / login_name).read_bytes() == original
+
+
+def test_profile_fix_does_nothing_when_the_login_file_loads_bashrc(tmp_path: Path) -> None:
+    from dotdbg.install import fix_profile
+
+    (tmp_path / ".bash_profile").write_text("[ -r ~/.bashrc ] && . ~/.bashrc\n")
+    paths = Paths.from_env(tmp_path)
+    report = fix_profile(paths)
+    assert not report.plan.pending and report.backup_dir is None
+    assert (tmp_path / ".bash_profile").read_text() == "[ -r ~/.bashrc ] && . ~/.bashrc\n"
+    assert not paths.manifest_file.exists()
+
+
+def test_profile_fix_without_login_files_creates_bash_profile_only(tmp_path: Path) -> None:
+    from dotdbg.install import fix_profile, is_installed
+
+    paths = Paths.from_env(tmp_path)
+    fix_profile(paths)
+    assert blocks.START in (tmp_path / ".bash_profile").read_text()
+    assert not (tmp_path / ".profile").exists()
+    assert not is_installed(paths)  # the fix alone is not an install
+    uninstall(paths)
+    assert not (tmp_path / ".bash_profile").exists()
+
+
+@pytest.mark.parametrize("name", [".bashrc", ".pdbrc", "symlinked .bashrc"])
+def test_read_only_files_stop_the_install_before_any_write(tmp_path: Path, name: str) -> None:
+    (tmp_path / ".pdbrc").write_text("alias x p 1\n")
+    if name == "symlinked .bashrc":  # the link is writable, its target is not
+        (tmp_path / "dotfiles").mkdir()
+        target = tmp_path / "dotfiles/bashrc"
+        target.write_text("export A=1\n")
+        (tmp_path / ".bashrc").symlink_to(target)
+    else:
+        (tmp_path / ".bashrc").write_text("export A=1\n")
+        target = tmp_path / name
+    target.chmod(0o444)
+    before = snapshot(tmp_path)
+    paths = Paths.from_env(tmp_path)
+    with pytest.raises(DotdbgError) as caught:
+        install(paths, load_config(paths))
+    shown = "~/.bashrc" if "bashrc" in name else "~/.pdbrc"
+    assert caught.value.message == f"{shown} is read-only, so dotdbg changed nothing"
+    assert f"chmod u+w {shown}" in caught.value.hint
+    assert {k: v for k, v in snapshot(tmp_path).items() if not k.endswith("/lock")} == before
+
+
+def test_writes_replace_the_file_by_rename_and_keep_its_mode(tmp_path: Path) -> None:
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_text("export A=1\n")
+    bashrc.chmod(0o600)
+    inode = bashrc.stat().st_ino
+    do_install(tmp_path)
+    assert bashrc.stat().st_ino != inode  # a new file renamed over the old, not rewritten in place
+    assert stat.S_IMODE(bashrc.stat().st_mode) == 0o600
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".dotdbg-tmp")]
+
+
+@pytest.mark.parametrize("failing", ["fsync", "replace"])
+def test_a_failed_write_leaves_the_old_file_and_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    from dotdbg import fileops
+
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_text("export A=1\n")
+
+    def broken(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fileops.os, failing, broken)
+    with pytest.raises(OSError):
+        fileops.atomic_write(bashrc, b"half")
+    assert bashrc.read_text() == "export A=1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".bashrc"]
+
+
+def test_a_second_run_waits_for_the_lock(tmp_path: Path) -> None:
+    import fcntl
+    import time
+
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    paths = Paths.from_env(tmp_path)
+    paths.state_dir.mkdir(parents=True)
+    with open(paths.lock_file, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        run = subprocess.Popen(
+            [sys.executable, "-m", "dotdbg", "install", "--home", str(tmp_path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        time.sleep(2)  # long enough for an install that does not wait (about 0.5 s)
+        assert run.poll() is None
+        assert (tmp_path / ".bashrc").read_text() == "export A=1\n"
+    assert run.wait(timeout=60) == 0
+    assert blocks.START in (tmp_path / ".bashrc").read_text()
+
+
+def test_xdg_directories_are_used_outside_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("export A=1\n")
+    xdg = {
+        var: tmp_path / var.lower()
+        for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+    }
+    monkeypatch.setenv("HOME", str(home))
+    for var, directory in xdg.items():
+        monkeypatch.setenv(var, str(directory))
+    (xdg["XDG_CONFIG_HOME"] / "dotdbg").mkdir(parents=True)
+    (xdg["XDG_CONFIG_HOME"] / "dotdbg/config.toml").write_text('[aliases]\nxdgq = "echo xdg"\n')
+    paths = Paths.from_env()
+    report = install(paths, load_config(paths))
+    assert (xdg["XDG_DATA_HOME"] / "dotdbg/dotdbg.bash").is_file()
+    assert report.backup_dir is not None
+    assert report.backup_dir.parent == xdg["XDG_STATE_HOME"] / "dotdbg/backups"
+    assert not (home / ".local").exists() and not (home / ".config").exists()
+    shown = subprocess.run(
+        ["bash", "-i", "-c", "alias xdgq"],
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert shown == "alias xdgq='echo xdg'\n"
+
+
+def test_new_files_follow_the_umask(tmp_path: Path) -> None:
+    old_mask = os.umask(0o077)
+    try:
+        do_install(tmp_path)
+    finally:
+        os.umask(old_mask)
+    for name in (".bashrc", ".inputrc", ".pdbrc", ".local/share/dotdbg/dotdbg.bash"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
+
+
+def test_a_write_that_fails_midway_undoes_the_earlier_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dotdbg.install
+
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    (tmp_path / ".pdbrc").write_text("alias x p 1\n")
+    before = snapshot(tmp_path)
+    real_write = dotdbg.install.atomic_write
+
+    def full_disk_at_pdbrc(path: Path, data: bytes, mode: int | None = None) -> None:
+        if path.name == ".pdbrc":
+            raise OSError(28, "No space left on device")
+        real_write(path, data, mode)
+
+    monkeypatch.setattr(dotdbg.install, "atomic_write", full_disk_at_pdbrc)
+    paths = Paths.from_env(tmp_path)
+    with pytest.raises(DotdbgError) as caught:
+        install(paths, load_config(paths))
+    assert caught.value.message == (
+        "cannot write ~/.pdbrc (No space left on device), so dotdbg changed nothing"
+    )
+    after = snapshot(tmp_path)
+    assert {k: v for k, v in after.items() if not k.startswith(".local/state")} == before
+    assert not paths.manifest_file.exists()
+
+
+def test_an_immutable_bashrc_is_a_clear_error(tmp_path: Path) -> None:
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_text("export A=1\n")
+    if subprocess.run(["chattr", "+i", str(bashrc)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not supported here")
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "dotdbg", "install", "--home", str(tmp_path)],
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        subprocess.run(["chattr", "-i", str(bashrc)], check=True)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0] == (
+        "dotdbg: error: cannot write ~/.bashrc (Operation not permitted), so dotdbg changed nothing"
+    )
+    assert not (tmp_path / ".local/share/dotdbg/dotdbg.bash").exists()
+    assert bashrc.read_text() == "export A=1\n"
+
+
+@pytest.mark.parametrize("in_the_way", [".local/share/dotdbg", ".local/state"])
+def test_a_file_in_place_of_a_directory_is_a_clear_error(tmp_path: Path, in_the_way: str) -> None:
+    blocker = tmp_path / in_the_way
+    blocker.parent.mkdir(parents=True)
+    blocker.write_text("")
+    paths = Paths.from_env(tmp_path)
+    with pytest.raises(DotdbgError) as caught:
+        install(paths, load_config(paths))
+    assert str(blocker) in caught.value.message + caught.value.hint
+    assert not (tmp_path / ".bashrc").exists()

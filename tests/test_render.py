@@ -84,7 +84,7 @@ def _bash_alias_roundtrip(value: str, marker: Path) -> str:
 
 
 # Anything a user can write in TOML for an alias: quotes, $( ), backticks, !, unicode, but no NUL
-# (TOML cannot hold it) and no newline (refused by validation).
+# and no newline: validation refuses both (bash drops NUL bytes; an alias is one line).
 alias_values = st.text(
     alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\n\r"),
     min_size=1,

@@ -89,10 +89,15 @@ def render(
         for name, text in rendered.files.items():
             sys.stdout.write(f"==> {name} <==\n{text}\n")
         return 0
-    output.mkdir(parents=True, exist_ok=True)
-    for name, text in rendered.files.items():
-        (output / name).write_text(text, encoding="utf-8")
-        print(output / name)
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        for name, text in rendered.files.items():
+            (output / name).write_text(text, encoding="utf-8")
+            print(output / name)
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot write into {output}: {error.strerror}", hint="give -o a writable directory"
+        ) from None
     return 0
 
 
@@ -108,7 +113,13 @@ def init(home: HomeOption = None) -> int:
             hint="edit it, or move it away to get a fresh starter file",
         )
     text = render_starter_config(load_config(paths))
-    atomic_write(paths.config_file, text.encode(), mode=0o644)
+    try:
+        atomic_write(paths.config_file, text.encode(), mode=0o644)
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot write {paths.display(paths.config_file)}: {error.strerror}",
+            hint=f"check that {paths.display(paths.config_dir)} is a writable directory",
+        ) from None
     print(f"wrote {paths.display(paths.config_file)}; edit it, then run `dotdbg install`")
     return 0
 
@@ -116,7 +127,7 @@ def init(home: HomeOption = None) -> int:
 def doctor(
     home: HomeOption = None,
     fix: Annotated[
-        bool, typer.Option("--fix", help="Make ~/.bash_profile load ~/.bashrc.")
+        bool, typer.Option("--fix", help="Make login shells (~/.bash_profile) load ~/.bashrc.")
     ] = False,
 ) -> int:
     """Check the set-up: login shells, PATH, installed state and the helpers' requirements."""
@@ -126,6 +137,8 @@ def doctor(
     if fix:
         done = installer.fix_profile(paths)
         report.print_changes(paths, done.plan, dry_run=False)
+        if not done.plan.pending:
+            report.note("login shells already load ~/.bashrc: nothing to fix")
     results = checks.run_checks(paths)
     report.print_checks(results)
     return 0 if all(result.ok or result.optional for result in results) else 1

@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from dotdbg import blocks
+from dotdbg.config import load_config
+from dotdbg.install import install
+from dotdbg.paths import Paths
 from tests.e2e.conftest import TmuxShell
 
 pytestmark = pytest.mark.e2e
@@ -73,3 +78,110 @@ def test_tab_completes_sheet_names_after_dotdbg_cheat(shell: TmuxShell) -> None:
     shell.type("dotdbg cheat nvidia-s")
     shell.send("Tab")
     shell.wait_for(lambda s: s.rstrip().endswith("$ dotdbg cheat nvidia-smi"))
+
+
+def test_starting_a_shell_runs_no_program(installed_home: Path) -> None:
+    """No Python (or anything else) at start-up: bash is the only program strace sees."""
+    strace = shutil.which("strace")
+    if strace is None:
+        pytest.skip("strace is not installed")
+    (installed_home / ".bashrc").write_text(  # only dotdbg's block, not skel's lesspipe/dircolors
+        blocks.block_text((installed_home / ".bashrc").read_text()) or ""
+    )
+    result = subprocess.run(
+        [
+            strace,
+            "-f",
+            "-qq",
+            "-e",
+            "trace=execve",
+            "-e",
+            "signal=none",
+            "bash",
+            "-i",
+            "-c",
+            "exit",
+        ],
+        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "xterm"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    )
+    execs = [line for line in result.stderr.splitlines() if "execve(" in line]
+    assert len(execs) == 1 and '"bash"' in execs[0], result.stderr
+    sourced = subprocess.run(
+        ["bash", "-i", "-c", "type -t pyt"],
+        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "xterm"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    )
+    assert sourced.stdout == "alias\n"  # the block did load everything
+
+
+def test_the_block_does_nothing_when_the_generated_file_is_gone(installed_home: Path) -> None:
+    (installed_home / ".local/share/dotdbg/dotdbg.bash").unlink()
+    result = subprocess.run(
+        ["bash", "-i", "-c", "echo started"],
+        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0 and result.stdout == "started\n"
+    assert "dotdbg" not in result.stderr
+
+
+def readline_dump(home: Path) -> str:
+    """`bind -v` and `bind -p` of a real interactive bash started in ``home``."""
+    return subprocess.run(
+        ["bash", "-i", "-c", "bind -v; bind -p"],
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    ).stdout
+
+
+def test_readline_reads_the_settings_and_keeps_the_system_bindings(installed_home: Path) -> None:
+    dump = readline_dump(installed_home)
+    assert "set enable-bracketed-paste off\n" in dump
+    assert '"\\M-[A": history-search-backward\n' in dump
+    assert '"\\M-[B": history-search-forward\n' in dump
+    system = Path("/etc/inputrc")
+    if system.exists() and '"\\e[5C": forward-word' in system.read_text():
+        # Debian's, no bash default: there because ~/.inputrc includes the system file
+        assert '"\\M-[5C": forward-word\n' in dump
+
+
+def test_esc_p_n_and_own_bindings_switch_on(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    paths = Paths.from_env(home)
+    config = (
+        "[readline]\nesc_p_n = true\nbracketed_paste = true\n"
+        'bindings = { "\\\\C-xk" = "kill-whole-line" }\n'
+    )
+    install(paths, load_config(paths, user_text=config))
+    dump = readline_dump(home)
+    assert '"\\M-p": history-search-backward\n' in dump  # bind -p spells Esc-p \M-p
+    assert '"\\M-n": history-search-forward\n' in dump
+    assert '"\\C-xk": kill-whole-line\n' in dump
+    assert "set enable-bracketed-paste on\n" in dump
+
+
+def test_esc_p_recalls_by_prefix_in_a_real_terminal(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    paths = Paths.from_env(home)
+    install(paths, load_config(paths, user_text="[readline]\nesc_p_n = true\n"))
+    shell = TmuxShell(home)
+    try:
+        for command, shown in (("echo hi", "\nhi\n"), ("true; : done", "\n$ true; : done\n")):
+            shell.type(command)
+            shell.send("Enter")
+            shell.wait_for(lambda s, shown=shown: shown in s)
+        shell.send("C-u")
+        shell.type("ec")
+        shell.send("Escape", "p")
+        shell.wait_for(lambda s: s.rstrip().endswith("$ echo hi"))
+    finally:
+        shell.close()

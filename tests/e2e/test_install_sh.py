@@ -31,10 +31,16 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     link = home / ".local/bin/dotdbg"
     assert link.is_symlink()
     assert "exec bash" in first.stdout
+    assert "~/.bashrc: updated" in first.stdout  # says what changed
     # The installed wheel (not this checkout) must carry the templates: the shell file exists.
     assert (home / ".local/share/dotdbg/dotdbg.bash").read_text().startswith("# shellcheck")
     version = subprocess.run([str(link), "--version"], capture_output=True, text=True, check=True)
     assert version.stdout.startswith("dotdbg ")
+    # ...and the cheatsheets (their index is cached in ~/.cache/dotdbg)
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    sheet = subprocess.run([str(link), "cheat", "git", "bisect"], env=env, capture_output=True)
+    assert sheet.returncode == 0 and b"git bisect start" in sheet.stdout
+    assert (home / ".cache/dotdbg").is_dir()
 
     shell = subprocess.run(
         ["bash", "-i", "-c", "type -t gs; command -v dotdbg"],
@@ -45,12 +51,19 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     assert shell.stdout.split() == ["alias", str(link)]
 
     bashrc_after_first = (home / ".bashrc").read_bytes()
+    # The rerun reinstalls the package in place: a file lost from the venv comes back.
+    (shipped,) = (home / ".local/share/dotdbg/venv/lib").glob("python3*/site-packages/dotdbg")
+    (shipped / "templates/pdbrc.j2").unlink()
     again = run_install_sh(home)
     assert again.returncode == 0, again.stderr
+    assert (shipped / "templates/pdbrc.j2").is_file()
+    assert "creating" not in again.stdout  # the same venv
     assert (home / ".bashrc").read_bytes() == bashrc_after_first
 
     gone = run_install_sh(home, "--uninstall")
     assert gone.returncode == 0, gone.stderr
     assert (home / ".bashrc").read_bytes() == original
     assert not link.exists() and not link.is_symlink()
-    assert not (home / ".local/share/dotdbg/venv").exists()
+    assert not (home / ".local/share/dotdbg").exists()
+    assert not (home / ".cache/dotdbg").exists()
+    assert list((home / ".local/state/dotdbg/backups").iterdir())  # the backups stay
