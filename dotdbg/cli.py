@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from dotdbg import __version__
 from dotdbg.console import run
-from dotdbg.paths import Paths
 
 app = typer.Typer(
     name="dotdbg",
@@ -18,15 +16,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-HomeOption = Annotated[
-    Optional[Path],  # noqa: UP045 - typer evaluates the annotation on Python 3.10 too
-    typer.Option("--home", help="Use DIR as the home directory (ignores XDG_* variables)."),
-]
-
-
-def paths_for(home: Path | None) -> Paths:
-    return Paths.from_env(home)
 
 
 def _version(value: bool) -> None:

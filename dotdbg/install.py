@@ -12,6 +12,7 @@ import json
 import os
 import stat
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -439,26 +440,32 @@ def command_names() -> list[str]:
     return names()
 
 
+def _lock_unless(dry_run: bool, paths: Paths) -> AbstractContextManager[None]:
+    """A dry run (status, diff, --dry-run) writes nothing, not even the lock file: every
+    write is a rename, so it reads each file whole, before or after a concurrent run."""
+    return nullcontext() if dry_run else run_lock(paths)
+
+
 def install(paths: Paths, config: Config, *, dry_run: bool = False) -> Report:
     from dotdbg.render import check_bash
 
     rendered = render_for(paths, config)
     check_bash(rendered.files[BASH_FILE], config)
-    with run_lock(paths):
+    with _lock_unless(dry_run, paths):
         plan = plan_install(paths, config, rendered, read_state(paths))
         backup_dir = None if dry_run else apply(paths, plan)
     return Report(plan, backup_dir, config.warnings)
 
 
 def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:
-    with run_lock(paths):
+    with _lock_unless(dry_run, paths):
         plan = plan_uninstall(paths, read_state(paths))
         backup_dir = None if dry_run else apply(paths, plan)
     return Report(plan, backup_dir)
 
 
 def fix_profile(paths: Paths, *, dry_run: bool = False) -> Report:
-    with run_lock(paths):
+    with _lock_unless(dry_run, paths):
         plan = plan_profile_fix(paths, read_state(paths))
         backup_dir = None if dry_run or not plan.pending else apply(paths, plan)
     return Report(plan, backup_dir)
@@ -473,7 +480,7 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
             f"no backup named {stamp!r}" if stamp else "there are no backups to restore",
             hint=f"recent backups: {names} (`dotdbg restore --list`)",
         )
-    with run_lock(paths):
+    with _lock_unless(dry_run, paths):
         plan = plan_restore(paths, chosen[-1])
         backup_dir = None if dry_run else apply(paths, plan)
     return Report(plan, backup_dir)

@@ -114,6 +114,26 @@ def test_install_dry_run_and_diff_flags(tmp_path: Path) -> None:
     assert not (tmp_path / ".bashrc").exists()
 
 
+@pytest.mark.parametrize(
+    "args", [("install", "--dry-run"), ("uninstall", "--dry-run"), ("status",), ("diff",)]
+)
+def test_commands_that_only_look_write_nothing_at_all(tmp_path: Path, args: tuple[str]) -> None:
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    dotdbg(*args, home=tmp_path)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [".bashrc"]  # no state dir, no lock
+
+
+def test_a_missing_home_directory_is_refused_not_created(tmp_path: Path) -> None:
+    missing = tmp_path / "hoem"
+    result = dotdbg("install", home=missing)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"dotdbg: error: --home {missing}: no such directory",
+        f"hint: create it first (mkdir -p {missing})",
+    ]
+    assert not missing.exists()
+
+
 def test_uninstall_reports_and_restores(tmp_path: Path) -> None:
     (tmp_path / ".bashrc").write_text("x")
     dotdbg("install", home=tmp_path)

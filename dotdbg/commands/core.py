@@ -15,10 +15,23 @@ from dotdbg.config import load_config, shadow_warnings
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 
+
+def _existing_home(home: Path | None) -> Path | None:
+    # A mistyped --home would otherwise grow a whole new home tree without a word.
+    if home is not None and not home.expanduser().is_dir():
+        raise DotdbgError(
+            f"--home {home}: no such directory", hint=f"create it first (mkdir -p {home})"
+        )
+    return home
+
+
 HomeOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer needs the Optional spelling on Python 3.10
     typer.Option(
-        "--home", metavar="DIR", help="Use DIR as the home directory (ignores XDG_* variables)."
+        "--home",
+        metavar="DIR",
+        callback=_existing_home,
+        help="Use DIR as the home directory (ignores XDG_* variables).",
     ),
 ]
 DryRunOption = Annotated[
