@@ -12,8 +12,9 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
+from dotdbg import tomledit
 from dotdbg.config import ALIAS_NAME, FUNCTION_NAME, load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, run_lock
@@ -32,32 +33,6 @@ A_KIND: dict[Section, str] = {"aliases": "an alias", "functions": "a function"}
 # -- pure text edits ---------------------------------------------------------------------------
 
 
-def toml_string(value: str) -> str:
-    """``value`` as the most readable TOML string: no backslash escapes when avoidable."""
-    import tomlkit
-
-    printable = all(char in "\n\t" or " " <= char != "\x7f" for char in value)
-    multiline = "\n" in value
-    if printable and not multiline and not set(value) & {'"', "\\"}:
-        return f'"{value}"'
-    if printable and "'" not in value:
-        text: str = tomlkit.string(value, literal=True, multiline=multiline).as_string()
-        return text
-    escaped: str = tomlkit.string(value, multiline=multiline).as_string()
-    return escaped
-
-
-Fields = dict[str, str]  # command/body, and desc and pack when given
-
-
-def entry_toml(fields: Fields) -> str:
-    """The right-hand side of ``name = …``: the short form, or an inline table with desc/pack."""
-    if len(fields) == 1:
-        return toml_string(*fields.values())
-    inner = ", ".join(f"{key} = {toml_string(text)}" for key, text in fields.items())
-    return f"{{ {inner} }}"
-
-
 def set_entry(
     text: str, section: Section, name: str, value: str, desc: str | None, pack: str | None
 ) -> str:
@@ -67,74 +42,15 @@ def set_entry(
             "an alias is one line", hint="join commands with ; or &&, or use `dotdbg fn add`"
         )
     given = {VALUE_KEY[section]: value, "desc": desc, "pack": pack}
-    return _assign(text, section, name, {k: v for k, v in given.items() if v is not None})
+    fields = {key: text for key, text in given.items() if text is not None}
+    return tomledit.set_entry(text, section, name, fields)
 
 
 def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> str:
     """``text`` without ``name``; a name the defaults define is switched off with ``= false``."""
     if in_defaults:
-        return _assign(text, section, name, None)
-    import tomlkit
-
-    document = tomlkit.parse(text)
-    table = document.get(section)
-    if table is None or name not in table:
-        raise DotdbgError(f"{name} is not in your config's [{section}]")
-    del table[name]
-    return document.as_string()
-
-
-def _assign(text: str, section: Section, name: str, fields: Fields | None) -> str:
-    """Set ``name`` to ``fields``, or to ``false`` when they are None."""
-    import tomlkit
-
-    document = tomlkit.parse(text)
-    table = document.get(section)
-    if table is None:
-        document.add(section, tomlkit.table())
-        table = document[section]
-    elif _uses_sub_tables(table, name):
-        return _assign_sub_table(document, section, name, fields)
-    table[name] = _toml_item("false" if fields is None else entry_toml(fields))
-    return document.as_string()
-
-
-def _toml_item(value_toml: str) -> Any:
-    """An item that prints exactly as ``value_toml``."""
-    import tomlkit
-
-    return tomlkit.parse(f"v = {value_toml}\n")["v"]
-
-
-def _uses_sub_tables(table: Any, name: str) -> bool:
-    """``[aliases.gs]`` headers (with no ``[aliases]`` one to put keys in), or ``name`` itself
-    written as such a table."""
-    import tomlkit.items
-
-    if bool(getattr(table, "is_super_table", lambda: False)()):
-        return True
-    return isinstance(table.get(name), tomlkit.items.Table)
-
-
-def _assign_sub_table(document: Any, section: Section, name: str, fields: Fields | None) -> str:
-    """The user writes ``[aliases.NAME]`` tables: keep to that style, and edit one in place."""
-    import tomlkit
-
-    if fields is None:
-        raise DotdbgError(
-            f"cannot switch {section}.{name} off in a file of [{section}.NAME] tables",
-            hint=f"write `{name} = false` under an [{section}] header by hand",
-        )
-    table = document[section]
-    if name not in table:
-        table[name] = tomlkit.table()
-    entry = table[name]
-    for key, value in fields.items():
-        entry[key] = _toml_item(toml_string(value))
-    for key in ({"desc", "pack"} - fields.keys()) & entry.keys():
-        del entry[key]  # `add` defines the whole entry, as the short form does
-    text: str = document.as_string()
-    return text
+        return tomledit.set_entry(text, section, name, None)
+    return tomledit.delete_entry(text, section, name)
 
 
 # -- the writer --------------------------------------------------------------------------------
