@@ -64,8 +64,10 @@ class Saved:
 
 
 def read_user_text(paths: Paths) -> str:
+    """The user's config as written, Windows line endings (CRLF) included."""
     try:
-        return paths.config_file.read_text(encoding="utf-8")
+        with paths.config_file.open(encoding="utf-8", newline="") as file:
+            return file.read()
     except FileNotFoundError:
         return ""
     except (OSError, UnicodeDecodeError) as error:
@@ -78,12 +80,15 @@ def save_edit(paths: Paths, change: Callable[[str], str]) -> Saved:
     from dotdbg.render import BASH_FILE, check_bash
 
     with run_lock(paths):
-        new = change(read_user_text(paths))
+        old = read_user_text(paths)
+        new = change(old.replace("\r\n", "\n"))
         config = load_config(paths, user_text=new)
         # What `dotdbg install` would check, before anything is written: a body that breaks
         # `bash -n` changes nothing.
         check_bash(install.render_for(paths, config).files[BASH_FILE], config)
         backup = _backup(paths)
+        if "\r\n" in old:  # a file written on Windows keeps its line endings
+            new = new.replace("\n", "\r\n")
         atomic_write(paths.config_file, new.encode("utf-8"))
     # install takes the run lock itself (flock is per open file, so not while we hold it).
     report = install.install(paths, config) if install.is_installed(paths) else None

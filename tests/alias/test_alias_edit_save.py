@@ -128,3 +128,12 @@ def test_names_of_the_other_kind_are_refused(paths: Paths) -> None:
 def test_removing_an_unknown_name_is_an_error(paths: Paths) -> None:
     with pytest.raises(DotdbgError, match="there is no alias named nope"):
         edit.remove(paths, "aliases", "nope")
+
+
+def test_a_file_with_windows_line_endings_keeps_them(paths: Paths) -> None:
+    paths.config_file.parent.mkdir(parents=True)
+    paths.config_file.write_bytes(b'# mine\r\n[aliases]\r\ngs = "git status"\r\n')
+    edit.add(paths, "aliases", "gd2", "git diff")
+    assert paths.config_file.read_bytes() == (
+        b'# mine\r\n[aliases]\r\ngs = "git status"\r\ngd2 = "git diff"\r\n'
+    )
