@@ -135,6 +135,7 @@ class Outcome:
     action: str  # what happened to the entry, e.g. "added", "switched off"
     saved: Saved
     reload: str  # the line that makes a running shell see the change
+    off_pack: str = ""  # the switched-off pack the entry is in: saved, but not defined
 
 
 def add(
@@ -152,7 +153,8 @@ def add(
     existed = _defines(before, section, name)
     saved = save_edit(paths, lambda text: set_entry(text, section, name, value, desc, pack))
     reload = reload_line(paths, section, name, removed=False)
-    return Outcome("replaced" if existed else "added", saved, reload)
+    off_pack = _off_pack(saved.config, section, name)
+    return Outcome("replaced" if existed else "added", saved, reload, off_pack)
 
 
 def remove(paths: Paths, section: Section, name: str) -> Outcome:
@@ -160,6 +162,11 @@ def remove(paths: Paths, section: Section, name: str) -> Outcome:
     before = load_config(paths)
     if not _defines(before, section, name):
         _refuse_other_kind(before, section, name)
+        if off_pack := _off_pack(before, section, name):
+            raise DotdbgError(
+                f"{name} is in pack {off_pack}, which is switched off: there is nothing to remove",
+                hint=f"`{off_pack} = false` under [packs] already keeps it out of your shell",
+            )
         raise DotdbgError(
             f"there is no {KIND[section]} named {name}",
             hint="`dotdbg aliases` lists every alias and function",
@@ -183,6 +190,16 @@ def _check_name(section: Section, name: str) -> None:
 def _defines(config: Config, section: Section, name: str) -> bool:
     items = config.aliases if section == "aliases" else config.functions
     return any(item.name == name for item in items)
+
+
+def _off_pack(config: Config, section: Section, name: str) -> str:
+    """The switched-off pack that keeps ``name`` out of ``config`` although a file defines it."""
+    specs = [origin.parse().get(section, {}).get(name) for origin in config.origins]
+    if _defines(config, section, name) or specs[-1] is False or not any(specs):
+        return ""
+    packs = [spec["pack"] for spec in specs if isinstance(spec, dict) and "pack" in spec]
+    pack = packs[-1] if packs else "user"
+    return "" if config.pack_enabled(pack) else pack
 
 
 def _refuse_other_kind(config: Config, section: Section, name: str) -> None:

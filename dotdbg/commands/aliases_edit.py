@@ -85,6 +85,11 @@ def _report(paths: Paths, outcome: edit.Outcome, name: str) -> int:
     for line in shadow_warnings(outcome.saved.config, shutil.which):
         if line.split()[1] == name:
             warn(line)
+    if outcome.off_pack:
+        warn(
+            f"{name} is in pack {outcome.off_pack}, which is switched off: it stays undefined "
+            f"until `{outcome.off_pack} = true` under [packs]"
+        )
     if outcome.saved.install is None:
         note("dotdbg is not installed in this home: run `dotdbg install` to use it")
         return 0

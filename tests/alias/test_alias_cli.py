@@ -148,3 +148,13 @@ def test_expand_knows_the_cheatsheet_shortcut(tmp_path: Path) -> None:
     config.parent.mkdir(parents=True)
     config.write_text('[cheat]\nalias = "cs"\n')
     assert dotdbg("expand", "cs git", "--home", str(tmp_path)).stdout == "dotdbg cheat git\n"
+
+
+def test_an_alias_in_a_switched_off_pack_is_saved_with_a_warning(home: Path) -> None:
+    config = home / ".config/dotdbg/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[packs]\ngpu = false\n")
+    done = dotdbg("alias", "add", "wn", "watch -n 2 nvidia-smi", "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    assert "warning: wn is in pack gpu, which is switched off" in done.stderr
+    assert "alias wn=" not in (home / ".local/share/dotdbg/dotdbg.bash").read_text()

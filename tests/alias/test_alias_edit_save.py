@@ -137,3 +137,14 @@ def test_a_file_with_windows_line_endings_keeps_them(paths: Paths) -> None:
     assert paths.config_file.read_bytes() == (
         b'# mine\r\n[aliases]\r\ngs = "git status"\r\ngd2 = "git diff"\r\n'
     )
+
+
+def test_an_entry_in_a_switched_off_pack_is_saved_with_a_warning(installed: Paths) -> None:
+    installed.config_file.parent.mkdir(parents=True)
+    installed.config_file.write_text("[packs]\ngpu = false\n")
+    # wn is a default of the gpu pack: the new command inherits the pack.
+    assert edit.add(installed, "aliases", "wn", "watch -n 2 nvidia-smi").off_pack == "gpu"
+    assert edit.add(installed, "aliases", "gq", "nvidia-smi -q", pack="gpu").off_pack == "gpu"
+    assert edit.add(installed, "aliases", "gq", "nvidia-smi -q").off_pack == ""
+    with pytest.raises(DotdbgError, match="wnm is in pack gpu, which is switched off"):
+        edit.remove(installed, "aliases", "wnm")
