@@ -330,7 +330,8 @@ def _user_item(
     spec: Any, value_key: str, at: tuple[str, ...], checker: Checker, new: bool
 ) -> dict[str, str]:
     if isinstance(spec, str):
-        return {value_key: spec, **({"desc": spec.strip().splitlines()[0]} if new and spec else {})}
+        desc = spec.strip().splitlines()[0] if spec.strip() else ""
+        return {value_key: spec, **({"desc": desc} if new else {})}
     if not isinstance(spec, dict):
         raise checker.fail(
             at,

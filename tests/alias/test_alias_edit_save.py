@@ -148,3 +148,9 @@ def test_an_entry_in_a_switched_off_pack_is_saved_with_a_warning(installed: Path
     assert edit.add(installed, "aliases", "gq", "nvidia-smi -q").off_pack == ""
     with pytest.raises(DotdbgError, match="wnm is in pack gpu, which is switched off"):
         edit.remove(installed, "aliases", "wnm")
+
+
+def test_whitespace_is_not_a_command(paths: Paths) -> None:
+    with pytest.raises(DotdbgError, match=r"aliases\.x is empty"):
+        edit.add(paths, "aliases", "x", "   ")
+    assert not paths.config_file.exists()
