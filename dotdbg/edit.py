@@ -119,11 +119,12 @@ def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str
 
 
 def _shell_path(paths: Paths) -> str:
+    """The generated file as a shell word: ``~/…`` in the real home, quoted where needed."""
     from dotdbg.render import BASH_FILE
 
     target = paths.data_dir / BASH_FILE
-    if paths.home == Path.home():
-        return paths.display(target)
+    if paths.home == Path.home() and target.is_relative_to(paths.home):
+        return "~/" + shlex.quote(str(target.relative_to(paths.home)))
     return shlex.quote(str(target))
 
 

@@ -154,3 +154,17 @@ def test_whitespace_is_not_a_command(paths: Paths) -> None:
     with pytest.raises(DotdbgError, match=r"aliases\.x is empty"):
         edit.add(paths, "aliases", "x", "   ")
     assert not paths.config_file.exists()
+
+
+def test_the_reload_line_quotes_a_path_with_blanks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    in_home = Paths.from_env(env={"HOME": str(tmp_path), "XDG_DATA_HOME": f"{tmp_path}/my data"})
+    assert edit.reload_line(in_home, "aliases", "x", removed=False) == (
+        "source ~/'my data/dotdbg/dotdbg.bash'"
+    )
+    elsewhere = Paths.from_env(env={"HOME": str(tmp_path), "XDG_DATA_HOME": "/opt/my data"})
+    assert edit.reload_line(elsewhere, "aliases", "x", removed=False) == (
+        "source '/opt/my data/dotdbg/dotdbg.bash'"
+    )
