@@ -101,6 +101,18 @@ def _skip_group(text: str, pos: int) -> int:
     return pos
 
 
+def arithmetic_end(text: str, pos: int) -> int:
+    """Past the ``(( … ))`` opening at ``pos``, or -1 when the parentheses are nested subshells.
+
+    Bash reads ``((`` as arithmetic when the ``)`` that closes the second ``(`` is followed at
+    once by another ``)``: ``(( ll ))`` is arithmetic, ``((ll) )`` two subshells.
+    """
+    if not text.startswith("((", pos):
+        return -1
+    end = _skip_group(text, pos + 1)
+    return end + 1 if text[end : end + 1] == ")" else -1
+
+
 def command_words(text: str) -> tuple[list[Word], bool]:
     """The words of the first simple command in ``text``, and whether anything follows it."""
     words: list[Word] = []

@@ -52,6 +52,16 @@ CASES = [
     "[[ -n ll ]] && ll",
     "x=(ll gs) ll",
     "((x = 1)) && ll",
+    "case x in (ll) ll;; esac",
+    "case ll in ll|gs) ll ;& gs) gs ;;& *) ll ;; esac",
+    "case x in\n  ll | gs )\n    ll\n    ;;\n  (*) gs ;;\nesac",
+    "case x in a) case y in ll) ll;; esac;; ll) ll; esac; ll",
+    "case x\nin ll) (ll) ;; gs) { ll; } ;; esac",
+    "(( ll )) && ll",
+    "if (( ll > 1 )); then ll; fi",
+    "for ((i = 0; i < 2; i++)) do ll; done",
+    "((ll) )",
+    "coproc N { ll; }",
 ]
 
 
@@ -120,6 +130,10 @@ WRAPPERS = [
     "while {0}; do {0}; done",
     "f() {{ {}; }}",
     "{} # a comment with b",
+    "case a in (b | c) {0};; gs) {0} ;& esac",
+    "(( a + b )) && {0}",
+    "for ((a = 0; a < 1; a++)) do {0}; done",
+    "coproc N {{ {0}; }}",
 ]
 
 words = st.sampled_from(NAMES + PLAIN)
