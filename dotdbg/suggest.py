@@ -38,11 +38,15 @@ class Existing:
     functions: frozenset[str] = frozenset()
     which: Callable[[str], str | None] = lambda name: None
     stems: Mapping[str, str] = field(default_factory=dict)  # tool → its aliases' prefix
+    # Names defined where the config does not see them: aliases and functions of the shell's
+    # start-up files (~/.bashrc), and dotdbg entries of a switched-off pack.
+    elsewhere: frozenset[str] = frozenset()
 
     def taken(self, name: str) -> bool:
         return (
             name in self.aliases
             or name in self.functions
+            or name in self.elsewhere
             or name in BASH_RESERVED
             or self.which(name) is not None
         )
@@ -211,6 +215,23 @@ def name_candidates(stem: str, tool_letters: str, args: Sequence[str]) -> Iterat
         yield tool_letters[:size] + initials
     for number in range(2, 1000):
         yield f"{stem}{initials}{number}"
+
+
+_RC_DEFINITION = re.compile(
+    r"^[ \t]*(?:alias[ \t]+(?:--?[a-z]*[ \t]+)*([^\s=]+)="  # alias ll='ls -l'
+    r"|function[ \t]+([^\s(){}]+)"  # function mkcd {
+    r"|([A-Za-z_][\w.:-]*)[ \t]*\(\))",  # mkcd() {
+    re.MULTILINE,
+)
+
+
+def rc_names(text: str) -> set[str]:
+    """Names a shell start-up file defines: ``alias NAME=…``, ``function NAME``, ``NAME()``.
+
+    Read, not run: running ~/.bashrc to ask bash would cost a shell and its side effects. A
+    commented-out line defines nothing.
+    """
+    return {next(filter(None, match.groups())) for match in _RC_DEFINITION.finditer(text)}
 
 
 def _tool_and_args(command: str) -> tuple[str, list[str]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.suggest import BASH_RESERVED, Existing, Proposal, learned_stems, suggest
+from dotdbg.suggest import BASH_RESERVED, Existing, Proposal, learned_stems, rc_names, suggest
 
 
 def history(*counted: tuple[int, str]) -> list[str]:
@@ -177,3 +177,23 @@ def test_existing_aliases_teach_each_tool_its_prefix() -> None:
         "ll": "ls -lS",  # l is the function
         "gr": "grep -rn TODO src",
     }
+
+
+def test_names_of_the_shell_start_up_files_are_read_not_run() -> None:
+    bashrc = (
+        "alias ll='ls -alF'\n"
+        "    alias g=git   # indented, in an if\n"
+        "#alias la='ls -A'\n"
+        "alias -- gg='git grep'\n"
+        'mkcd() { mkdir -p "$1"; }\n'
+        "function up { cd ..; }\n"
+        "function t2() { :; }\n"
+        "echo 'alias nope=1'\n"
+    )
+    assert rc_names(bashrc) == {"ll", "g", "gg", "mkcd", "up", "t2"}
+
+
+def test_names_defined_elsewhere_are_not_proposed() -> None:
+    commands = history((20, "git status"), (10, "grep -rn TODO src"))
+    names = by_name(suggest(commands, Existing(elsewhere=frozenset({"g", "gr"}))).proposals)
+    assert names == {"gs": "git status", "grr": "grep -rn TODO src"}
