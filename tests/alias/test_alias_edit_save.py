@@ -168,3 +168,12 @@ def test_the_reload_line_quotes_a_path_with_blanks(
     assert edit.reload_line(elsewhere, "aliases", "x", removed=False) == (
         "source '/opt/my data/dotdbg/dotdbg.bash'"
     )
+
+
+@pytest.mark.parametrize("section", ["aliases", "functions"])
+def test_the_cheatsheet_shortcut_name_is_refused(paths: Paths, section: edit.Section) -> None:
+    # The shortcut is defined after the aliases: the entry would be hidden without a word.
+    with pytest.raises(DotdbgError, match="ch is both the cheatsheet shortcut") as error:
+        edit.add(paths, section, "ch", "echo mine")
+    assert error.value.location == f"{paths.config_file}:2:1"
+    assert not paths.config_file.exists()
