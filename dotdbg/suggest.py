@@ -28,6 +28,9 @@ MIN_COMMAND_LENGTH = 5
 # Aliases are for what people type; a longer history line is a paste.
 MAX_COMMAND_LENGTH = 200
 _BLANK_RUN = re.compile(r"[ \t]+")
+# Several lines, control characters (a pasted escape sequence would also be printed raw to the
+# terminal) and bytes that were not UTF-8: not something an alias should reproduce.
+_UNTYPED = re.compile("[\x00-\x08\x0a-\x1f\x7f\ufffd]")
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def suggest(
 
 def candidates(command: str) -> Iterator[str]:
     """The prefixes of ``command`` that an alias could stand for, and the whole line."""
-    if "\n" in command or "\ufffd" in command or len(command) > MAX_COMMAND_LENGTH:
+    if _UNTYPED.search(command) or len(command) > MAX_COMMAND_LENGTH:
         return
     words, more = command_words(command)
     texts = [command[word.start : word.end] for word in words]
