@@ -151,11 +151,12 @@ def _extends(longer: str, shorter: str) -> bool:
 def name_proposals(chosen: Sequence[tuple[str, int]], existing: Existing) -> list[Proposal]:
     """Names for the chosen commands: most used first, so it gets the shortest free name."""
     by_use = sorted(chosen, key=lambda item: (-item[1], item[0]))
-    stems = tool_stems([command for command, _ in by_use], existing.stems)
+    tools = {command: _tool_and_args(command, existing.aliases) for command, _ in by_use}
+    stems = tool_stems([tools[command][0] for command, _ in by_use], existing.stems)
     used: set[str] = set()
     proposals = []
     for command, count in by_use:
-        tool, args = _tool_and_args(command)
+        tool, args = tools[command]
         name = next(
             name
             for name in name_candidates(stems[tool], _letters(tool), args)
@@ -191,12 +192,11 @@ def _common_prefix(names: Sequence[str]) -> str:
     return first[:size]
 
 
-def tool_stems(commands: Sequence[str], learned: Mapping[str, str]) -> dict[str, str]:
+def tool_stems(tools: Sequence[str], learned: Mapping[str, str]) -> dict[str, str]:
     """A distinct stem per tool: the one its existing aliases share, else the shortest free
     prefix of its name, the more used tool (listed first) choosing first."""
     stems = dict(learned)
-    for command in commands:
-        tool = _tool_and_args(command)[0]
+    for tool in tools:
         if tool in stems:
             continue
         letters = _letters(tool) or "x"
@@ -237,12 +237,17 @@ def rc_names(text: str) -> set[str]:
     return {next(filter(None, match.groups())) for match in _RC_DEFINITION.finditer(text)}
 
 
-def _tool_and_args(command: str) -> tuple[str, list[str]]:
+def _tool_and_args(command: str, aliases: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
+    """The program ``command`` runs (``pyt …`` runs pytest when pyt is an alias), its arguments."""
     words, _ = command_words(command)
     texts = [command[word.start : word.end] for word in words]
     while len(texts) > 1 and is_assignment(texts[0]):
         texts.pop(0)
     tool = texts[0].rsplit("/", 1)[-1] if texts else command
+    seen = set()
+    while aliases and tool in aliases and tool not in seen:
+        seen.add(tool)
+        tool = _tool_and_args(aliases[tool])[0]
     return tool, texts[1:]
 
 

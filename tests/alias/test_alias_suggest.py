@@ -200,3 +200,11 @@ def test_names_defined_elsewhere_are_not_proposed() -> None:
     commands = history((20, "git status"), (10, "grep -rn TODO src"))
     names = by_name(suggest(commands, Existing(elsewhere=frozenset({"g", "gr"}))).proposals)
     assert names == {"gs": "git status", "grr": "grep -rn TODO src"}
+
+
+def test_a_line_that_starts_with_an_alias_is_named_for_the_tool_it_runs() -> None:
+    aliases = {"pyt": "pytest --disable-warnings -rA", "pytc": "pytest --collect-only -q"}
+    existing = Existing(aliases, stems=learned_stems(aliases))
+    commands = history((10, "pyt tests/test_a.py -x"), (6, "python -m pytest tests/unit -q"))
+    names = by_name(suggest(commands, existing).proposals)
+    assert names == {"pytt": "pyt tests/test_a.py -x", "p": "python -m pytest tests/unit -q"}
