@@ -28,14 +28,14 @@ def toml_string(value: str) -> str:
     import tomlkit
 
     printable = all(char in "\n\t" or " " <= char != "\x7f" for char in value)
-    multiline = "\n" in value
+    multiline = "\n" in value and printable  # else one line, every control character escaped
     if printable and not multiline and not set(value) & {'"', "\\"}:
         return f'"{value}"'
-    if printable and "'" not in value:
-        text: str = tomlkit.string(value, literal=True, multiline=multiline).as_string()
-        return text
-    escaped: str = tomlkit.string(value, multiline=multiline).as_string()
-    return escaped
+    literal = printable and "'" not in value
+    text: str = tomlkit.string(value, literal=literal, multiline=multiline).as_string()
+    # A newline right after the opening quotes is not part of the string: with it, a function
+    # body starts at the left margin like its other lines.
+    return f"{text[:3]}\n{text[3:]}" if multiline and text[3:4] != "\n" else text
 
 
 def entry_toml(fields: Fields | None) -> str:

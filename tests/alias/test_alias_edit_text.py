@@ -93,6 +93,14 @@ def test_multi_line_function_body_round_trips() -> None:
         "desc": "make and enter",
         "pack": "misc",
     }
+    assert "\nmk = { body = '''\nlocal d=$1\nmkdir" in after  # the body starts at the margin
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\0")))
+def test_any_function_body_round_trips(body: str) -> None:
+    after = set_entry("[functions]\n", "functions", "f", body, None, None)
+    assert tomllib.loads(after)["functions"]["f"] == body
 
 
 def test_an_alias_is_one_line() -> None:
