@@ -11,6 +11,7 @@ content, so a layout tomlkit mishandles is an error, never a silent change to an
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from dotdbg.errors import DotdbgError
@@ -53,11 +54,11 @@ def set_entry(text: str, section: str, name: str, fields: Fields | None) -> str:
     """``text`` with ``section.name`` set to ``fields`` (``false`` when None)."""
     import tomlkit
 
-    document = tomlkit.parse(text)
+    document = tomlkit.parse(_ending_in_newline(text))
     table: Any = document.get(section, {})
     current = table.get(name)
     if _is_table(current) and fields is not None:
-        _fill(current, fields)  # [aliases.gs] or gs.command = …: keep that layout
+        _fill(lambda: document[section][name], fields)  # [aliases.gs], gs.command = …
     elif current is not None and not _is_table(current):
         table[name] = _value(entry_toml(fields))  # in place, its comment kept
     else:
@@ -73,7 +74,7 @@ def delete_entry(text: str, section: str, name: str) -> str:
     """``text`` without ``section.name``."""
     import tomlkit
 
-    document = tomlkit.parse(text)
+    document = tomlkit.parse(_ending_in_newline(text))
     table = document.get(section)
     if table is None or name not in table:
         raise DotdbgError(f"{name} is not in your config's [{section}]")
@@ -81,6 +82,11 @@ def delete_entry(text: str, section: str, name: str) -> str:
     new: str = document.as_string()
     _check_only_changed(text, new, section, name, None, deleted=True)
     return new
+
+
+def _ending_in_newline(text: str) -> str:
+    """tomlkit puts a new entry right after a last line that has no newline: give it one."""
+    return text if not text or text.endswith("\n") else text + "\n"
 
 
 # -- where a new entry goes --------------------------------------------------------------------
@@ -183,11 +189,13 @@ def _is_header(key: Any, item: Any) -> bool:
     )
 
 
-def _fill(table: Any, fields: Fields) -> None:
+def _fill(entry: Callable[[], Any], fields: Fields) -> None:
+    """Set the keys of a table entry in place. ``entry`` looks the table up afresh for each
+    change: tomlkit's view of dotted keys on several lines goes stale after a deletion."""
+    for key in sorted(({"desc", "pack"} - fields.keys()) & set(entry().keys())):
+        del entry()[key]  # an add defines the whole entry, as the short form does
     for key, text in fields.items():
-        table[key] = _value(toml_string(text))
-    for key in ({"desc", "pack"} - fields.keys()) & set(table.keys()):
-        del table[key]  # an add defines the whole entry, as the short form does
+        entry()[key] = _value(toml_string(text))
 
 
 def _value(value_toml: str) -> Any:
@@ -226,13 +234,17 @@ def _check_only_changed(
     old: str, new: str, section: str, name: str, fields: Fields | None, deleted: bool = False
 ) -> None:
     """Refuse a result that differs from ``old`` anywhere but ``section.name``."""
-    before, after = tomllib.loads(old), tomllib.loads(new)
-    value = after.get(section, {}).pop(name, None)
+    before = tomllib.loads(old)
+    try:
+        after = tomllib.loads(new)
+    except tomllib.TOMLDecodeError:
+        after = None
+    value = after.get(section, {}).pop(name, None) if after is not None else None
     before.get(section, {}).pop(name, None)
-    for data in (before, after):
+    for data in (before, after or {}):
         if data.get(section) == {}:
             del data[section]  # an emptied table may stay as a bare header or go
-    if before != after or not _written_as(value, fields, deleted):
+    if after is None or before != after or not _written_as(value, fields, deleted):
         raise DotdbgError(
             f"could not edit {section}.{name} without disturbing the rest of the file's layout",
             hint=f"edit it by hand: {_key(name)} = {entry_toml(fields)} under [{section}]"

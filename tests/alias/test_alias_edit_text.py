@@ -246,6 +246,18 @@ def test_any_command_round_trips_through_the_toml(
             id="a header with sub-tables only: the entry goes before them",
         ),
         pytest.param(
+            '[aliases]\ngd.command = "git diff"\ngd.desc = "d"\ngd.pack = "git"\ngs = "x"\n',
+            "aliases", "gd", {"command": "git diff -w"},
+            '[aliases]\ngd.command = "git diff -w"\ngs = "x"\n',
+            id="an entry of dotted keys loses two of them",
+        ),
+        pytest.param(
+            '[aliases]\nwn.command = "watch nvidia-smi"',
+            "aliases", "new", {"command": "echo new"},
+            '[aliases]\nwn.command = "watch nvidia-smi"\nnew = "echo new"\n',
+            id="a file without a final newline",
+        ),
+        pytest.param(
             '[aliases]\ngs = "git status"\n',
             "aliases", "g.s", {"command": "echo new"},
             '[aliases]\ngs = "git status"\n"g.s" = "echo new"\n',
@@ -267,6 +279,9 @@ def test_the_guard_refuses_an_edit_that_touches_another_setting() -> None:
     wrong_value = '[packs]\ngpu = false\n[aliases]\ngs = "git status"\nnew = "y"\n'
     with pytest.raises(DotdbgError, match="without disturbing"):
         tomledit._check_only_changed(old, wrong_value, "aliases", "new", {"command": "x"})
+    broken = '[packs]\ngpu = false\n[aliases]\ngs = "git status"new = "x"\n'
+    with pytest.raises(DotdbgError, match="without disturbing"):
+        tomledit._check_only_changed(old, broken, "aliases", "new", {"command": "x"})
 
 
 # Random files in the layouts above; every edit must give exactly the expected data.
@@ -279,7 +294,9 @@ entry_sets = st.dictionaries(st.sampled_from(["gs", "gd", "g.s", "ll", "x-y"]), 
 LAYOUTS = ["header", "dotted-in-header", "top-level-dotted", "sub-tables", "inline"]
 
 
-def _render_layout(entries: dict[str, Any], layout: str, comments: bool) -> str:
+def _render_layout(
+    entries: dict[str, Any], layout: str, comments: bool, final_newlines: int = 1
+) -> str:
     """``entries`` of [aliases] written in ``layout``, between other settings and comments."""
     q, key = tomledit.toml_string, tomledit._key
     note = "# a comment\n" if comments else ""
@@ -306,7 +323,7 @@ def _render_layout(entries: dict[str, Any], layout: str, comments: bool) -> str:
             else:
                 tables += f"{key(name)} = {tomledit.entry_toml(_fields(value))}\n{note}"
         tables += f'\n{note}[functions]\nup = "cd .."\n'
-    return top + "history.size = 5000\n\n" + tables
+    return top + "history.size = 5000\n\n" + tables.rstrip("\n") + "\n" * final_newlines
 
 
 def _fields(value: str | dict[str, str]) -> dict[str, str]:
@@ -318,6 +335,7 @@ def _fields(value: str | dict[str, str]) -> dict[str, str]:
     entries=entry_sets,
     layout=st.sampled_from(LAYOUTS),
     comments=st.booleans(),
+    final_newlines=st.integers(0, 2),
     name=st.sampled_from(["gs", "gd", "g.s", "new", "x-y"]),
     fields=st.none() | entry_values.map(_fields),
     delete=st.booleans(),
@@ -326,11 +344,12 @@ def test_every_layout_takes_every_edit(
     entries: dict[str, Any],
     layout: str,
     comments: bool,
+    final_newlines: int,
     name: str,
     fields: dict[str, str] | None,
     delete: bool,
 ) -> None:
-    before = _render_layout(entries, layout, comments)
+    before = _render_layout(entries, layout, comments, final_newlines)
     expected = tomllib.loads(before)
     aliases = expected.setdefault("aliases", {})
     if delete and name in entries:
