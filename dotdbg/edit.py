@@ -162,7 +162,7 @@ def remove(paths: Paths, section: Section, name: str) -> Outcome:
     """Remove ``name``; one the defaults define is switched off (``name = false``)."""
     before = load_config(paths)
     if not _defines(before, section, name):
-        _refuse_other_kind(before, section, name)
+        _refuse_other_kind(before, section, name, removing=True)
         if off_pack := _off_pack(before, section, name):
             raise DotdbgError(
                 f"{name} is in pack {off_pack}, which is switched off: there is nothing to remove",
@@ -203,11 +203,13 @@ def _off_pack(config: Config, section: Section, name: str) -> str:
     return "" if config.pack_enabled(pack) else pack
 
 
-def _refuse_other_kind(config: Config, section: Section, name: str) -> None:
+def _refuse_other_kind(config: Config, section: Section, name: str, removing: bool = False) -> None:
     other: Section = "functions" if section == "aliases" else "aliases"
     if _defines(config, other, name):
-        command = "fn" if other == "functions" else "alias"
+        command = f"dotdbg {'fn' if other == 'functions' else 'alias'} rm {name}"
         raise DotdbgError(
             f"{name} is {A_KIND[other]}",
-            hint=f"`dotdbg {command} rm {name}` first, or pick another name",
+            hint=f"`{command}` removes it"
+            if removing
+            else f"`{command}` first, or pick another name",
         )

@@ -121,8 +121,9 @@ def test_names_of_the_other_kind_are_refused(paths: Paths) -> None:
     with pytest.raises(DotdbgError, match="l is a function") as error:
         edit.add(paths, "aliases", "l", "ls")
     assert error.value.hint.startswith("`dotdbg fn rm l`")
-    with pytest.raises(DotdbgError, match="gs is an alias"):
+    with pytest.raises(DotdbgError, match="gs is an alias") as error:
         edit.remove(paths, "functions", "gs")
+    assert error.value.hint == "`dotdbg alias rm gs` removes it"
 
 
 def test_removing_an_unknown_name_is_an_error(paths: Paths) -> None:
