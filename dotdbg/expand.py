@@ -17,6 +17,7 @@ from dotdbg.shellwords import (
     BLANKS,
     METACHARACTERS,
     arithmetic_end,
+    ends_open,
     is_assignment,
     operator_at,
     scan_word,
@@ -45,6 +46,9 @@ class Expansion:
     text: str
     aliases: tuple[str, ...]  # in the order bash expanded them
     functions: tuple[str, ...]  # functions run by the command, named not inlined
+    # Aliases whose value ends inside a quote or `$(`: bash reads on into the text after them,
+    # across the alias, which this model does not follow. The text may differ from bash's.
+    open_ended: tuple[str, ...] = ()
 
 
 @dataclass
@@ -72,6 +76,7 @@ class _Expander:
     out: list[str] = field(default_factory=list)
     expanded: list[str] = field(default_factory=list)
     called: list[str] = field(default_factory=list)
+    open_ended: list[str] = field(default_factory=list)
     last_token: str = ""
     expand_next_word: bool = False
     only_redirections: bool = False  # `>log ll`: the command word may follow redirections
@@ -123,7 +128,9 @@ class _Expander:
                 self.operator(frame, operator)
             else:
                 self.word(frame)
-        return Expansion("".join(self.out), tuple(self.expanded), tuple(self.called))
+        return Expansion(
+            "".join(self.out), tuple(self.expanded), tuple(self.called), tuple(self.open_ended)
+        )
 
     def add_end_blank(self, frame: _Frame) -> None:
         frame.blank_added = True
@@ -255,6 +262,7 @@ class _Expander:
             inner = expand(text[start:end], self.aliases, self.functions)
             self.expanded.extend(inner.aliases)
             self.called.extend(inner.functions)
+            self.open_ended.extend(inner.open_ended)
             text = text[:start] + inner.text + text[end:]
         return text
 
@@ -282,6 +290,8 @@ class _Expander:
     def push_alias(self, name: str) -> None:
         value = self.aliases[name]
         self.expanded.append(name)
+        if ends_open(value):
+            self.open_ended.append(name)
         self.frames.append(_Frame(value, name, expand_next=value[-1:] in BLANKS))
 
 

@@ -174,6 +174,11 @@ def expand(
     functions = {function.name for function in config.functions}
     result = expand_aliases(command, shell_aliases(config), functions)
     print(result.text)
+    for name in dict.fromkeys(result.open_ended):
+        warn(
+            f"alias {name} ends inside a quote or $(: bash reads on into the text after it, "
+            "which expand does not follow; check the result"
+        )
     descriptions = {function.name: function.desc for function in config.functions}
     for name in dict.fromkeys(result.functions):
         note(

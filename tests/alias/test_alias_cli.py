@@ -175,3 +175,13 @@ def test_suggest_takes_no_name_of_the_bashrc_or_of_a_switched_off_pack(home: Pat
     table = done.stdout.split("\n\n")[1].splitlines()[1:]  # the rows under the header
     names = {row.split()[1] for row in table}
     assert names and not names & {"g", "mkd", "wn", "wnm"}, done.stdout
+
+
+def test_expand_warns_about_an_alias_that_ends_inside_a_quote(tmp_path: Path) -> None:
+    config = tmp_path / ".config/dotdbg/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[aliases]\nq = "echo \'x"\n')
+    done = dotdbg("expand", "q y'", "--home", str(tmp_path))
+    assert done.returncode == 0
+    assert done.stdout == "echo 'x y'\n"
+    assert done.stderr.startswith("dotdbg: warning: alias q ends inside a quote or $(")

@@ -166,3 +166,10 @@ def test_random_aliases_expand_as_bash_expands_them(aliases: dict[str, str], lin
     original = bash_parses(line, aliases)
     assume(original)  # bash rejected it (e.g. `X=1` alone before `|`): nothing to compare
     assert bash_parses(expand(line, aliases).text, {}) == original
+
+
+def test_a_value_that_ends_inside_a_quote_is_reported() -> None:
+    # Bash reads on from the value into the typed text; the model expands value by value.
+    result = expand("q y' ll; ll", {"q": "echo 'x", "ll": "ls -l"})
+    assert result.open_ended == ("q",)
+    assert expand("ll; ll", {"ll": "ls -l"}).open_ended == ()
