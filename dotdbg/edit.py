@@ -80,6 +80,7 @@ def save_edit(paths: Paths, change: Callable[[str], str]) -> Saved:
     from dotdbg.render import BASH_FILE, check_bash
 
     with run_lock(paths):
+        existed = paths.config_file.exists()
         old = read_user_text(paths)
         new = change(old.replace("\r\n", "\n"))
         config = load_config(paths, user_text=new)
@@ -91,7 +92,16 @@ def save_edit(paths: Paths, change: Callable[[str], str]) -> Saved:
             new = new.replace("\n", "\r\n")
         atomic_write(paths.config_file, new.encode("utf-8"))
     # install takes the run lock itself (flock is per open file, so not while we hold it).
-    report = install.install(paths, config) if install.is_installed(paths) else None
+    try:
+        report = install.install(paths, config) if install.is_installed(paths) else None
+    except DotdbgError as error:
+        # The shell files could not follow: put the config back, so that nothing changed.
+        if existed:
+            atomic_write(paths.config_file, old.encode("utf-8"))
+        else:
+            paths.config_file.unlink()
+        error.hint = f"{error.hint}; your config was left as it was".lstrip("; ")
+        raise
     return Saved(config, backup, report)
 
 

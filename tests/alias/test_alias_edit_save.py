@@ -178,3 +178,20 @@ def test_the_cheatsheet_shortcut_name_is_refused(paths: Paths, section: edit.Sec
         edit.add(paths, section, "ch", "echo mine")
     assert error.value.location == f"{paths.config_file}:2:1"
     assert not paths.config_file.exists()
+
+
+@pytest.mark.parametrize("had_config", [False, True])
+def test_a_refresh_that_fails_puts_the_config_back(installed: Paths, had_config: bool) -> None:
+    if had_config:
+        installed.config_file.parent.mkdir(parents=True)
+        installed.config_file.write_text("# mine\n")
+    generated = installed.data_dir / "dotdbg.bash"
+    generated.unlink()
+    generated.mkdir()  # install cannot write it
+    with pytest.raises(DotdbgError, match="is a directory") as error:
+        edit.add(installed, "aliases", "zz", "echo z")
+    assert error.value.hint.endswith("your config was left as it was")
+    if had_config:
+        assert installed.config_file.read_text() == "# mine\n"
+    else:
+        assert not installed.config_file.exists()
