@@ -216,6 +216,8 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     packs = _merge_packs(base, over, [*aliases, *functions, *pdb], checker)
     enabled = dict(packs)
     _check_unique(aliases, functions, enabled, checker, over)
+    cheat = _cheat(base, over, checker)
+    _check_cheat_alias(cheat.alias, [*aliases, *functions], enabled, checker, over)
     return Config(
         packs=tuple(sorted(packs.items())),
         aliases=tuple(Alias(**item) for item in aliases if enabled[item["pack"]]),
@@ -223,10 +225,29 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         pdb_aliases=tuple(PdbAlias(**item) for item in pdb if enabled[item["pack"]]),
         history=_history(base, over, checker) if enabled.get("history", True) else None,
         readline=_readline(base, over, checker) if enabled.get("readline", True) else None,
-        cheat=_cheat(base, over, checker),
+        cheat=cheat,
         sources=(defaults.path, *([user.path] if user else [])),
         warnings=tuple(warnings),
         origins=(defaults, *([user] if user else [])),
+    )
+
+
+def _check_cheat_alias(
+    name: str,
+    items: Sequence[Mapping[str, str]],
+    enabled: Mapping[str, bool],
+    checker: Checker,
+    over: Mapping[str, Any],
+) -> None:
+    """The cheatsheet shortcut is defined after the aliases and functions: it would hide one of
+    the same name without a word."""
+    if not any(item["name"] == name and enabled[item["pack"]] for item in items):
+        return
+    section = next((s for s in ("aliases", "functions") if name in over.get(s, {})), "")
+    raise checker.fail(
+        (section, name) if section else ("cheat", "alias"),
+        f"{name} is both the cheatsheet shortcut ([cheat] alias) and an alias or function",
+        'rename one of them, or set alias = "" under [cheat] for no shortcut',
     )
 
 
@@ -383,7 +404,8 @@ def _user_item(
     spec: Any, value_key: str, at: tuple[str, ...], checker: Checker, new: bool
 ) -> dict[str, str]:
     if isinstance(spec, str):
-        return {value_key: spec, **({"desc": spec.strip().splitlines()[0]} if new and spec else {})}
+        desc = spec.strip().splitlines()[0] if spec.strip() else ""
+        return {value_key: spec, **({"desc": desc} if new else {})}
     if not isinstance(spec, dict):
         raise checker.fail(
             at,

@@ -12,8 +12,9 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
+from dotdbg import tomledit
 from dotdbg.config import ALIAS_NAME, FUNCTION_NAME, load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, run_lock
@@ -32,32 +33,6 @@ A_KIND: dict[Section, str] = {"aliases": "an alias", "functions": "a function"}
 # -- pure text edits ---------------------------------------------------------------------------
 
 
-def toml_string(value: str) -> str:
-    """``value`` as the most readable TOML string: no backslash escapes when avoidable."""
-    import tomlkit
-
-    printable = all(char in "\n\t" or " " <= char != "\x7f" for char in value)
-    multiline = "\n" in value
-    if printable and not multiline and not set(value) & {'"', "\\"}:
-        return f'"{value}"'
-    if printable and "'" not in value:
-        text: str = tomlkit.string(value, literal=True, multiline=multiline).as_string()
-        return text
-    escaped: str = tomlkit.string(value, multiline=multiline).as_string()
-    return escaped
-
-
-Fields = dict[str, str]  # command/body, and desc and pack when given
-
-
-def entry_toml(fields: Fields) -> str:
-    """The right-hand side of ``name = …``: the short form, or an inline table with desc/pack."""
-    if len(fields) == 1:
-        return toml_string(*fields.values())
-    inner = ", ".join(f"{key} = {toml_string(text)}" for key, text in fields.items())
-    return f"{{ {inner} }}"
-
-
 def set_entry(
     text: str, section: Section, name: str, value: str, desc: str | None, pack: str | None
 ) -> str:
@@ -67,74 +42,15 @@ def set_entry(
             "an alias is one line", hint="join commands with ; or &&, or use `dotdbg fn add`"
         )
     given = {VALUE_KEY[section]: value, "desc": desc, "pack": pack}
-    return _assign(text, section, name, {k: v for k, v in given.items() if v is not None})
+    fields = {key: text for key, text in given.items() if text is not None}
+    return tomledit.set_entry(text, section, name, fields)
 
 
 def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> str:
     """``text`` without ``name``; a name the defaults define is switched off with ``= false``."""
     if in_defaults:
-        return _assign(text, section, name, None)
-    import tomlkit
-
-    document = tomlkit.parse(text)
-    table = document.get(section)
-    if table is None or name not in table:
-        raise DotdbgError(f"{name} is not in your config's [{section}]")
-    del table[name]
-    return document.as_string()
-
-
-def _assign(text: str, section: Section, name: str, fields: Fields | None) -> str:
-    """Set ``name`` to ``fields``, or to ``false`` when they are None."""
-    import tomlkit
-
-    document = tomlkit.parse(text)
-    table = document.get(section)
-    if table is None:
-        document.add(section, tomlkit.table())
-        table = document[section]
-    elif _uses_sub_tables(table, name):
-        return _assign_sub_table(document, section, name, fields)
-    table[name] = _toml_item("false" if fields is None else entry_toml(fields))
-    return document.as_string()
-
-
-def _toml_item(value_toml: str) -> Any:
-    """An item that prints exactly as ``value_toml``."""
-    import tomlkit
-
-    return tomlkit.parse(f"v = {value_toml}\n")["v"]
-
-
-def _uses_sub_tables(table: Any, name: str) -> bool:
-    """``[aliases.gs]`` headers (with no ``[aliases]`` one to put keys in), or ``name`` itself
-    written as such a table."""
-    import tomlkit.items
-
-    if bool(getattr(table, "is_super_table", lambda: False)()):
-        return True
-    return isinstance(table.get(name), tomlkit.items.Table)
-
-
-def _assign_sub_table(document: Any, section: Section, name: str, fields: Fields | None) -> str:
-    """The user writes ``[aliases.NAME]`` tables: keep to that style, and edit one in place."""
-    import tomlkit
-
-    if fields is None:
-        raise DotdbgError(
-            f"cannot switch {section}.{name} off in a file of [{section}.NAME] tables",
-            hint=f"write `{name} = false` under an [{section}] header by hand",
-        )
-    table = document[section]
-    if name not in table:
-        table[name] = tomlkit.table()
-    entry = table[name]
-    for key, value in fields.items():
-        entry[key] = _toml_item(toml_string(value))
-    for key in ({"desc", "pack"} - fields.keys()) & entry.keys():
-        del entry[key]  # `add` defines the whole entry, as the short form does
-    text: str = document.as_string()
-    return text
+        return tomledit.set_entry(text, section, name, None)
+    return tomledit.delete_entry(text, section, name)
 
 
 # -- the writer --------------------------------------------------------------------------------
@@ -148,8 +64,10 @@ class Saved:
 
 
 def read_user_text(paths: Paths) -> str:
+    """The user's config as written, Windows line endings (CRLF) included."""
     try:
-        return paths.config_file.read_text(encoding="utf-8")
+        with paths.config_file.open(encoding="utf-8", newline="") as file:
+            return file.read()
     except FileNotFoundError:
         return ""
     except (OSError, UnicodeDecodeError) as error:
@@ -162,15 +80,28 @@ def save_edit(paths: Paths, change: Callable[[str], str]) -> Saved:
     from dotdbg.render import BASH_FILE, check_bash
 
     with run_lock(paths):
-        new = change(read_user_text(paths))
+        existed = paths.config_file.exists()
+        old = read_user_text(paths)
+        new = change(old.replace("\r\n", "\n"))
         config = load_config(paths, user_text=new)
         # What `dotdbg install` would check, before anything is written: a body that breaks
         # `bash -n` changes nothing.
         check_bash(install.render_for(paths, config).files[BASH_FILE], config)
         backup = _backup(paths)
+        if "\r\n" in old:  # a file written on Windows keeps its line endings
+            new = new.replace("\n", "\r\n")
         atomic_write(paths.config_file, new.encode("utf-8"))
     # install takes the run lock itself (flock is per open file, so not while we hold it).
-    report = install.install(paths, config) if install.is_installed(paths) else None
+    try:
+        report = install.install(paths, config) if install.is_installed(paths) else None
+    except DotdbgError as error:
+        # The shell files could not follow: put the config back, so that nothing changed.
+        if existed:
+            atomic_write(paths.config_file, old.encode("utf-8"))
+        else:
+            paths.config_file.unlink()
+        error.hint = f"{error.hint}; your config was left as it was".lstrip("; ")
+        raise
     return Saved(config, backup, report)
 
 
@@ -198,11 +129,12 @@ def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str
 
 
 def _shell_path(paths: Paths) -> str:
+    """The generated file as a shell word: ``~/…`` in the real home, quoted where needed."""
     from dotdbg.render import BASH_FILE
 
     target = paths.data_dir / BASH_FILE
-    if paths.home == Path.home():
-        return paths.display(target)
+    if paths.home == Path.home() and target.is_relative_to(paths.home):
+        return "~/" + shlex.quote(str(target.relative_to(paths.home)))
     return shlex.quote(str(target))
 
 
@@ -214,6 +146,7 @@ class Outcome:
     action: str  # what happened to the entry, e.g. "added", "switched off"
     saved: Saved
     reload: str  # the line that makes a running shell see the change
+    off_pack: str = ""  # the switched-off pack the entry is in: saved, but not defined
 
 
 def add(
@@ -231,14 +164,20 @@ def add(
     existed = _defines(before, section, name)
     saved = save_edit(paths, lambda text: set_entry(text, section, name, value, desc, pack))
     reload = reload_line(paths, section, name, removed=False)
-    return Outcome("replaced" if existed else "added", saved, reload)
+    off_pack = _off_pack(saved.config, section, name)
+    return Outcome("replaced" if existed else "added", saved, reload, off_pack)
 
 
 def remove(paths: Paths, section: Section, name: str) -> Outcome:
     """Remove ``name``; one the defaults define is switched off (``name = false``)."""
     before = load_config(paths)
     if not _defines(before, section, name):
-        _refuse_other_kind(before, section, name)
+        _refuse_other_kind(before, section, name, removing=True)
+        if off_pack := _off_pack(before, section, name):
+            raise DotdbgError(
+                f"{name} is in pack {off_pack}, which is switched off: there is nothing to remove",
+                hint=f"`{off_pack} = false` under [packs] already keeps it out of your shell",
+            )
         raise DotdbgError(
             f"there is no {KIND[section]} named {name}",
             hint="`dotdbg aliases` lists every alias and function",
@@ -264,11 +203,23 @@ def _defines(config: Config, section: Section, name: str) -> bool:
     return any(item.name == name for item in items)
 
 
-def _refuse_other_kind(config: Config, section: Section, name: str) -> None:
+def _off_pack(config: Config, section: Section, name: str) -> str:
+    """The switched-off pack that keeps ``name`` out of ``config`` although a file defines it."""
+    specs = [origin.parse().get(section, {}).get(name) for origin in config.origins]
+    if _defines(config, section, name) or specs[-1] is False or not any(specs):
+        return ""
+    packs = [spec["pack"] for spec in specs if isinstance(spec, dict) and "pack" in spec]
+    pack = packs[-1] if packs else "user"
+    return "" if config.pack_enabled(pack) else pack
+
+
+def _refuse_other_kind(config: Config, section: Section, name: str, removing: bool = False) -> None:
     other: Section = "functions" if section == "aliases" else "aliases"
     if _defines(config, other, name):
-        command = "fn" if other == "functions" else "alias"
+        command = f"dotdbg {'fn' if other == 'functions' else 'alias'} rm {name}"
         raise DotdbgError(
             f"{name} is {A_KIND[other]}",
-            hint=f"`dotdbg {command} rm {name}` first, or pick another name",
+            hint=f"`{command}` removes it"
+            if removing
+            else f"`{command}` first, or pick another name",
         )

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from dotdbg.shellwords import (
     BLANKS,
     METACHARACTERS,
+    arithmetic_end,
+    ends_open,
     is_assignment,
     operator_at,
     scan_word,
@@ -36,6 +38,7 @@ _RESERVED = frozenset(
 # parse.y time_command_acceptable: right after a pipe, `time` is /usr/bin/time, not the keyword.
 _NOT_BEFORE_TIME = frozenset(["|", "|&"])
 _END_OF_ALIAS = "\0"  # the blank bash slips in after a value ending inside a word; never printed
+_CASE_ENDS = frozenset([";;", ";&", ";;&"])  # end a case clause: a pattern list comes next
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,9 @@ class Expansion:
     text: str
     aliases: tuple[str, ...]  # in the order bash expanded them
     functions: tuple[str, ...]  # functions run by the command, named not inlined
+    # Aliases whose value ends inside a quote or `$(`: bash reads on into the text after them,
+    # across the alias, which this model does not follow. The text may differ from bash's.
+    open_ended: tuple[str, ...] = ()
 
 
 @dataclass
@@ -70,6 +76,7 @@ class _Expander:
     out: list[str] = field(default_factory=list)
     expanded: list[str] = field(default_factory=list)
     called: list[str] = field(default_factory=list)
+    open_ended: list[str] = field(default_factory=list)
     last_token: str = ""
     expand_next_word: bool = False
     only_redirections: bool = False  # `>log ll`: the command word may follow redirections
@@ -78,6 +85,8 @@ class _Expander:
     # ending inside another one's last word is therefore left without one (`! ! b` below).
     end_blank_pending: bool = False
     heredoc_ends: list[tuple[str, bool]] = field(default_factory=list)  # (delimiter, strip tabs)
+    # One per open `case`: "subject" (its word), "in", "pattern" (`(a|b)`), "body" (commands).
+    cases: list[str] = field(default_factory=list)
 
     def peek(self) -> str:
         """The next character ('' at the end), leaving finished alias values on the way."""
@@ -113,11 +122,15 @@ class _Expander:
                 self.emit(char)
             elif char == "#":
                 self.comment(frame)
+            elif char == "(" and self.arithmetic(frame):
+                pass
             elif operator := operator_at(frame.text, frame.pos):
                 self.operator(frame, operator)
             else:
                 self.word(frame)
-        return Expansion("".join(self.out), tuple(self.expanded), tuple(self.called))
+        return Expansion(
+            "".join(self.out), tuple(self.expanded), tuple(self.called), tuple(self.open_ended)
+        )
 
     def add_end_blank(self, frame: _Frame) -> None:
         frame.blank_added = True
@@ -132,9 +145,26 @@ class _Expander:
             or (self.last_token == "=")
         )
 
+    def arithmetic(self, frame: _Frame) -> bool:
+        """``(( … ))`` where a command starts, or after ``for``: arithmetic, not commands (but
+        its ``$(…)`` are run)."""
+        end = arithmetic_end(frame.text, frame.pos)
+        if end < 0 or not (self.command_position() or self.last_token == "for"):
+            return False
+        self.emit(self.inside_substitutions(frame.text[frame.pos : end]))
+        frame.pos = end
+        # `for ((…)) do` needs no `;`: the next word may be `do`.
+        self.last_token = ";" if self.last_token == "for" else "word"
+        self.only_redirections = False
+        return True
+
     def operator(self, frame: _Frame, operator: str) -> None:
         frame.pos += len(operator)
         self.emit(operator)
+        if self.cases and (self.cases[-1], operator) == ("pattern", ")"):
+            self.cases[-1] = "body"
+        elif self.cases and self.cases[-1] == "body" and operator in _CASE_ENDS:
+            self.cases[-1] = "pattern"
         if operator == "\n" or operator in _REDIRECTIONS:
             self.expand_next_word = False  # as bash 5.2 does; `;` and `|` keep the flag
         # Redirections before the command word keep its position open, unless an assignment
@@ -179,6 +209,9 @@ class _Expander:
         if _is_fd_number(text, frame):
             self.emit(text)  # the 2 of `2>&1` belongs to the redirection
             return
+        if self.cases and self.cases[-1] != "body":
+            self.case_word(text, word.quoted)
+            return
         command_position = self.command_position()
         eligible = (self.expand_next_word or command_position) and not word.quoted
         active = {f.alias for f in self.frames}
@@ -190,13 +223,28 @@ class _Expander:
         self.emit(self.inside_substitutions(text))
         self.advance(text, command_position and not word.quoted)
 
+    def case_word(self, text: str, quoted: bool) -> None:
+        """A word of ``case WORD in (PATTERN | PATTERN)``: never a command."""
+        self.emit(self.inside_substitutions(text))
+        self.expand_next_word = False
+        state = self.cases[-1]
+        if state == "subject":
+            self.cases[-1] = "in"
+        elif state == "in" and text == "in" and not quoted:
+            self.cases[-1] = "pattern"
+        elif state == "pattern" and text == "esac" and not quoted and self.last_token != "|":
+            self.cases.pop()
+            self.last_token = "esac"
+            return
+        self.last_token = "pattern"
+
     def advance(self, text: str, command_word: bool) -> None:
         """The state a word that stays as typed leaves for the next one."""
         if self.last_token in ("<<", "<<-"):
             self.heredoc_ends.append((_unquoted(text), self.last_token == "<<-"))
         if self.last_token == "function":
             self.last_token = "function name"  # then `{` opens the body
-        elif self.last_token == "function name" and text == "{":
+        elif self.last_token in ("function name", "coproc name") and text == "{":
             self.last_token = "{"
         elif self.last_token in _REDIRECTIONS:
             self.last_token = "file"  # `>log`: the command word may still come
@@ -214,6 +262,7 @@ class _Expander:
             inner = expand(text[start:end], self.aliases, self.functions)
             self.expanded.extend(inner.aliases)
             self.called.extend(inner.functions)
+            self.open_ended.extend(inner.open_ended)
             text = text[:start] + inner.text + text[end:]
         return text
 
@@ -225,6 +274,12 @@ class _Expander:
             pass  # `time -p ll`: ll is the command
         elif text in _RESERVED and self.last_token in _COMMAND_STARTERS:
             self.last_token = text  # not after `X=1` or `>log`: there `!` or `if` is a command
+            if text == "case":
+                self.cases.append("subject")
+            elif text == "esac" and self.cases:
+                self.cases.pop()  # `a) ll; esac`: the last clause needs no `;;`
+        elif self.last_token == "coproc":
+            self.last_token = "coproc name"  # `coproc NAME { …; }`, or the command `coproc ls`
         elif is_assignment(text):
             self.last_token = "="  # `X=1 ll`: ll is still in command position
         else:
@@ -235,6 +290,8 @@ class _Expander:
     def push_alias(self, name: str) -> None:
         value = self.aliases[name]
         self.expanded.append(name)
+        if ends_open(value):
+            self.open_ended.append(name)
         self.frames.append(_Frame(value, name, expand_next=value[-1:] in BLANKS))
 
 

@@ -2,7 +2,9 @@
 
 Bash writes one command per line. With ``HISTTIMEFORMAT`` set it writes a ``#<epoch>`` line before
 each command, and then a command of several lines (``shopt -s lithist``) keeps its newlines: every
-line up to the next timestamp belongs to it. Without timestamps each line is one entry.
+line up to the next timestamp belongs to it. Without timestamps each line is one entry. A file
+that starts without them and gets them later (HISTTIMEFORMAT set after a while, with histappend)
+is read as readline reads it: the ``#<epoch>`` lines are timestamps, and each line is one entry.
 """
 
 from __future__ import annotations
@@ -55,7 +57,9 @@ def parse_history(text: str) -> list[HistoryEntry]:
     for line in lines:
         if not line:
             continue
-        stamp = _TIMESTAMP.match(line) if has_timestamps else None
+        # A timestamp line is never a command, even in a file that does not start with one
+        # (HISTTIMEFORMAT set later, with histappend); only such a file joins lines.
+        stamp = _TIMESTAMP.match(line)
         if stamp is not None:
             pending_stamp, continues_entry = int(stamp.group(1)), False
         elif continues_entry:

@@ -28,6 +28,7 @@ class Word:
     start: int
     end: int
     quoted: bool
+    open: bool = False  # the text ends inside one of its quotes, backquotes or `$(`
 
 
 def is_assignment(word: str) -> bool:
@@ -43,7 +44,7 @@ def operator_at(text: str, pos: int) -> str:
 
 def scan_word(text: str, pos: int) -> Word:
     """The word that starts at ``pos``: it ends at the first unquoted blank or metacharacter."""
-    start, quoted = pos, False
+    start, quoted, char = pos, False, ""
     while pos < len(text):
         char = text[pos]
         if char == "(" and _ARRAY_ASSIGNMENT.fullmatch(text, start, pos):
@@ -62,7 +63,8 @@ def scan_word(text: str, pos: int) -> Word:
             pos = _skip_group(text, pos + 1)
         else:
             pos += 1
-    return Word(start, min(pos, len(text)), quoted)
+    # Past the end by a quote or group left open; a trailing backslash is no such thing.
+    return Word(start, min(pos, len(text)), quoted, open=pos > len(text) and char != "\\")
 
 
 def _skip_quoted(text: str, pos: int, ansi_c: bool = False) -> int:
@@ -98,7 +100,39 @@ def _skip_group(text: str, pos: int) -> int:
             continue
         depth += (char == opener) - (char == closer)
         pos += 1
-    return pos
+    return len(text) + 1 if depth else pos  # past the end: never closed
+
+
+def arithmetic_end(text: str, pos: int) -> int:
+    """Past the ``(( … ))`` opening at ``pos``, or -1 when the parentheses are nested subshells.
+
+    Bash reads ``((`` as arithmetic when the ``)`` that closes the second ``(`` is followed at
+    once by another ``)``: ``(( ll ))`` is arithmetic, ``((ll) )`` two subshells.
+    """
+    if not text.startswith("((", pos):
+        return -1
+    end = _skip_group(text, pos + 1)
+    return end + 1 if text[end : end + 1] == ")" else -1
+
+
+def ends_open(text: str) -> bool:
+    """Whether ``text`` ends inside a word's quote, backquote or ``$(…)``.
+
+    Bash reads an alias value as if typed, so such a word goes on into the text after the alias.
+    """
+    pos, word = 0, None
+    while pos < len(text):
+        if text[pos] in BLANKS:
+            pos += 1
+        elif text[pos] == "#":  # a comment, where a word may start
+            end = text.find("\n", pos)
+            pos = len(text) if end < 0 else end
+        elif operator := operator_at(text, pos):
+            pos += len(operator)
+        else:
+            word = scan_word(text, pos)
+            pos = max(word.end, pos + 1)
+    return word is not None and word.open
 
 
 def command_words(text: str) -> tuple[list[Word], bool]:

@@ -28,6 +28,9 @@ MIN_COMMAND_LENGTH = 5
 # Aliases are for what people type; a longer history line is a paste.
 MAX_COMMAND_LENGTH = 200
 _BLANK_RUN = re.compile(r"[ \t]+")
+# Several lines, control characters (a pasted escape sequence would also be printed raw to the
+# terminal) and bytes that were not UTF-8: not something an alias should reproduce.
+_UNTYPED = re.compile("[\x00-\x08\x0a-\x1f\x7f\ufffd]")
 
 
 @dataclass(frozen=True)
@@ -38,11 +41,15 @@ class Existing:
     functions: frozenset[str] = frozenset()
     which: Callable[[str], str | None] = lambda name: None
     stems: Mapping[str, str] = field(default_factory=dict)  # tool → its aliases' prefix
+    # Names defined where the config does not see them: aliases and functions of the shell's
+    # start-up files (~/.bashrc), and dotdbg entries of a switched-off pack.
+    elsewhere: frozenset[str] = frozenset()
 
     def taken(self, name: str) -> bool:
         return (
             name in self.aliases
             or name in self.functions
+            or name in self.elsewhere
             or name in BASH_RESERVED
             or self.which(name) is not None
         )
@@ -105,7 +112,7 @@ def suggest(
 
 def candidates(command: str) -> Iterator[str]:
     """The prefixes of ``command`` that an alias could stand for, and the whole line."""
-    if "\n" in command or "\ufffd" in command or len(command) > MAX_COMMAND_LENGTH:
+    if _UNTYPED.search(command) or len(command) > MAX_COMMAND_LENGTH:
         return
     words, more = command_words(command)
     texts = [command[word.start : word.end] for word in words]
@@ -144,11 +151,12 @@ def _extends(longer: str, shorter: str) -> bool:
 def name_proposals(chosen: Sequence[tuple[str, int]], existing: Existing) -> list[Proposal]:
     """Names for the chosen commands: most used first, so it gets the shortest free name."""
     by_use = sorted(chosen, key=lambda item: (-item[1], item[0]))
-    stems = tool_stems([command for command, _ in by_use], existing.stems)
+    tools = {command: _tool_and_args(command, existing.aliases) for command, _ in by_use}
+    stems = tool_stems([tools[command][0] for command, _ in by_use], existing.stems)
     used: set[str] = set()
     proposals = []
     for command, count in by_use:
-        tool, args = _tool_and_args(command)
+        tool, args = tools[command]
         name = next(
             name
             for name in name_candidates(stems[tool], _letters(tool), args)
@@ -184,12 +192,11 @@ def _common_prefix(names: Sequence[str]) -> str:
     return first[:size]
 
 
-def tool_stems(commands: Sequence[str], learned: Mapping[str, str]) -> dict[str, str]:
+def tool_stems(tools: Sequence[str], learned: Mapping[str, str]) -> dict[str, str]:
     """A distinct stem per tool: the one its existing aliases share, else the shortest free
     prefix of its name, the more used tool (listed first) choosing first."""
     stems = dict(learned)
-    for command in commands:
-        tool = _tool_and_args(command)[0]
+    for tool in tools:
         if tool in stems:
             continue
         letters = _letters(tool) or "x"
@@ -213,12 +220,34 @@ def name_candidates(stem: str, tool_letters: str, args: Sequence[str]) -> Iterat
         yield f"{stem}{initials}{number}"
 
 
-def _tool_and_args(command: str) -> tuple[str, list[str]]:
+_RC_DEFINITION = re.compile(
+    r"^[ \t]*(?:alias[ \t]+(?:--?[a-z]*[ \t]+)*([^\s=]+)="  # alias ll='ls -l'
+    r"|function[ \t]+([^\s(){}]+)"  # function mkcd {
+    r"|([A-Za-z_][\w.:-]*)[ \t]*\(\))",  # mkcd() {
+    re.MULTILINE,
+)
+
+
+def rc_names(text: str) -> set[str]:
+    """Names a shell start-up file defines: ``alias NAME=…``, ``function NAME``, ``NAME()``.
+
+    Read, not run: running ~/.bashrc to ask bash would cost a shell and its side effects. A
+    commented-out line defines nothing.
+    """
+    return {next(filter(None, match.groups())) for match in _RC_DEFINITION.finditer(text)}
+
+
+def _tool_and_args(command: str, aliases: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
+    """The program ``command`` runs (``pyt …`` runs pytest when pyt is an alias), its arguments."""
     words, _ = command_words(command)
     texts = [command[word.start : word.end] for word in words]
     while len(texts) > 1 and is_assignment(texts[0]):
         texts.pop(0)
     tool = texts[0].rsplit("/", 1)[-1] if texts else command
+    seen = set()
+    while aliases and tool in aliases and tool not in seen:
+        seen.add(tool)
+        tool = _tool_and_args(aliases[tool])[0]
     return tool, texts[1:]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -16,7 +17,7 @@ from dotdbg.expand import expand as expand_aliases
 from dotdbg.history import history_path, read_history
 from dotdbg.paths import Paths
 from dotdbg.report import note, warn
-from dotdbg.suggest import Existing, format_suggestions, learned_stems, pick
+from dotdbg.suggest import Existing, format_suggestions, learned_stems, pick, rc_names
 from dotdbg.suggest import suggest as propose
 
 alias_app = typer.Typer(help="Add or remove an alias in your config.", no_args_is_help=True)
@@ -85,6 +86,11 @@ def _report(paths: Paths, outcome: edit.Outcome, name: str) -> int:
     for line in shadow_warnings(outcome.saved.config, shutil.which):
         if line.split()[1] == name:
             warn(line)
+    if outcome.off_pack:
+        warn(
+            f"{name} is in pack {outcome.off_pack}, which is switched off: it stays undefined "
+            f"until `{outcome.off_pack} = true` under [packs]"
+        )
     if outcome.saved.install is None:
         note("dotdbg is not installed in this home: run `dotdbg install` to use it")
         return 0
@@ -111,7 +117,8 @@ def suggest(
     # --home is hermetic: it ignores $HISTFILE as it ignores the XDG variables.
     path = history or history_path(paths, os.environ if home is None else {})
     entries = read_history(path)
-    found = propose([entry.command for entry in entries], existing_names(config), top=top)
+    existing = existing_names(config, defined_elsewhere(paths, config))
+    found = propose([entry.command for entry in entries], existing, top=top)
     if apply is None:
         print(format_suggestions(found, paths.display(path), len(entries)), end="")
         return 0
@@ -129,14 +136,32 @@ def shell_aliases(config: Config) -> dict[str, str]:
     return aliases
 
 
-def existing_names(config: Config) -> Existing:
+def existing_names(config: Config, elsewhere: frozenset[str] = frozenset()) -> Existing:
     bodies = {function.name: function.body for function in config.functions}
     return Existing(
         stems=learned_stems({**shell_aliases(config), **bodies}),
         aliases=shell_aliases(config),
         functions=frozenset(function.name for function in config.functions),
         which=shutil.which,
+        elsewhere=elsewhere,
     )
+
+
+RC_FILES = (".bashrc", ".bash_aliases", ".bash_profile", ".bash_login", ".profile")
+
+
+def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
+    """Names a proposal must not take although ``config`` does not define them: those of the
+    shell's start-up files, and the entries of packs switched off (adding one lands there)."""
+    names: set[str] = set()
+    for name in RC_FILES:
+        with contextlib.suppress(OSError):
+            names |= rc_names((paths.home / name).read_text(encoding="utf-8", errors="replace"))
+    for section in ("aliases", "functions"):
+        specs = [origin.parse().get(section, {}) for origin in config.origins]  # defaults first
+        defined = {name for entries in specs for name, spec in entries.items() if spec is not False}
+        names |= defined - {name for name, spec in specs[-1].items() if spec is False}
+    return frozenset(names)
 
 
 def expand(
@@ -149,6 +174,11 @@ def expand(
     functions = {function.name for function in config.functions}
     result = expand_aliases(command, shell_aliases(config), functions)
     print(result.text)
+    for name in dict.fromkeys(result.open_ended):
+        warn(
+            f"alias {name} ends inside a quote or $(: bash reads on into the text after it, "
+            "which expand does not follow; check the result"
+        )
     descriptions = {function.name: function.desc for function in config.functions}
     for name in dict.fromkeys(result.functions):
         note(

@@ -148,3 +148,40 @@ def test_expand_knows_the_cheatsheet_shortcut(tmp_path: Path) -> None:
     config.parent.mkdir(parents=True)
     config.write_text('[cheat]\nalias = "cs"\n')
     assert dotdbg("expand", "cs git", "--home", str(tmp_path)).stdout == "dotdbg cheat git\n"
+
+
+def test_an_alias_in_a_switched_off_pack_is_saved_with_a_warning(home: Path) -> None:
+    config = home / ".config/dotdbg/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[packs]\ngpu = false\n")
+    done = dotdbg("alias", "add", "wn", "watch -n 2 nvidia-smi", "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    assert "warning: wn is in pack gpu, which is switched off" in done.stderr
+    assert "alias wn=" not in (home / ".local/share/dotdbg/dotdbg.bash").read_text()
+
+
+def test_suggest_takes_no_name_of_the_bashrc_or_of_a_switched_off_pack(home: Path) -> None:
+    with (home / ".bashrc").open("a") as bashrc:
+        bashrc.write("alias g='git'\nmkd() { mkdir -p \"$1\"; }\n")
+    config = home / ".config/dotdbg/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[packs]\ngpu = false\n")
+    history = home / "history"
+    history.write_text(
+        "git log --stat\n" * 9 + "watch -n 1 nvidia-smi\n" * 9 + "mkdir -p a/b\n" * 9
+    )
+    done = dotdbg("suggest", "--history", str(history), "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    table = done.stdout.split("\n\n")[1].splitlines()[1:]  # the rows under the header
+    names = {row.split()[1] for row in table}
+    assert names and not names & {"g", "mkd", "wn", "wnm"}, done.stdout
+
+
+def test_expand_warns_about_an_alias_that_ends_inside_a_quote(tmp_path: Path) -> None:
+    config = tmp_path / ".config/dotdbg/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[aliases]\nq = "echo \'x"\n')
+    done = dotdbg("expand", "q y'", "--home", str(tmp_path))
+    assert done.returncode == 0
+    assert done.stdout == "echo 'x y'\n"
+    assert done.stderr.startswith("dotdbg: warning: alias q ends inside a quote or $(")

@@ -121,10 +121,77 @@ def test_names_of_the_other_kind_are_refused(paths: Paths) -> None:
     with pytest.raises(DotdbgError, match="l is a function") as error:
         edit.add(paths, "aliases", "l", "ls")
     assert error.value.hint.startswith("`dotdbg fn rm l`")
-    with pytest.raises(DotdbgError, match="gs is an alias"):
+    with pytest.raises(DotdbgError, match="gs is an alias") as error:
         edit.remove(paths, "functions", "gs")
+    assert error.value.hint == "`dotdbg alias rm gs` removes it"
 
 
 def test_removing_an_unknown_name_is_an_error(paths: Paths) -> None:
     with pytest.raises(DotdbgError, match="there is no alias named nope"):
         edit.remove(paths, "aliases", "nope")
+
+
+def test_a_file_with_windows_line_endings_keeps_them(paths: Paths) -> None:
+    paths.config_file.parent.mkdir(parents=True)
+    paths.config_file.write_bytes(b'# mine\r\n[aliases]\r\ngs = "git status"\r\n')
+    edit.add(paths, "aliases", "gd2", "git diff")
+    assert paths.config_file.read_bytes() == (
+        b'# mine\r\n[aliases]\r\ngs = "git status"\r\ngd2 = "git diff"\r\n'
+    )
+
+
+def test_an_entry_in_a_switched_off_pack_is_saved_with_a_warning(installed: Paths) -> None:
+    installed.config_file.parent.mkdir(parents=True)
+    installed.config_file.write_text("[packs]\ngpu = false\n")
+    # wn is a default of the gpu pack: the new command inherits the pack.
+    assert edit.add(installed, "aliases", "wn", "watch -n 2 nvidia-smi").off_pack == "gpu"
+    assert edit.add(installed, "aliases", "gq", "nvidia-smi -q", pack="gpu").off_pack == "gpu"
+    assert edit.add(installed, "aliases", "gq", "nvidia-smi -q").off_pack == ""
+    with pytest.raises(DotdbgError, match="wnm is in pack gpu, which is switched off"):
+        edit.remove(installed, "aliases", "wnm")
+
+
+def test_whitespace_is_not_a_command(paths: Paths) -> None:
+    with pytest.raises(DotdbgError, match=r"aliases\.x is empty"):
+        edit.add(paths, "aliases", "x", "   ")
+    assert not paths.config_file.exists()
+
+
+def test_the_reload_line_quotes_a_path_with_blanks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    in_home = Paths.from_env(env={"HOME": str(tmp_path), "XDG_DATA_HOME": f"{tmp_path}/my data"})
+    assert edit.reload_line(in_home, "aliases", "x", removed=False) == (
+        "source ~/'my data/dotdbg/dotdbg.bash'"
+    )
+    elsewhere = Paths.from_env(env={"HOME": str(tmp_path), "XDG_DATA_HOME": "/opt/my data"})
+    assert edit.reload_line(elsewhere, "aliases", "x", removed=False) == (
+        "source '/opt/my data/dotdbg/dotdbg.bash'"
+    )
+
+
+@pytest.mark.parametrize("section", ["aliases", "functions"])
+def test_the_cheatsheet_shortcut_name_is_refused(paths: Paths, section: edit.Section) -> None:
+    # The shortcut is defined after the aliases: the entry would be hidden without a word.
+    with pytest.raises(DotdbgError, match="ch is both the cheatsheet shortcut") as error:
+        edit.add(paths, section, "ch", "echo mine")
+    assert error.value.location == f"{paths.config_file}:2:1"
+    assert not paths.config_file.exists()
+
+
+@pytest.mark.parametrize("had_config", [False, True])
+def test_a_refresh_that_fails_puts_the_config_back(installed: Paths, had_config: bool) -> None:
+    if had_config:
+        installed.config_file.parent.mkdir(parents=True)
+        installed.config_file.write_text("# mine\n")
+    generated = installed.data_dir / "dotdbg.bash"
+    generated.unlink()
+    generated.mkdir()  # install cannot write it
+    with pytest.raises(DotdbgError, match="is a directory") as error:
+        edit.add(installed, "aliases", "zz", "echo z")
+    assert error.value.hint.endswith("your config was left as it was")
+    if had_config:
+        assert installed.config_file.read_text() == "# mine\n"
+    else:
+        assert not installed.config_file.exists()

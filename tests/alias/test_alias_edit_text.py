@@ -5,11 +5,13 @@ from __future__ import annotations
 import difflib
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dotdbg import tomledit
 from dotdbg.config import load_config
 from dotdbg.edit import remove_entry, set_entry
 from dotdbg.errors import DotdbgError
@@ -91,6 +93,14 @@ def test_multi_line_function_body_round_trips() -> None:
         "desc": "make and enter",
         "pack": "misc",
     }
+    assert "\nmk = { body = '''\nlocal d=$1\nmkdir" in after  # the body starts at the margin
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.text(st.characters(blacklist_categories=["Cs"], blacklist_characters="\0")))
+def test_any_function_body_round_trips(body: str) -> None:
+    after = set_entry("[functions]\n", "functions", "f", body, None, None)
+    assert tomllib.loads(after)["functions"]["f"] == body
 
 
 def test_an_alias_is_one_line() -> None:
@@ -166,3 +176,190 @@ def test_any_command_round_trips_through_the_toml(
     else:
         assert written == {key: value for key, value in expected.items() if value is not None}
     assert after.startswith(HAND_WRITTEN.split("\n# trailing")[0])
+
+
+# -- the layouts people write -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "section", "name", "fields", "after"),
+    [
+        pytest.param(
+            '[aliases]\ngs = "git status"  # mine\n\n# -- functions --\n'
+            '[functions]\nup = "cd .."\n',
+            "aliases", "new", {"command": "echo new"},
+            '[aliases]\ngs = "git status"  # mine\nnew = "echo new"\n\n# -- functions --\n'
+            '[functions]\nup = "cd .."\n',
+            id="after the last entry, not under the comment that opens the next table",
+        ),
+        pytest.param(
+            '[aliases]\n  gs = "git status"\n',
+            "aliases", "new", {"command": "echo new"},
+            '[aliases]\n  gs = "git status"\n  new = "echo new"\n',
+            id="indented like the entry before it",
+        ),
+        pytest.param(
+            'cheat.alias = "cs"\naliases.gs = "git status"\npacks.gpu = false\n',
+            "aliases", "new", {"command": "echo new"},
+            'cheat.alias = "cs"\naliases.gs = "git status"\naliases.new = "echo new"\n'
+            "packs.gpu = false\n",
+            id="dotted keys at the top level",
+        ),
+        pytest.param(
+            'aliases.gs = "git status"\n',
+            "aliases", "gd", None,
+            'aliases.gs = "git status"\naliases.gd = false\n',
+            id="dotted keys: a default switched off",
+        ),
+        pytest.param(
+            '[aliases]\nwn.desc = "watch it"  # d\nwn.command = "watch nvidia-smi"\n'
+            'gs = "git status"\n',
+            "aliases", "wn", {"command": "watch -n1 nvidia-smi"},
+            '[aliases]\nwn.command = "watch -n1 nvidia-smi"\ngs = "git status"\n',
+            id="an entry of dotted keys is changed where it is",
+        ),
+        pytest.param(
+            'aliases = { gs = "git status", gd = "git diff" }  # all of them\n',
+            "aliases", "new", {"command": "echo new"},
+            'aliases = { gs = "git status", gd = "git diff", new = "echo new" }  # all of them\n',
+            id="an inline table",
+        ),
+        pytest.param(
+            '[aliases.gs]\ncommand = "git status"\n\n[functions]\nup = "cd .."\n\n'
+            '[aliases.gd]\ncommand = "git diff"\n\n[packs]\ngpu = false\n',
+            "aliases", "new", {"command": "echo new", "desc": "new"},
+            '[aliases.gs]\ncommand = "git status"\n\n[functions]\nup = "cd .."\n\n'
+            '[aliases.gd]\ncommand = "git diff"\n\n[aliases.new]\ncommand = "echo new"\n'
+            'desc = "new"\n\n[packs]\ngpu = false\n',
+            id="one table per entry, with another table between them",
+        ),
+        pytest.param(
+            '[aliases.gs]\ncommand = "git status"\n',
+            "aliases", "gd", None,
+            '[aliases]\ngd = false\n\n[aliases.gs]\ncommand = "git status"\n',
+            id="one table per entry: a default switched off",
+        ),
+        pytest.param(
+            '[aliases]\n\n[aliases.gs]\ncommand = "git status"\n',
+            "aliases", "new", {"command": "echo new"},
+            '[aliases]\nnew = "echo new"\n\n[aliases.gs]\ncommand = "git status"\n',
+            id="a header with sub-tables only: the entry goes before them",
+        ),
+        pytest.param(
+            '[aliases]\ngd.command = "git diff"\ngd.desc = "d"\ngd.pack = "git"\ngs = "x"\n',
+            "aliases", "gd", {"command": "git diff -w"},
+            '[aliases]\ngd.command = "git diff -w"\ngs = "x"\n',
+            id="an entry of dotted keys loses two of them",
+        ),
+        pytest.param(
+            '[aliases]\nwn.command = "watch nvidia-smi"',
+            "aliases", "new", {"command": "echo new"},
+            '[aliases]\nwn.command = "watch nvidia-smi"\nnew = "echo new"\n',
+            id="a file without a final newline",
+        ),
+        pytest.param(
+            '[aliases]\ngs = "git status"\n',
+            "aliases", "g.s", {"command": "echo new"},
+            '[aliases]\ngs = "git status"\n"g.s" = "echo new"\n',
+            id="a name TOML must quote",
+        ),
+    ],
+)  # fmt: skip
+def test_each_layout_is_kept(
+    before: str, section: str, name: str, fields: dict[str, str] | None, after: str
+) -> None:
+    assert tomledit.set_entry(before, section, name, fields) == after
+
+
+def test_the_guard_refuses_an_edit_that_touches_another_setting() -> None:
+    old = '[packs]\ngpu = false\n[aliases]\ngs = "git status"\n'
+    moved = '[aliases]\ngs = "git status"\nnew = "x"\npacks.gpu = false\n'  # gpu under aliases
+    with pytest.raises(DotdbgError, match="without disturbing"):
+        tomledit._check_only_changed(old, moved, "aliases", "new", {"command": "x"})
+    wrong_value = '[packs]\ngpu = false\n[aliases]\ngs = "git status"\nnew = "y"\n'
+    with pytest.raises(DotdbgError, match="without disturbing"):
+        tomledit._check_only_changed(old, wrong_value, "aliases", "new", {"command": "x"})
+    broken = '[packs]\ngpu = false\n[aliases]\ngs = "git status"new = "x"\n'
+    with pytest.raises(DotdbgError, match="without disturbing"):
+        tomledit._check_only_changed(old, broken, "aliases", "new", {"command": "x"})
+
+
+# Random files in the layouts above; every edit must give exactly the expected data.
+
+short_values = st.sampled_from(["git status", "ls -la", "echo 'q'", 'say "hi"'])
+entry_values = short_values | st.fixed_dictionaries(
+    {"command": short_values}, optional={"desc": st.just("a desc"), "pack": st.just("git")}
+)
+entry_sets = st.dictionaries(st.sampled_from(["gs", "gd", "g.s", "ll", "x-y"]), entry_values)
+LAYOUTS = ["header", "dotted-in-header", "top-level-dotted", "sub-tables", "inline"]
+
+
+def _render_layout(
+    entries: dict[str, Any], layout: str, comments: bool, final_newlines: int = 1
+) -> str:
+    """``entries`` of [aliases] written in ``layout``, between other settings and comments."""
+    q, key = tomledit.toml_string, tomledit._key
+    note = "# a comment\n" if comments else ""
+    top, tables = 'cheat.alias = "cs"\n', f"{note}[packs]\ngpu = false  # off\n\n"
+    if layout == "inline":
+        inner = ", ".join(
+            f"{key(n)} = {tomledit.entry_toml(_fields(v))}" for n, v in entries.items()
+        )
+        top += f"aliases = {{ {inner} }}\n"
+    for name, value in entries.items():
+        lines = "".join(f"{k} = {q(v)}\n" for k, v in _fields(value).items())
+        if layout == "sub-tables":
+            tables += f"[{key('aliases', name)}]\n{lines}\n{note}[functions.f{len(tables)}]\n"
+            tables += 'body = "x"\n\n'
+        elif layout == "top-level-dotted" and isinstance(value, str):
+            top += f"{key('aliases', name)} = {q(value)}\n"
+        elif layout == "top-level-dotted":
+            top += "".join(f"{key('aliases', name)}.{line}" for line in lines.splitlines(True))
+    if layout.endswith("header"):
+        tables += "[aliases]\n"
+        for name, value in entries.items():
+            if layout == "dotted-in-header" and isinstance(value, dict):
+                tables += "".join(f"{key(name, k)} = {q(v)}\n" for k, v in value.items())
+            else:
+                tables += f"{key(name)} = {tomledit.entry_toml(_fields(value))}\n{note}"
+        tables += f'\n{note}[functions]\nup = "cd .."\n'
+    return top + "history.size = 5000\n\n" + tables.rstrip("\n") + "\n" * final_newlines
+
+
+def _fields(value: str | dict[str, str]) -> dict[str, str]:
+    return {"command": value} if isinstance(value, str) else value
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    entries=entry_sets,
+    layout=st.sampled_from(LAYOUTS),
+    comments=st.booleans(),
+    final_newlines=st.integers(0, 2),
+    name=st.sampled_from(["gs", "gd", "g.s", "new", "x-y"]),
+    fields=st.none() | entry_values.map(_fields),
+    delete=st.booleans(),
+)
+def test_every_layout_takes_every_edit(
+    entries: dict[str, Any],
+    layout: str,
+    comments: bool,
+    final_newlines: int,
+    name: str,
+    fields: dict[str, str] | None,
+    delete: bool,
+) -> None:
+    before = _render_layout(entries, layout, comments, final_newlines)
+    expected = tomllib.loads(before)
+    aliases = expected.setdefault("aliases", {})
+    if delete and name in entries:
+        after = tomledit.delete_entry(before, "aliases", name)
+        del aliases[name]
+    else:
+        after = tomledit.set_entry(before, "aliases", name, fields)
+        aliases[name] = False if fields is None else fields
+    got = tomllib.loads(after)
+    got_aliases = got.setdefault("aliases", {})
+    if isinstance(got_aliases.get(name), str):
+        got_aliases[name] = {"command": got_aliases[name]}
+    assert got == expected

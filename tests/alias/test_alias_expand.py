@@ -52,6 +52,16 @@ CASES = [
     "[[ -n ll ]] && ll",
     "x=(ll gs) ll",
     "((x = 1)) && ll",
+    "case x in (ll) ll;; esac",
+    "case ll in ll|gs) ll ;& gs) gs ;;& *) ll ;; esac",
+    "case x in\n  ll | gs )\n    ll\n    ;;\n  (*) gs ;;\nesac",
+    "case x in a) case y in ll) ll;; esac;; ll) ll; esac; ll",
+    "case x\nin ll) (ll) ;; gs) { ll; } ;; esac",
+    "(( ll )) && ll",
+    "if (( ll > 1 )); then ll; fi",
+    "for ((i = 0; i < 2; i++)) do ll; done",
+    "((ll) )",
+    "coproc N { ll; }",
 ]
 
 
@@ -120,6 +130,10 @@ WRAPPERS = [
     "while {0}; do {0}; done",
     "f() {{ {}; }}",
     "{} # a comment with b",
+    "case a in (b | c) {0};; gs) {0} ;& esac",
+    "(( a + b )) && {0}",
+    "for ((a = 0; a < 1; a++)) do {0}; done",
+    "coproc N {{ {0}; }}",
 ]
 
 words = st.sampled_from(NAMES + PLAIN)
@@ -152,3 +166,10 @@ def test_random_aliases_expand_as_bash_expands_them(aliases: dict[str, str], lin
     original = bash_parses(line, aliases)
     assume(original)  # bash rejected it (e.g. `X=1` alone before `|`): nothing to compare
     assert bash_parses(expand(line, aliases).text, {}) == original
+
+
+def test_a_value_that_ends_inside_a_quote_is_reported() -> None:
+    # Bash reads on from the value into the typed text; the model expands value by value.
+    result = expand("q y' ll; ll", {"q": "echo 'x", "ll": "ls -l"})
+    assert result.open_ended == ("q",)
+    assert expand("ll; ll", {"ll": "ls -l"}).open_ended == ()

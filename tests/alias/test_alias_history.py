@@ -99,3 +99,20 @@ def test_histfile_wins_over_the_default(tmp_path: Path) -> None:
     paths = Paths.from_env(tmp_path)
     assert history_path(paths, {}) == tmp_path / ".bash_history"
     assert history_path(paths, {"HISTFILE": "/x/hist"}) == Path("/x/hist")
+
+
+def test_timestamps_that_start_later_are_not_commands(tmp_path: Path) -> None:
+    # HISTTIMEFORMAT was set after a while, with histappend: bash appended stamped entries to an
+    # unstamped file. Readline takes the #<epoch> lines as timestamps and joins no lines.
+    path = write(
+        tmp_path,
+        b"ls\nls -la\n#1700000000\ngit status\n#1700000001\nfor x in 1; do\necho\ndone\n",
+    )
+    entries = read_history(path)
+    assert [e.command for e in entries] == [
+        "ls", "ls -la", "git status", "for x in 1; do", "echo", "done"
+    ]  # fmt: skip
+    assert [e.timestamp for e in entries] == [None, None, 1700000000, 1700000001, None, None]
+    by_bash = bash_reads_history(path, tmp_path)
+    assert [e.command for e in by_bash] == [e.command for e in entries]
+    assert [e.timestamp for e in by_bash][2:4] == [1700000000, 1700000001]

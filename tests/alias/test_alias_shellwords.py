@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from dotdbg.shellwords import command_words, is_assignment, operator_at, scan_word
+from dotdbg.shellwords import command_words, ends_open, is_assignment, operator_at, scan_word
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,25 @@ def test_longest_operator_wins(text: str, operator: str) -> None:
 )
 def test_assignment_words(word: str, expected: bool) -> None:
     assert is_assignment(word) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("echo 'x", True),
+        ('echo "y', True),
+        ("echo $(", True),
+        ("echo ${x", True),
+        ("echo `", True),
+        ('echo "$(ls"', True),
+        ("echo '\\", True),  # a backslash in single quotes is just a backslash
+        ("echo \\", False),  # a trailing backslash quotes what follows, as bash expects
+        ("ls -l", False),
+        ("sudo ", False),
+        ("echo p |", False),
+        ("echo # it's", False),
+        ("echo $(ls) 'a' \"b\"", False),
+    ],
+)
+def test_a_value_that_ends_inside_a_word(text: str, expected: bool) -> None:
+    assert ends_open(text) is expected

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.suggest import BASH_RESERVED, Existing, Proposal, learned_stems, suggest
+from dotdbg.suggest import BASH_RESERVED, Existing, Proposal, learned_stems, rc_names, suggest
 
 
 def history(*counted: tuple[int, str]) -> list[str]:
@@ -107,10 +107,13 @@ def test_an_existing_alias_command_is_not_proposed_again() -> None:
 def test_multi_line_undecodable_and_pasted_lines_are_never_proposed() -> None:
     long_line = "echo " + "x" * 5000
     commands = history(
-        (9, "for f in *; do\necho $f\ndone"), (9, "cat caf\ufffd.txt"), (9, long_line)
+        (9, "for f in *; do\necho $f\ndone"),
+        (9, "cat caf\ufffd.txt"),
+        (9, long_line),
+        (9, "printf '\x1b[31mred'"),
+        (9, "ls\r -la"),
     )
-    commands_proposed = by_name(suggest(commands, Existing()).proposals).values()
-    assert not [c for c in commands_proposed if "\n" in c or "\ufffd" in c or len(c) > 200]
+    assert suggest(commands, Existing()).proposals == ()
 
 
 def test_top_limits_the_number_of_proposals() -> None:
@@ -177,3 +180,31 @@ def test_existing_aliases_teach_each_tool_its_prefix() -> None:
         "ll": "ls -lS",  # l is the function
         "gr": "grep -rn TODO src",
     }
+
+
+def test_names_of_the_shell_start_up_files_are_read_not_run() -> None:
+    bashrc = (
+        "alias ll='ls -alF'\n"
+        "    alias g=git   # indented, in an if\n"
+        "#alias la='ls -A'\n"
+        "alias -- gg='git grep'\n"
+        'mkcd() { mkdir -p "$1"; }\n'
+        "function up { cd ..; }\n"
+        "function t2() { :; }\n"
+        "echo 'alias nope=1'\n"
+    )
+    assert rc_names(bashrc) == {"ll", "g", "gg", "mkcd", "up", "t2"}
+
+
+def test_names_defined_elsewhere_are_not_proposed() -> None:
+    commands = history((20, "git status"), (10, "grep -rn TODO src"))
+    names = by_name(suggest(commands, Existing(elsewhere=frozenset({"g", "gr"}))).proposals)
+    assert names == {"gs": "git status", "grr": "grep -rn TODO src"}
+
+
+def test_a_line_that_starts_with_an_alias_is_named_for_the_tool_it_runs() -> None:
+    aliases = {"pyt": "pytest --disable-warnings -rA", "pytc": "pytest --collect-only -q"}
+    existing = Existing(aliases, stems=learned_stems(aliases))
+    commands = history((10, "pyt tests/test_a.py -x"), (6, "python -m pytest tests/unit -q"))
+    names = by_name(suggest(commands, existing).proposals)
+    assert names == {"pytt": "pyt tests/test_a.py -x", "p": "python -m pytest tests/unit -q"}
