@@ -45,6 +45,10 @@ def bash_reads_history(history: Path, tmp_path: Path) -> list[HistoryEntry]:
     return entries[:-1]  # the last one is our own `history`
 
 
+# HISTFILE empty: an interactive bash writes no history file when it exits.
+_QUIET_ENV = {"PATH": os.environ["PATH"], "TERM": "dumb", "HISTFILE": ""}
+
+
 def _shquote(value: str) -> str:
     return "'" + value.replace("'", "'\\''") + "'"
 
@@ -66,7 +70,7 @@ def bash_parses(
         ["bash", "--norc", "--noprofile", "--noediting", "-i"],
         input=script.encode(),
         capture_output=True,
-        env={"PATH": os.environ["PATH"], "HOME": str(home), "TERM": "dumb"},
+        env={**_QUIET_ENV, "HOME": str(home)},
         timeout=30,
         check=False,
     )
@@ -86,7 +90,7 @@ def bash_runs(command: str, aliases: dict[str, str]) -> str:
         ["bash", "--norc", "--noprofile", "--noediting", "-i"],
         input=script.encode(),
         capture_output=True,
-        env={"PATH": os.environ["PATH"], "HOME": "/nonexistent", "TERM": "dumb"},
+        env={**_QUIET_ENV, "HOME": "/nonexistent"},
         timeout=30,
         check=False,
     ).stdout.decode()
