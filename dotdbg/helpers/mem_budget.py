@@ -75,6 +75,8 @@ def fill_budget(mem_available: int, headroom: int | None) -> int:
 
 
 def check_target(target: int, budget: int, force: bool) -> None:
+    if target <= 0:
+        raise DotdbgError("mem-fill 0 would commit nothing", hint="give a size: mem-fill 2G")
     if target > budget and not force:
         raise DotdbgError(
             f"{format_size(target)} is more than the {format_size(budget)} that can be taken "

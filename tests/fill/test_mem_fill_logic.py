@@ -76,6 +76,11 @@ def test_target_past_the_budget_needs_force() -> None:
     mem_budget.check_target(2**30, 2**30, force=False)
 
 
+def test_a_zero_target_is_refused_even_with_force() -> None:
+    with pytest.raises(DotdbgError, match="would commit nothing"):
+        mem_budget.check_target(0, 2**30, force=True)
+
+
 @pytest.mark.parametrize(
     ("target", "step", "steps"),
     [
