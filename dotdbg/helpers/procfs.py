@@ -66,6 +66,10 @@ def readlink(path: str) -> str | None:
     return target.removesuffix(" (deleted)")
 
 
+def pid_exists(pid: int) -> bool:
+    return os.path.exists(f"{PROC}/{pid}")
+
+
 def all_pids() -> list[int]:
     return [int(entry) for entry in os.listdir(PROC) if entry.isdigit()]
 

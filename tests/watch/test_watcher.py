@@ -56,7 +56,32 @@ def test_gpu_memory_is_joined_by_pid(spawn: Spawner) -> None:
     gpu_at = header.split().index("GPU_GB")
     assert [line.split()[gpu_at] for line in (first, second, third)] == ["6.000", "n/a", "0.000"]
     assert "GPU0 Fake: 9.000/80.000 GB used, 3.000 GB not attributed" in text
-    assert snapshot_json(snapshot)["processes"][0]["gpu_memory_bytes"] == 6 * GB
+    document = snapshot_json(snapshot)
+    assert document["processes"][0]["gpu_memory_bytes"] == 6 * GB
+    assert document["gpu_per_process"] == "ok"
+
+
+def test_gpu_pids_from_another_pid_namespace_leave_only_device_totals(spawn: Spawner) -> None:
+    """In a container without the host's PID namespace NVML reports pids that are not ours."""
+    proc = spawn.python(IDLE)
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid that no longer exists, as a host pid seen from a container
+    listed = (GpuProcess(gone.pid, 6 * GB),)
+    devices = (GpuDevice(0, "GPU-a", "Fake", 80 * GB, 9 * GB, 71 * GB, listed),)
+    snapshot = Watcher(options(spawn.token), FakeGpu(GpuSnapshot(devices))).refresh()
+    [row] = snapshot.rows
+    assert row.process.pid == proc.pid and row.gpu_bytes is None
+    text = plain_text(snapshot)
+    assert "GPU_GB" not in text.splitlines()[0]
+    assert text.splitlines()[-1] == (
+        "GPU0 Fake: 9.000/80.000 GB used, 9.000 GB not attributed to a listed process "
+        "(NVML's pids are not in this PID namespace (a container?))"
+    )
+    document = snapshot_json(snapshot)
+    assert document["gpu_status"] == "ok"
+    assert document["gpu_per_process"].startswith("NVML's pids are not in this PID namespace")
+    assert document["gpus"][0]["unattributed_bytes"] == 9 * GB
+    assert document["processes"][0]["gpu_memory_bytes"] is None
 
 
 def test_no_gpu_hides_the_column(spawn: Spawner) -> None:
