@@ -4,8 +4,6 @@ import os
 import subprocess
 import sys
 
-from watch_procs import wait_until
-
 from dotdbg.helpers import procfs, pycmdline
 
 
@@ -34,14 +32,18 @@ def test_parse_environ_picks_rank_and_env() -> None:
 
 def test_read_bytes_reads_past_the_first_page() -> None:
     big = "x" * 100_000  # two of them: more than one read's worth
-    argv = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+    code = "import sys; print('ready', flush=True); sys.stdin.read()"
     proc = subprocess.Popen(
-        argv, stdin=subprocess.PIPE, env={**os.environ, "BIG": big, "BIG2": big, "RANK": "5"}
+        [sys.executable, "-c", code],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "BIG": big, "BIG2": big, "RANK": "5"},
     )
     try:
-        # Between fork and exec the child shows pytest's own argv and environ; exec replaces
-        # both at once, so the child's own argv means its environ is readable too.
-        wait_until(lambda: procfs.read_argv(proc.pid) == tuple(argv))
+        # Only the program itself knows exec is done: before, the child shows pytest's argv and
+        # environ; then, for a moment, its own argv and an empty environ (the kernel publishes
+        # the arguments first, and walking 200 kB of environment takes a while).
+        assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
         facts = procfs.read_environ(proc.pid)
         raw = procfs.read_bytes(f"/proc/{proc.pid}/environ")
     finally:
