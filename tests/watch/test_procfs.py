@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from dotdbg.helpers import procfs, pycmdline
 
 
@@ -15,6 +17,18 @@ def test_parse_stat_with_spaces_and_parens_in_the_name() -> None:
     assert (stat.state, stat.ppid, stat.threads, stat.start_ticks) == ("S", 41, 7, 12345)
     assert stat.cpu_seconds == 400 / procfs.CLOCK_TICKS
     assert stat.rss_bytes == 100 * procfs.PAGE_SIZE
+    assert not stat.kernel_thread
+    fields[6] = str(0x00200000 | 0x40)  # PF_KTHREAD among other flags
+    assert procfs.parse_stat(b"2 (kthreadd) " + " ".join(fields).encode()).kernel_thread
+
+
+def test_kernel_threads_are_told_apart() -> None:
+    assert not procfs.read_stat(os.getpid()).kernel_thread
+    try:
+        kthreadd = procfs.read_stat(2)
+    except FileNotFoundError:
+        pytest.skip("no kernel thread is visible here (a PID namespace of its own)")
+    assert kthreadd.kernel_thread == (kthreadd.name == "kthreadd")
 
 
 def test_read_stat_of_this_process_agrees_with_the_os() -> None:
@@ -27,7 +41,7 @@ def test_read_stat_of_this_process_agrees_with_the_os() -> None:
 def test_parse_environ_picks_rank_and_env() -> None:
     raw = b"PATH=/bin\0RANK=3\0LOCAL_RANK=1\0VIRTUAL_ENV=/p/proj/.venv\0XRANK=9\0"
     assert procfs.parse_environ(raw) == procfs.EnvFacts("proj/.venv", "3", "1")
-    assert procfs.parse_environ(b"") == procfs.EnvFacts(None, None, None)
+    assert procfs.parse_environ(b"") == procfs.EnvFacts(None, None, None, settled=False)
 
 
 def test_read_bytes_reads_past_the_first_page() -> None:
