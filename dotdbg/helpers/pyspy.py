@@ -58,7 +58,8 @@ def select_targets(
         pids = sorted(procfs.descendants(tree, parents))
     # --tree names the processes itself, whoever owns them
     wanted = pyprocs.own_filter(pattern, all_users or tree is not None)
-    return sorted(Scanner(wanted).scan(pids), key=lambda process: process.pid)
+    # in the order they started: a launcher before its ranks, even where pids wrapped around
+    return sorted(Scanner(wanted).scan(pids), key=lambda p: (p.stat.start_ticks, p.pid))
 
 
 def classify(returncode: int, output: str) -> str:
