@@ -131,7 +131,7 @@ def test_an_environment_read_before_exec_published_it_is_read_again(spawn: Spawn
     scanner = scanner_for(spawn.token)
     [early] = scanner.scan()
     assert early.environ is not None and early.environ.rank is None
-    half.finish()
+    half.step()
     [later] = scanner.scan()
     assert later.pid == half.pid
     assert later.environ is not None and later.environ.rank == "5"
@@ -141,7 +141,7 @@ def test_a_command_line_not_published_yet_is_not_shown(spawn: Spawner) -> None:
     half = spawn.half_execed("arg")
     scanner = Scanner(pyprocs.own_filter(None, all_users=False))
     assert half.pid not in {process.pid for process in scanner.scan()}
-    half.finish()
+    half.step()
     assert half.pid in {process.pid for process in scanner.scan()}
 
 
@@ -170,7 +170,7 @@ def test_another_users_process_caught_mid_exec_is_found_once_exec_is_done(
     assert scan.stdin is not None and scan.stdout is not None
     try:
         assert str(half.pid) not in scan.stdout.readline().split()
-        half.finish()
+        half.step()
         scan.stdin.write("\n")
         scan.stdin.flush()
         assert str(half.pid) in scan.stdout.readline().split()

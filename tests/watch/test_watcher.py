@@ -5,16 +5,23 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
+import time
 
-from watch_procs import HOLDS_300MB, IDLE, Spawner, wait_until
+from watch_procs import GROWS, HOLDS_300MB, IDLE, Spawner, wait_until
 
 from dotdbg.helpers import procfs
 from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
-from dotdbg.helpers.watch_python import Watcher, WatchOptions
+from dotdbg.helpers.watch_python import PSS_INTERVAL, Watcher, WatchOptions
 from dotdbg.helpers.watch_view import plain_text, snapshot_json
 
 GB = 2**30
 BUSY = "import sys; print('ready', flush=True)\nwhile True: pass"
+BUSY_THEN_IDLE = (
+    "import time\nstart = time.process_time()\n"
+    "while time.process_time() - start < 0.3: pass\n"
+    "print('ready', flush=True)\ntime.sleep(600)"
+)
 
 
 class FakeGpu:
@@ -115,14 +122,37 @@ def test_rss_of_a_process_holding_300mb(spawn: Spawner) -> None:
 
 
 def test_cpu_percent_is_measured_over_the_interval(spawn: Spawner) -> None:
-    busy, idle = spawn.python(BUSY), spawn.python(IDLE)
+    started = time.monotonic()
+    busy, spent = spawn.python(BUSY), spawn.python(BUSY_THEN_IDLE)
     watcher = Watcher(options(spawn.token), NO_GPU)
-    watcher.refresh()
+    before = time.monotonic()
+    first = {row.process.pid: row.cpu_percent for row in watcher.refresh().rows}
+    age = time.monotonic() - started  # at least the age of `spent` at the first refresh
     start = procfs.read_stat(busy.pid).cpu_seconds
     wait_until(lambda: procfs.read_stat(busy.pid).cpu_seconds - start >= 0.3)
-    percent = {row.process.pid: row.cpu_percent for row in watcher.refresh().rows}
-    assert percent[busy.pid] > 10.0  # a whole core when the machine is idle
-    assert percent[idle.pid] < 5.0
+    second = {row.process.pid: row.cpu_percent for row in watcher.refresh().rows}
+    wall = time.monotonic() - before
+    # 0.3 s of CPU or more between two refreshes at most `wall` apart, however loaded the machine
+    assert second[busy.pid] >= 100 * 0.3 / wall
+    # no interval before the first refresh: the lifetime average, as ps shows it
+    assert first[spent.pid] >= 100 * 0.3 / (age + 0.1)  # 0.1: start times are in clock ticks
+    assert second[spent.pid] < 1.0  # asleep since
+
+
+def test_pss_is_read_again_only_after_the_sampling_interval(spawn: Spawner) -> None:
+    grows = spawn.stepped([sys.executable, "-c", GROWS, spawn.token])
+    now = [1000.0]
+    watcher = Watcher(options(spawn.token, pss=True), NO_GPU, clock=lambda: now[0])
+    [first] = watcher.refresh().rows
+    grows.step()  # 100 MB more
+    now[0] += PSS_INTERVAL - 0.5
+    [cached] = watcher.refresh().rows
+    now[0] += 0.5
+    [fresh] = watcher.refresh().rows
+    assert first.pss_bytes is not None and fresh.pss_bytes is not None
+    assert cached.process.stat.rss_bytes >= first.process.stat.rss_bytes + 95 * 2**20
+    assert cached.pss_bytes == first.pss_bytes  # not read again within the interval
+    assert fresh.pss_bytes >= first.pss_bytes + 95 * 2**20
 
 
 def test_pss_is_sampled_for_shown_rows_only(spawn: Spawner) -> None:

@@ -32,6 +32,18 @@ RENAMED = textwrap.dedent(
     time.sleep(600)
     """
 )
+# Holds 20 MB, then 100 MB more after its step.
+GROWS = textwrap.dedent(
+    """
+    import sys
+    held = [b"x" * (20 * 2**20)]
+    print("ready", flush=True)
+    sys.stdin.readline()
+    held.append(b"y" * (100 * 2**20))
+    print("ready", flush=True)
+    sys.stdin.readline()
+    """
+)
 HOLDS_300MB = "import time; b = b'x' * (300 * 2**20); print('ready', flush=True); time.sleep(600)"
 
 # A rank: forks a DataLoader-like worker that renames itself, then idles.
@@ -72,7 +84,7 @@ TORCHRUN = textwrap.dedent(
 # its command line ("arg") or its environment ("env") not published yet. It empties that region
 # of its own memory map (prctl PR_SET_MM_MAP, no capability needed) and renames itself so that
 # its kernel name does not say Python; prints "ready", restores the region when a line comes in
-# and prints "ready" again. Prints "unsupported" where the kernel refuses PR_SET_MM_MAP.
+# (its step) and prints "ready" again. Prints "unsupported…" where the kernel refuses that.
 HALF_EXECED = textwrap.dedent(
     f"""
     import ctypes, sys
@@ -101,7 +113,8 @@ HALF_EXECED = textwrap.dedent(
     original = current()
     libc.prctl({PR_SET_NAME}, b"launch_job", 0, 0, 0)
     if not set_end(region, getattr(original, region + "_start")):
-        print("unsupported", ctypes.get_errno(), flush=True)
+        print("unsupported: the kernel refuses prctl(PR_SET_MM_MAP), errno", ctypes.get_errno(),
+              flush=True)
         sys.exit(0)
     print("ready", flush=True)
     sys.stdin.readline()
@@ -123,13 +136,14 @@ def wait_until(condition: Callable[[], bool], timeout: float = 15.0) -> None:
         time.sleep(0.05)
 
 
-class HalfExeced:
+class Stepped:
+    """A child that takes one more step each time it is told, and says "ready" after each."""
+
     def __init__(self, proc: subprocess.Popen[str]) -> None:
         self.proc = proc
         self.pid = proc.pid
 
-    def finish(self) -> None:
-        """Publish the region again, as the kernel does once the exec is done."""
+    def step(self) -> None:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write("go\n")
         self.proc.stdin.flush()
@@ -160,10 +174,10 @@ class Spawner:
         """A Python child whose command line carries this test's token."""
         return self.start([sys.executable, "-c", code, self.token], env)
 
-    def half_execed(self, region: str, env: dict[str, str] | None = None) -> HalfExeced:
-        """A Python process whose command line or environment reads empty until ``finish``."""
+    def stepped(self, argv: list[str], env: dict[str, str] | None = None) -> Stepped:
+        """Start argv, which prints "ready" and then one more "ready" per ``step``."""
         proc = subprocess.Popen(
-            [sys.executable, "-c", HALF_EXECED, region, self.token],
+            argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -174,9 +188,13 @@ class Spawner:
         assert proc.stdout is not None
         answer = proc.stdout.readline()
         if answer.startswith("unsupported"):
-            pytest.skip(f"the kernel refuses prctl(PR_SET_MM_MAP): {answer.strip()}")
-        assert answer == "ready\n"
-        return HalfExeced(proc)
+            pytest.skip(answer.strip())
+        assert answer == "ready\n", f"{argv} did not start"
+        return Stepped(proc)
+
+    def half_execed(self, region: str, env: dict[str, str] | None = None) -> Stepped:
+        """A Python process whose command line or environment reads empty until its ``step``."""
+        return self.stepped([sys.executable, "-c", HALF_EXECED, region, self.token], env)
 
     def script(self, name: str, body: str) -> Path:
         path = self.tmp_path / name
