@@ -115,8 +115,9 @@ def test_a_dump_that_hangs_times_out(spawn: Spawner, tmp_path: Path) -> None:
     assert "[timeout] py-spy did not finish within 0.5s" in done.stdout
 
 
-def test_nothing_matches() -> None:
-    done = run(DOTDBG, "pyspy", "no-process-has-this-in-its-command-line-3141")
+def test_nothing_matches(spawn: Spawner) -> None:
+    # this run's own token: a fixed string would match the same test running elsewhere
+    done = run(DOTDBG, "pyspy", spawn.token)
     assert (done.returncode, done.stderr) == (1, "dotdbg: no Python process matches\n")
 
 
