@@ -3,6 +3,7 @@ library without a driver (this machine), and the real library with one (marked g
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -186,6 +187,18 @@ def test_sampler_reads_at_most_once_per_interval() -> None:
         now[0] = step
         seen.append(sampler.snapshot().reason)
     assert seen == ["read 1", "read 1", "read 1", "read 2", "read 2", "read 3"]
+
+
+def test_pynvml_comes_from_nvidia_ml_py_not_the_pynvml_project() -> None:
+    """The `pynvml` project installs a start-up hook that slows every Python start."""
+    from importlib import metadata
+
+    names = {
+        re.split(r"[<>=!~; \[]", requirement)[0]
+        for requirement in metadata.requires("dotdbg") or []
+    }
+    assert "nvidia-ml-py" in names and "pynvml" not in names
+    assert metadata.packages_distributions()["pynvml"] == ["nvidia-ml-py"]
 
 
 def _has_nvidia_driver() -> bool:
