@@ -12,7 +12,7 @@ from watch_procs import GROWS, HOLDS_300MB, IDLE, Spawner, wait_until
 
 from dotdbg.helpers import procfs
 from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
-from dotdbg.helpers.watch_python import PSS_INTERVAL, Watcher, WatchOptions
+from dotdbg.helpers.watch_python import PSS_INTERVAL, Watcher, WatchOptions, title
 from dotdbg.helpers.watch_view import plain_text, snapshot_json
 
 GB = 2**30
@@ -79,7 +79,11 @@ def test_gpu_pids_from_another_pid_namespace_leave_only_device_totals(spawn: Spa
     gone.wait()  # a pid that no longer exists, as a host pid seen from a container
     listed = (GpuProcess(gone.pid, 6 * GB),)
     devices = (GpuDevice(0, "GPU-a", "Fake", 80 * GB, 9 * GB, 71 * GB, listed),)
-    snapshot = Watcher(options(spawn.token), FakeGpu(GpuSnapshot(devices))).refresh()
+    chosen = options(spawn.token)
+    snapshot = Watcher(chosen, FakeGpu(GpuSnapshot(devices))).refresh()
+    assert title(chosen, snapshot).endswith(
+        "GPU per process: n/a, NVML's pids are not in this PID namespace (a container?)"
+    )
     [row] = snapshot.rows
     assert row.process.pid == proc.pid and row.gpu_bytes is None
     text = plain_text(snapshot)
