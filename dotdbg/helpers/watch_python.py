@@ -152,13 +152,16 @@ def title(options: WatchOptions, snapshot: Snapshot) -> str:
 
 
 def ticks(interval: float) -> Iterator[None]:
-    """Yield every ``interval`` seconds, keeping the pace even when a refresh takes a while."""
+    """Yield every ``interval`` seconds, however long each refresh takes up to that; after one
+    that overran, rest a whole interval rather than refresh back to back on a loaded machine."""
     deadline = time.monotonic()
     while True:
         yield
+        now = time.monotonic()
         deadline += interval
-        time.sleep(max(0.0, deadline - time.monotonic()))
-        deadline = max(deadline, time.monotonic() - interval)
+        if deadline <= now:
+            deadline = now + interval
+        time.sleep(deadline - now)
 
 
 def run_live(options: WatchOptions, gpu_reader: GpuReader | None = None) -> None:

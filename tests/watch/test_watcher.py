@@ -8,9 +8,10 @@ import subprocess
 import sys
 import time
 
+import pytest
 from watch_procs import GROWS, HOLDS_300MB, IDLE, Spawner, wait_until
 
-from dotdbg.helpers import procfs
+from dotdbg.helpers import procfs, watch_python
 from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
 from dotdbg.helpers.watch_python import PSS_INTERVAL, Watcher, WatchOptions, title
 from dotdbg.helpers.watch_view import plain_text, snapshot_json
@@ -196,3 +197,30 @@ def test_this_process_is_never_listed() -> None:
     """The test runner is a Python process of this user, and still left out."""
     snapshot = Watcher(WatchOptions(all_users=True), NO_GPU).refresh()
     assert os.getpid() not in {row.process.pid for row in snapshot.rows}
+
+
+class FakeTime:
+    """Stands in for the ``time`` module in ``ticks``: sleeping moves the clock on."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        assert seconds >= 0
+        self.now += seconds
+
+
+def test_refreshes_keep_the_interval_and_rest_after_an_overrun(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = FakeTime()
+    monkeypatch.setattr(watch_python, "time", clock)
+    beats = []
+    refresh_takes = [0.0, 0.2, 2.0, 0.0, 0.0]
+    for _, spent in zip(watch_python.ticks(0.5), refresh_takes, strict=False):
+        beats.append(clock.now)
+        clock.now += spent
+    assert beats == [0.0, 0.5, 1.0, 3.5, 4.0]
