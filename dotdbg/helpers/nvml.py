@@ -28,6 +28,7 @@ class GpuDevice:
     used_bytes: int
     free_bytes: int
     processes: tuple[GpuProcess, ...] = ()
+    processes_known: bool = True  # False: NVML could not list the processes (not supported)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,19 @@ class GpuSnapshot:
                 else:
                     totals[process.pid] = (known or 0) + used
         return totals
+
+    def attribution_problem(self, pid_exists: Callable[[int], bool]) -> str:
+        """Why GPU memory cannot be put against processes here, or "" when it can.
+
+        NVML may not list a device's processes at all, and in a container without the host's PID
+        namespace it lists pids that mean nothing here; then only per-device totals are true.
+        """
+        if not all(device.processes_known for device in self.devices):
+            return "NVML does not list the processes using the GPU"
+        pids = {process.pid for device in self.devices for process in device.processes}
+        if pids and not any(pid_exists(pid) for pid in pids):
+            return "NVML's pids are not in this PID namespace (a container?)"
+        return ""
 
 
 class GpuReader(Protocol):
@@ -122,6 +136,7 @@ def _text(value: bytes | str) -> str:
 def _read_device(nvml: Any, index: int) -> GpuDevice:
     handle = nvml.nvmlDeviceGetHandleByIndex(index)
     total, used, free = _memory(nvml, handle)
+    processes = _processes(nvml, handle)
     return GpuDevice(
         index=index,
         uuid=_text(nvml.nvmlDeviceGetUUID(handle)),
@@ -129,7 +144,8 @@ def _read_device(nvml: Any, index: int) -> GpuDevice:
         total_bytes=total,
         used_bytes=used,
         free_bytes=free,
-        processes=_processes(nvml, handle),
+        processes=processes if processes is not None else (),
+        processes_known=processes is not None,
     )
 
 
@@ -142,8 +158,10 @@ def _memory(nvml: Any, handle: Any) -> tuple[int, int, int]:
     return int(info.total), int(info.used), int(info.free)
 
 
-def _processes(nvml: Any, handle: Any) -> tuple[GpuProcess, ...]:
+def _processes(nvml: Any, handle: Any) -> tuple[GpuProcess, ...] | None:
+    """Compute and graphics processes; None when NVML can list neither."""
     found: dict[int, GpuProcess] = {}
+    listed = False
     queries = (
         nvml.nvmlDeviceGetComputeRunningProcesses,
         nvml.nvmlDeviceGetGraphicsRunningProcesses,
@@ -153,12 +171,13 @@ def _processes(nvml: Any, handle: Any) -> tuple[GpuProcess, ...]:
             infos = query(handle)
         except nvml.NVMLError:
             continue
+        listed = True
         for info in infos:
             # nvidia-ml-py turns NVML_VALUE_NOT_AVAILABLE into None
             used = info.usedGpuMemory
             known = int(used) if used is not None else None
             found.setdefault(int(info.pid), GpuProcess(int(info.pid), known))
-    return tuple(found.values())
+    return tuple(found.values()) if listed else None
 
 
 @dataclass

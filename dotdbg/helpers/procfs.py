@@ -17,6 +17,7 @@ PROC = "/proc"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 _CHUNK = 65536
+_PF_KTHREAD = 0x00200000  # a kernel thread: no executable, no command line, never Python
 
 # Process environment variables worth a column.
 _ENV_KEYS = (b"RANK", b"LOCAL_RANK", b"VIRTUAL_ENV", b"CONDA_DEFAULT_ENV")
@@ -33,6 +34,7 @@ class Stat:
     threads: int
     start_ticks: int  # clock ticks after boot; with the pid, identifies the process
     rss_bytes: int
+    kernel_thread: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class EnvFacts:
     env: str | None
     rank: str | None
     local_rank: str | None
+    # False when /proc/PID/environ was empty: an exec not finished yet (the kernel publishes the
+    # command line before the environment), or a process started with an empty environment.
+    settled: bool = True
 
 
 def read_bytes(path: str) -> bytes:
@@ -66,6 +71,10 @@ def readlink(path: str) -> str | None:
     return target.removesuffix(" (deleted)")
 
 
+def pid_exists(pid: int) -> bool:
+    return os.path.exists(f"{PROC}/{pid}")
+
+
 def all_pids() -> list[int]:
     return [int(entry) for entry in os.listdir(PROC) if entry.isdigit()]
 
@@ -82,6 +91,7 @@ def parse_stat(raw: bytes) -> Stat:
         threads=int(fields[17]),
         start_ticks=int(fields[19]),
         rss_bytes=int(fields[21]) * PAGE_SIZE,
+        kernel_thread=bool(int(fields[6]) & _PF_KTHREAD),
     )
 
 
@@ -102,7 +112,7 @@ def parse_environ(raw: bytes) -> EnvFacts:
         if key in _ENV_KEYS:
             values[key] = value.decode(errors="replace")
     env = pycmdline.env_from_environ(values.get(b"VIRTUAL_ENV"), values.get(b"CONDA_DEFAULT_ENV"))
-    return EnvFacts(env, values.get(b"RANK"), values.get(b"LOCAL_RANK"))
+    return EnvFacts(env, values.get(b"RANK"), values.get(b"LOCAL_RANK"), settled=bool(raw))
 
 
 def read_environ(pid: int) -> EnvFacts | None:

@@ -11,7 +11,7 @@ import os
 import re
 from functools import lru_cache
 
-_PYTHON_NAME = re.compile(r"python[\d.]*[a-z]?(-dbg|-debug)?$")
+_PYTHON_NAME = re.compile(r"python[\d.]*[a-z]{0,2}(-dbg|-debug)?$")
 _RENAMED_BY_TORCH = "pt_"
 
 # Interpreter options that swallow the next argument.
@@ -48,7 +48,7 @@ CODE_WIDTH = 40
 
 
 def is_python_name(name: str) -> bool:
-    """``python``, ``python3``, ``python3.11``, ``python3.13t``, ``python3-dbg``."""
+    """``python``, ``python3.11``, ``python3.13td`` (free-threaded debug), ``python3-dbg``."""
     return _PYTHON_NAME.match(name) is not None
 
 

@@ -7,6 +7,10 @@ name: an ``exec`` changes the name, a reused pid the start time. Only a new proc
 the executable link and the command line. Phase two reads the matches' command line (it changes
 with ``setproctitle``) and, once per process, its environment. A process that vanishes mid-scan
 is skipped; a zombie or another user's process shows what can be read.
+
+An exec publishes the new program's name first, then its arguments, then its environment; a
+read in between finds them empty. What such a read concluded is not remembered, so the next
+refresh looks again.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dotdbg.errors import DotdbgError
 from dotdbg.helpers import procfs, pycmdline
@@ -65,17 +69,27 @@ class PyProcess:
         return self.stat.start_ticks / procfs.CLOCK_TICKS
 
 
-def classify(pid: int, stat: Stat, wanted: ScanFilter) -> tuple[int, str | None] | None:
-    """(uid, executable) when the process is Python and the user is wanted, else None."""
+Verdict = tuple[int, str | None] | None  # (uid, executable) of a wanted Python process
+
+
+def classify(pid: int, stat: Stat, wanted: ScanFilter) -> tuple[Verdict, bool]:
+    """The verdict, and whether it holds for the life of the (pid, start time, name).
+
+    It does not when all there was to go on was an empty command line: an exec half done (the
+    kernel names the new program before it publishes its arguments) of a process whose
+    executable cannot be read (another user's).
+    """
     uid = os.stat(f"{procfs.PROC}/{pid}").st_uid
     if wanted.uid is not None and uid != wanted.uid:
-        return None
+        return None, True
     exe = procfs.readlink(f"{procfs.PROC}/{pid}/exe")
     if exe is not None and pycmdline.is_python(exe, (), None):
-        return uid, exe
-    if pycmdline.is_python(None, procfs.read_argv(pid), stat.name):
-        return uid, exe
-    return None
+        return (uid, exe), True
+    argv = procfs.read_argv(pid)
+    if pycmdline.is_python(None, argv, stat.name):
+        return (uid, exe), True
+    settled = exe is not None or bool(argv) or stat.state == "Z" or stat.kernel_thread
+    return None, settled
 
 
 class Scanner:
@@ -83,7 +97,7 @@ class Scanner:
 
     def __init__(self, wanted: ScanFilter) -> None:
         self.wanted = wanted
-        self._verdicts: dict[tuple[int, int, str], tuple[int, str | None] | None] = {}
+        self._verdicts: dict[tuple[int, int, str], Verdict] = {}
         self._environ: dict[tuple[int, int, tuple[str, ...]], EnvFacts | None] = {}
         self._environ_next: dict[tuple[int, int, tuple[str, ...]], EnvFacts | None] = {}
 
@@ -95,7 +109,7 @@ class Scanner:
 
     def candidates(self, pids: Iterable[int] | None = None) -> list[Candidate]:
         """Phase one: every process that is Python, by the cheapest reads that tell."""
-        verdicts: dict[tuple[int, int, str], tuple[int, str | None] | None] = {}
+        verdicts: dict[tuple[int, int, str], Verdict] = {}
         found = []
         for pid in procfs.all_pids() if pids is None else pids:
             if pid in self.wanted.exclude:
@@ -103,14 +117,14 @@ class Scanner:
             try:
                 stat = procfs.read_stat(pid)
                 key = (pid, stat.start_ticks, stat.name)
-                verdict = (
-                    self._verdicts[key]
-                    if key in self._verdicts
-                    else classify(pid, stat, self.wanted)
-                )
+                if key in self._verdicts:
+                    verdict, settled = self._verdicts[key], True
+                else:
+                    verdict, settled = classify(pid, stat, self.wanted)
             except OSError:  # gone since the directory was listed
                 continue
-            verdicts[key] = verdict
+            if settled:
+                verdicts[key] = verdict
             if verdict is not None:
                 found.append(Candidate(pid, verdict[0], verdict[1], stat))
         self._verdicts = verdicts
@@ -133,7 +147,8 @@ class Scanner:
         """Read once per process and command line: the environment it started with is fixed."""
         key = (candidate.pid, candidate.stat.start_ticks, argv)
         facts = self._environ[key] if key in self._environ else _read_env_facts(candidate, argv)
-        self._environ_next[key] = facts
+        if facts is None or facts.settled:  # else read again next time: the exec may be half done
+            self._environ_next[key] = facts
         return facts
 
 
@@ -143,8 +158,7 @@ def _read_env_facts(candidate: Candidate, argv: tuple[str, ...]) -> EnvFacts | N
     facts = procfs.read_environ(candidate.pid)
     if facts is None or facts.env is not None:
         return facts
-    env = procfs.interpreter_env(candidate.pid, argv, candidate.exe)
-    return EnvFacts(env, facts.rank, facts.local_rank)
+    return replace(facts, env=procfs.interpreter_env(candidate.pid, argv, candidate.exe))
 
 
 def own_filter(pattern: re.Pattern[str] | None, all_users: bool) -> ScanFilter:

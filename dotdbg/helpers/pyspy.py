@@ -58,7 +58,8 @@ def select_targets(
         pids = sorted(procfs.descendants(tree, parents))
     # --tree names the processes itself, whoever owns them
     wanted = pyprocs.own_filter(pattern, all_users or tree is not None)
-    return sorted(Scanner(wanted).scan(pids), key=lambda process: process.pid)
+    # in the order they started: a launcher before its ranks, even where pids wrapped around
+    return sorted(Scanner(wanted).scan(pids), key=lambda p: (p.stat.start_ticks, p.pid))
 
 
 def classify(returncode: int, output: str) -> str:
@@ -74,7 +75,10 @@ def dump_one(py_spy: str, process: PyProcess, native: bool, timeout: float) -> D
     except subprocess.TimeoutExpired:
         return Dump(process, "timeout", f"py-spy did not finish within {timeout:g}s")
     output = (done.stdout + done.stderr).strip()
-    return Dump(process, classify(done.returncode, output), output)
+    status = classify(done.returncode, output)
+    if status == "denied":  # py-spy's own advice ends in a shell's `!!`: explained at the end
+        output = "ptrace refused: py-spy may not attach (how to allow it is printed at the end)"
+    return Dump(process, status, output)
 
 
 def dump_all(

@@ -62,7 +62,8 @@ class Watcher:
         processes = self._scanner.scan()
         now, uptime = self._clock(), procfs.uptime_seconds()
         gpu = self._gpu.snapshot()
-        gpu_by_pid = gpu.bytes_by_pid() if gpu.available else None
+        unattributable = gpu.attribution_problem(procfs.pid_exists) if gpu.available else ""
+        gpu_by_pid = gpu.bytes_by_pid() if gpu.available and not unattributable else None
         rows = [self._row(process, now, uptime, gpu_by_pid) for process in processes]
         self._cpu = {row.process.identity: (row.process.stat.cpu_seconds, now) for row in rows}
         ordered = order_rows(rows, self.options.sort, self.options.tree)
@@ -82,6 +83,7 @@ class Watcher:
             gpu,
             show_user=self.options.all_users,
             show_pss=self.options.pss,
+            gpu_unattributable=unattributable,
         )
 
     def close(self) -> None:
@@ -140,6 +142,8 @@ def print_once(snapshot: Snapshot, as_json: bool) -> None:
 
 def title(options: WatchOptions, snapshot: Snapshot) -> str:
     gpu = "" if snapshot.gpu.available else f"   GPU: {snapshot.gpu.reason}"
+    if snapshot.gpu_unattributable:
+        gpu = f"   GPU per process: n/a, {snapshot.gpu_unattributable}"
     clock = time.strftime("%H:%M:%S")
     return (
         f"watch-python  every {options.interval:g}s  sort {options.sort}  "
@@ -148,13 +152,16 @@ def title(options: WatchOptions, snapshot: Snapshot) -> str:
 
 
 def ticks(interval: float) -> Iterator[None]:
-    """Yield every ``interval`` seconds, keeping the pace even when a refresh takes a while."""
+    """Yield every ``interval`` seconds, however long each refresh takes up to that; after one
+    that overran, rest a whole interval rather than refresh back to back on a loaded machine."""
     deadline = time.monotonic()
     while True:
         yield
+        now = time.monotonic()
         deadline += interval
-        time.sleep(max(0.0, deadline - time.monotonic()))
-        deadline = max(deadline, time.monotonic() - interval)
+        if deadline <= now:
+            deadline = now + interval
+        time.sleep(deadline - now)
 
 
 def run_live(options: WatchOptions, gpu_reader: GpuReader | None = None) -> None:

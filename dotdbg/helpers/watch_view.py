@@ -27,6 +27,15 @@ class Snapshot:
     gpu: GpuSnapshot
     show_user: bool = False
     show_pss: bool = False
+    gpu_unattributable: str = ""  # why GPU memory cannot be put against processes, if it cannot
+
+    @property
+    def gpu_per_process(self) -> bool:
+        return self.gpu.available and not self.gpu_unattributable
+
+    def attributed_pids(self) -> set[int]:
+        """The listed pids NVML's per-process memory may be matched with."""
+        return {row.process.pid for row in self.rows} if self.gpu_per_process else set()
 
 
 @dataclass(frozen=True)
@@ -82,7 +91,7 @@ def columns(snapshot: Snapshot) -> list[Column]:
         Column("THR", lambda r: str(r.process.stat.threads), lambda t: str(t.threads)),
         Column("ELAPSED", lambda r: elapsed(r.elapsed_seconds)),
     ]
-    if snapshot.gpu.available:
+    if snapshot.gpu_per_process:
         chosen.append(
             Column("GPU_GB", lambda r: gigabytes(r.gpu_bytes), lambda t: gigabytes(t.gpu_bytes))
         )
@@ -142,11 +151,12 @@ def gpu_lines(snapshot: Snapshot) -> list[str]:
     """One line per device: memory used and how much of it no listed process accounts for."""
     if not snapshot.gpu.devices:
         return []
-    listed = {row.process.pid for row in snapshot.rows}
+    listed = snapshot.attributed_pids()
     return [
         f"GPU{device.index} {device.name}: {gigabytes(device.used_bytes)}/"
         f"{gigabytes(device.total_bytes)} GB used, "
         f"{gigabytes(unattributed_bytes(device, listed))} GB not attributed to a listed process"
+        + (f" ({snapshot.gpu_unattributable})" if snapshot.gpu_unattributable else "")
         for device in snapshot.gpu.devices
     ]
 
@@ -191,7 +201,8 @@ def row_budget(height: int, gpu_devices: int, rows: int) -> int:
 
 
 def snapshot_json(snapshot: Snapshot) -> dict[str, Any]:
-    listed = {row.process.pid for row in snapshot.rows}
+    listed = snapshot.attributed_pids()
+    per_process = snapshot.gpu_unattributable or snapshot.gpu.reason or "ok"
     return {
         "processes": [_row_json(row, snapshot.show_pss) for row in snapshot.rows],
         "gpus": [
@@ -207,6 +218,7 @@ def snapshot_json(snapshot: Snapshot) -> dict[str, Any]:
             for device in snapshot.gpu.devices
         ],
         "gpu_status": "ok" if snapshot.gpu.available else snapshot.gpu.reason,
+        "gpu_per_process": per_process,
     }
 
 

@@ -3,6 +3,7 @@ library without a driver (this machine), and the real library with one (marked g
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -91,6 +92,46 @@ def test_reads_devices_with_v2_memory_and_processes() -> None:
     assert snapshot.bytes_by_pid() == {100: 4 * GB, 101: None, 102: GB}
 
 
+def test_device_whose_processes_nvml_cannot_list() -> None:
+    fake = FakeNvml([device(0, [(100, GB)]), device(1, [])])
+    fake.nvmlDeviceGetComputeRunningProcesses = _not_supported  # type: ignore[method-assign]
+    fake.nvmlDeviceGetGraphicsRunningProcesses = _not_supported  # type: ignore[method-assign]
+    snapshot = NvmlReader(fake).read()
+    assert [gpu.processes_known for gpu in snapshot.devices] == [False, False]
+    assert snapshot.attribution_problem(lambda pid: True) == (
+        "NVML does not list the processes using the GPU"
+    )
+
+
+def test_one_listing_is_enough_to_know_the_processes() -> None:
+    fake = FakeNvml([device(0, [(100, GB)], graphics=None)])  # graphics: Not Supported
+    [only] = NvmlReader(fake).read().devices
+    assert only.processes_known and only.processes == (GpuProcess(100, GB),)
+
+
+@pytest.mark.parametrize(
+    ("existing", "problem"),
+    [
+        ({100, 200}, ""),
+        ({200}, ""),  # one gone since NVML listed it: still the same PID namespace
+        (set(), "NVML's pids are not in this PID namespace (a container?)"),
+    ],
+)
+def test_gpu_pids_from_another_pid_namespace(existing: set[int], problem: str) -> None:
+    fake = FakeNvml([device(0, [(100, GB)]), device(1, [(200, GB)])])
+    snapshot = NvmlReader(fake).read()
+    assert snapshot.attribution_problem(existing.__contains__) == problem
+
+
+def test_no_gpu_process_at_all_is_attributable() -> None:
+    snapshot = NvmlReader(FakeNvml([device(0, [])])).read()
+    assert snapshot.attribution_problem(lambda pid: False) == ""
+
+
+def _not_supported(handle: object) -> list[Any]:
+    raise FakeNvmlError("Not Supported")
+
+
 def test_falls_back_to_v1_memory_on_old_drivers() -> None:
     fake = FakeNvml([device(0, [])], has_v2=False)
     [only] = NvmlReader(fake).read().devices
@@ -146,6 +187,18 @@ def test_sampler_reads_at_most_once_per_interval() -> None:
         now[0] = step
         seen.append(sampler.snapshot().reason)
     assert seen == ["read 1", "read 1", "read 1", "read 2", "read 2", "read 3"]
+
+
+def test_pynvml_comes_from_nvidia_ml_py_not_the_pynvml_project() -> None:
+    """The `pynvml` project installs a start-up hook that slows every Python start."""
+    from importlib import metadata
+
+    names = {
+        re.split(r"[<>=!~; \[]", requirement)[0]
+        for requirement in metadata.requires("dotdbg") or []
+    }
+    assert "nvidia-ml-py" in names and "pynvml" not in names
+    assert metadata.packages_distributions()["pynvml"] == ["nvidia-ml-py"]
 
 
 def _has_nvidia_driver() -> bool:

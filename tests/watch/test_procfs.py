@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from watch_procs import wait_until
+import pytest
 
 from dotdbg.helpers import procfs, pycmdline
 
@@ -17,6 +17,18 @@ def test_parse_stat_with_spaces_and_parens_in_the_name() -> None:
     assert (stat.state, stat.ppid, stat.threads, stat.start_ticks) == ("S", 41, 7, 12345)
     assert stat.cpu_seconds == 400 / procfs.CLOCK_TICKS
     assert stat.rss_bytes == 100 * procfs.PAGE_SIZE
+    assert not stat.kernel_thread
+    fields[6] = str(0x00200000 | 0x40)  # PF_KTHREAD among other flags
+    assert procfs.parse_stat(b"2 (kthreadd) " + " ".join(fields).encode()).kernel_thread
+
+
+def test_kernel_threads_are_told_apart() -> None:
+    assert not procfs.read_stat(os.getpid()).kernel_thread
+    try:
+        kthreadd = procfs.read_stat(2)
+    except FileNotFoundError:
+        pytest.skip("no kernel thread is visible here (a PID namespace of its own)")
+    assert kthreadd.kernel_thread == (kthreadd.name == "kthreadd")
 
 
 def test_read_stat_of_this_process_agrees_with_the_os() -> None:
@@ -29,19 +41,23 @@ def test_read_stat_of_this_process_agrees_with_the_os() -> None:
 def test_parse_environ_picks_rank_and_env() -> None:
     raw = b"PATH=/bin\0RANK=3\0LOCAL_RANK=1\0VIRTUAL_ENV=/p/proj/.venv\0XRANK=9\0"
     assert procfs.parse_environ(raw) == procfs.EnvFacts("proj/.venv", "3", "1")
-    assert procfs.parse_environ(b"") == procfs.EnvFacts(None, None, None)
+    assert procfs.parse_environ(b"") == procfs.EnvFacts(None, None, None, settled=False)
 
 
 def test_read_bytes_reads_past_the_first_page() -> None:
     big = "x" * 100_000  # two of them: more than one read's worth
-    argv = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+    code = "import sys; print('ready', flush=True); sys.stdin.read()"
     proc = subprocess.Popen(
-        argv, stdin=subprocess.PIPE, env={**os.environ, "BIG": big, "BIG2": big, "RANK": "5"}
+        [sys.executable, "-c", code],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "BIG": big, "BIG2": big, "RANK": "5"},
     )
     try:
-        # Between fork and exec the child shows pytest's own argv and environ; exec replaces
-        # both at once, so the child's own argv means its environ is readable too.
-        wait_until(lambda: procfs.read_argv(proc.pid) == tuple(argv))
+        # Only the program itself knows exec is done: before, the child shows pytest's argv and
+        # environ; then, for a moment, its own argv and an empty environ (the kernel publishes
+        # the arguments first, and walking 200 kB of environment takes a while).
+        assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
         facts = procfs.read_environ(proc.pid)
         raw = procfs.read_bytes(f"/proc/{proc.pid}/environ")
     finally:

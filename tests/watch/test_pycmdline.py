@@ -12,6 +12,8 @@ from dotdbg.helpers import pycmdline
         ("python3", True),
         ("python3.11", True),
         ("python3.13t", True),
+        ("python3.13td", True),  # free-threaded debug build
+        ("python2.7mu", True),
         ("python3-dbg", True),
         ("pythonw", True),
         ("ipython", False),

@@ -15,6 +15,8 @@ from watch_procs import AS_NOBODY, IDLE, IS_ROOT, RENAMED, Spawner, wait_until
 from dotdbg.helpers import procfs, pyprocs
 from dotdbg.helpers.pyprocs import PyProcess, ScanFilter, Scanner
 
+REPO = Path(__file__).resolve().parents[2]
+
 
 def scanner_for(token: str, all_users: bool = False) -> Scanner:
     return Scanner(pyprocs.own_filter(re.compile(re.escape(token)), all_users))
@@ -123,6 +125,60 @@ def test_exec_into_another_program_is_noticed_by_a_long_lived_scanner(spawn: Spa
     assert scanner.scan() == []
 
 
+def test_an_environment_read_before_exec_published_it_is_read_again(spawn: Spawner) -> None:
+    """The environment read empty (exec half done) is not remembered for the process's life."""
+    half = spawn.half_execed("env", env={**os.environ, "RANK": "5"})
+    scanner = scanner_for(spawn.token)
+    [early] = scanner.scan()
+    assert early.environ is not None and early.environ.rank is None
+    half.step()
+    [later] = scanner.scan()
+    assert later.pid == half.pid
+    assert later.environ is not None and later.environ.rank == "5"
+
+
+def test_a_command_line_not_published_yet_is_not_shown(spawn: Spawner) -> None:
+    half = spawn.half_execed("arg")
+    scanner = Scanner(pyprocs.own_filter(None, all_users=False))
+    assert half.pid not in {process.pid for process in scanner.scan()}
+    half.step()
+    assert half.pid in {process.pid for process in scanner.scan()}
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="needs root to scan as another user")
+def test_another_users_process_caught_mid_exec_is_found_once_exec_is_done(
+    spawn: Spawner,
+) -> None:
+    """As another user, only argv tells a renamed Python process; while exec has not published
+    it, the scanner must not decide "not Python" for good."""
+    half = spawn.half_execed("arg")
+    code = (
+        "import re, sys\n"
+        "from dotdbg.helpers.pyprocs import Scanner, own_filter\n"
+        "scanner = Scanner(own_filter(re.compile(sys.argv[1]), all_users=True))\n"
+        "for _ in range(2):\n"
+        "    print(*(p.pid for p in scanner.candidates()), flush=True)\n"
+        "    sys.stdin.readline()\n"
+    )
+    scan = subprocess.Popen(
+        [*AS_NOBODY, "/usr/bin/python3", "-c", code, spawn.token],
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert scan.stdin is not None and scan.stdout is not None
+    try:
+        assert str(half.pid) not in scan.stdout.readline().split()
+        half.step()
+        scan.stdin.write("\n")
+        scan.stdin.flush()
+        assert str(half.pid) in scan.stdout.readline().split()
+    finally:
+        scan.kill()
+        scan.wait()
+
+
 @pytest.mark.skipif(not IS_ROOT, reason="needs root to start a process as another user")
 def test_other_users_processes_need_all_users(spawn: Spawner) -> None:
     proc = spawn.start([*AS_NOBODY, "/usr/bin/python3", "-c", IDLE, spawn.token])
@@ -142,15 +198,49 @@ def test_scan_by_an_unprivileged_user_shows_na_for_what_it_cannot_read(spawn: Sp
         "[p] = Scanner(own_filter(re.compile(sys.argv[1]), all_users=True)).scan()\n"
         "print(p.pid, p.environ, p.exe, p.uid)\n"
     )
-    repo = Path(__file__).resolve().parents[2]
     result = subprocess.run(
         [*AS_NOBODY, "/usr/bin/python3", "-c", code, spawn.token],
-        env={"PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin"},
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
         capture_output=True,
         text=True,
         check=True,
     )
     assert result.stdout.split() == [str(proc.pid), "None", "None", "0"]
+
+
+def test_a_second_scan_does_not_examine_kernel_threads_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A kernel thread has no executable and no command line, as a process mid-exec has not,
+    yet the scanner's verdict on it holds."""
+    kernel_threads = {key for key, is_kernel in visible().items() if is_kernel}
+    if not kernel_threads:
+        pytest.skip("no kernel thread is visible here (a PID namespace of its own)")
+    scanner = Scanner(pyprocs.own_filter(None, all_users=True))
+    scanner.scan()
+    examined: list[tuple[int, int, str]] = []
+    real = pyprocs.classify
+
+    def spy(pid: int, stat: procfs.Stat, wanted: ScanFilter) -> tuple[pyprocs.Verdict, bool]:
+        examined.append((pid, stat.start_ticks, stat.name))
+        return real(pid, stat, wanted)
+
+    monkeypatch.setattr(pyprocs, "classify", spy)
+    scanner.scan()
+    # a kernel worker that renamed itself (kworker/0:1-events) counts as another
+    assert not kernel_threads & set(examined)
+
+
+def visible() -> dict[tuple[int, int, str], bool]:
+    """Every process's (pid, start time, name), and whether it is a kernel thread."""
+    found = {}
+    for pid in procfs.all_pids():
+        try:
+            stat = procfs.read_stat(pid)
+        except OSError:
+            continue
+        found[(pid, stat.start_ticks, stat.name)] = stat.kernel_thread
+    return found
 
 
 def test_scan_filter_uid() -> None:

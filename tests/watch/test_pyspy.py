@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -80,19 +81,50 @@ def test_tree_dumps_the_launcher_ranks_and_workers(spawn: Spawner) -> None:
 @pytest.mark.skipif(not IS_ROOT, reason="needs root to run py-spy as another user")
 def test_ptrace_refusal_is_explained(spawn: Spawner, tmp_path: Path) -> None:
     """py-spy run as nobody is refused by the kernel when it attaches to root's process."""
+    proc = spawn.python(HANGS)
+    done = run(DOTDBG, "pyspy", spawn.token, path=path_with(unprivileged_py_spy(tmp_path)))
+    assert done.returncode == 1
+    assert f"── pid {proc.pid}" in done.stdout
+    assert "[denied] ptrace refused: py-spy may not attach" in done.stdout
+    assert "!!" not in done.stdout
+    assert "py-spy was not allowed to attach to the process (ptrace was refused)." in done.stderr
+    assert f'sudo env "PATH=$PATH" dotdbg pyspy {spawn.token}' in done.stderr
+
+
+@pytest.mark.usefixtures("can_attach")
+@pytest.mark.skipif(not IS_ROOT, reason="needs root to run py-spy as another user")
+@pytest.mark.parametrize("scope", [1, 2])
+def test_yama_ptrace_scope_is_explained_with_its_fix_and_its_risk(
+    spawn: Spawner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    scope: int,
+) -> None:
+    """A real refusal; the yama setting comes through a seam, since this kernel has no yama."""
+    setting = tmp_path / "ptrace_scope"
+    setting.write_text(f"{scope}\n")
+    monkeypatch.setattr(pyspy, "PTRACE_SCOPE", str(setting))
+    monkeypatch.setenv("PATH", path_with(unprivileged_py_spy(tmp_path)))
+    spawn.python(HANGS)
+    code = pyspy.run(re.compile(re.escape(spawn.token)), None, False, 30.0, False)
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "[denied]" in out
+    assert f"kernel.yama.ptrace_scope is {scope}: " in err
+    assert "echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope" in err
+    assert "Security: with 0, any program running as you can read and change the memory" in err
+
+
+def unprivileged_py_spy(tmp_path: Path) -> Path:
+    """A directory whose py-spy runs the real one as nobody, whom the kernel refuses ptrace."""
     assert PY_SPY is not None
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    unprivileged = bin_dir / "py-spy"
-    unprivileged.write_text(f'#!/bin/sh\nexec {" ".join(AS_NOBODY)} {PY_SPY} "$@"\n')
-    unprivileged.chmod(0o755)
-    proc = spawn.python(HANGS)
-    done = run(DOTDBG, "pyspy", spawn.token, path=path_with(bin_dir))
-    assert done.returncode == 1
-    assert f"── pid {proc.pid}" in done.stdout
-    assert "[denied]" in done.stdout
-    assert "py-spy was not allowed to attach to the process (ptrace was refused)." in done.stderr
-    assert f'sudo env "PATH=$PATH" dotdbg pyspy {spawn.token}' in done.stderr
+    wrapper = bin_dir / "py-spy"
+    wrapper.write_text(f'#!/bin/sh\nexec {" ".join(AS_NOBODY)} {PY_SPY} "$@"\n')
+    wrapper.chmod(0o755)
+    return bin_dir
 
 
 def test_missing_py_spy_says_how_to_install_it(spawn: Spawner, tmp_path: Path) -> None:
@@ -115,8 +147,9 @@ def test_a_dump_that_hangs_times_out(spawn: Spawner, tmp_path: Path) -> None:
     assert "[timeout] py-spy did not finish within 0.5s" in done.stdout
 
 
-def test_nothing_matches() -> None:
-    done = run(DOTDBG, "pyspy", "no-process-has-this-in-its-command-line-3141")
+def test_nothing_matches(spawn: Spawner) -> None:
+    # this run's own token: a fixed string would match the same test running elsewhere
+    done = run(DOTDBG, "pyspy", spawn.token)
     assert (done.returncode, done.stderr) == (1, "dotdbg: no Python process matches\n")
 
 

@@ -5,16 +5,24 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
+import time
 
-from watch_procs import HOLDS_300MB, IDLE, Spawner, wait_until
+import pytest
+from watch_procs import GROWS, HOLDS_300MB, IDLE, Spawner, wait_until
 
-from dotdbg.helpers import procfs
+from dotdbg.helpers import procfs, watch_python
 from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
-from dotdbg.helpers.watch_python import Watcher, WatchOptions
+from dotdbg.helpers.watch_python import PSS_INTERVAL, Watcher, WatchOptions, title
 from dotdbg.helpers.watch_view import plain_text, snapshot_json
 
 GB = 2**30
 BUSY = "import sys; print('ready', flush=True)\nwhile True: pass"
+BUSY_THEN_IDLE = (
+    "import time\nstart = time.process_time()\n"
+    "while time.process_time() - start < 0.3: pass\n"
+    "print('ready', flush=True)\ntime.sleep(600)"
+)
 
 
 class FakeGpu:
@@ -49,14 +57,47 @@ def test_gpu_memory_is_joined_by_pid(spawn: Spawner) -> None:
     snapshot = watcher.refresh()
     watcher.close()
     assert gpu.closed
-    assert [row.process.pid for row in snapshot.rows] == [on_gpu.pid, unknown.pid, off_gpu.pid]
-    assert [row.gpu_bytes for row in snapshot.rows] == [6 * GB, None, 0]
+    # the two without a known amount sort as 0, in pid order (not always spawn order: pids wrap)
+    expected = [on_gpu.pid, *sorted([unknown.pid, off_gpu.pid])]
+    assert [row.process.pid for row in snapshot.rows] == expected
+    shown = {row.process.pid: row.gpu_bytes for row in snapshot.rows}
+    assert shown == {on_gpu.pid: 6 * GB, unknown.pid: None, off_gpu.pid: 0}
     text = plain_text(snapshot)
-    header, first, second, third = text.splitlines()[:4]
+    header, *lines = text.splitlines()[:4]
     gpu_at = header.split().index("GPU_GB")
-    assert [line.split()[gpu_at] for line in (first, second, third)] == ["6.000", "n/a", "0.000"]
+    cells = {int(line.split()[0]): line.split()[gpu_at] for line in lines}
+    assert cells == {on_gpu.pid: "6.000", unknown.pid: "n/a", off_gpu.pid: "0.000"}
     assert "GPU0 Fake: 9.000/80.000 GB used, 3.000 GB not attributed" in text
-    assert snapshot_json(snapshot)["processes"][0]["gpu_memory_bytes"] == 6 * GB
+    document = snapshot_json(snapshot)
+    assert document["processes"][0]["gpu_memory_bytes"] == 6 * GB
+    assert document["gpu_per_process"] == "ok"
+
+
+def test_gpu_pids_from_another_pid_namespace_leave_only_device_totals(spawn: Spawner) -> None:
+    """In a container without the host's PID namespace NVML reports pids that are not ours."""
+    proc = spawn.python(IDLE)
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid that no longer exists, as a host pid seen from a container
+    listed = (GpuProcess(gone.pid, 6 * GB),)
+    devices = (GpuDevice(0, "GPU-a", "Fake", 80 * GB, 9 * GB, 71 * GB, listed),)
+    chosen = options(spawn.token)
+    snapshot = Watcher(chosen, FakeGpu(GpuSnapshot(devices))).refresh()
+    assert title(chosen, snapshot).endswith(
+        "GPU per process: n/a, NVML's pids are not in this PID namespace (a container?)"
+    )
+    [row] = snapshot.rows
+    assert row.process.pid == proc.pid and row.gpu_bytes is None
+    text = plain_text(snapshot)
+    assert "GPU_GB" not in text.splitlines()[0]
+    assert text.splitlines()[-1] == (
+        "GPU0 Fake: 9.000/80.000 GB used, 9.000 GB not attributed to a listed process "
+        "(NVML's pids are not in this PID namespace (a container?))"
+    )
+    document = snapshot_json(snapshot)
+    assert document["gpu_status"] == "ok"
+    assert document["gpu_per_process"].startswith("NVML's pids are not in this PID namespace")
+    assert document["gpus"][0]["unattributed_bytes"] == 9 * GB
+    assert document["processes"][0]["gpu_memory_bytes"] is None
 
 
 def test_no_gpu_hides_the_column(spawn: Spawner) -> None:
@@ -86,14 +127,37 @@ def test_rss_of_a_process_holding_300mb(spawn: Spawner) -> None:
 
 
 def test_cpu_percent_is_measured_over_the_interval(spawn: Spawner) -> None:
-    busy, idle = spawn.python(BUSY), spawn.python(IDLE)
+    started = time.monotonic()
+    busy, spent = spawn.python(BUSY), spawn.python(BUSY_THEN_IDLE)
     watcher = Watcher(options(spawn.token), NO_GPU)
-    watcher.refresh()
+    before = time.monotonic()
+    first = {row.process.pid: row.cpu_percent for row in watcher.refresh().rows}
+    age = time.monotonic() - started  # at least the age of `spent` at the first refresh
     start = procfs.read_stat(busy.pid).cpu_seconds
     wait_until(lambda: procfs.read_stat(busy.pid).cpu_seconds - start >= 0.3)
-    percent = {row.process.pid: row.cpu_percent for row in watcher.refresh().rows}
-    assert percent[busy.pid] > 10.0  # a whole core when the machine is idle
-    assert percent[idle.pid] < 5.0
+    second = {row.process.pid: row.cpu_percent for row in watcher.refresh().rows}
+    wall = time.monotonic() - before
+    # 0.3 s of CPU or more between two refreshes at most `wall` apart, however loaded the machine
+    assert second[busy.pid] >= 100 * 0.3 / wall
+    # no interval before the first refresh: the lifetime average, as ps shows it
+    assert first[spent.pid] >= 100 * 0.3 / (age + 0.1)  # 0.1: start times are in clock ticks
+    assert second[spent.pid] < 1.0  # asleep since
+
+
+def test_pss_is_read_again_only_after_the_sampling_interval(spawn: Spawner) -> None:
+    grows = spawn.stepped([sys.executable, "-c", GROWS, spawn.token])
+    now = [1000.0]
+    watcher = Watcher(options(spawn.token, pss=True), NO_GPU, clock=lambda: now[0])
+    [first] = watcher.refresh().rows
+    grows.step()  # 100 MB more
+    now[0] += PSS_INTERVAL - 0.5
+    [cached] = watcher.refresh().rows
+    now[0] += 0.5
+    [fresh] = watcher.refresh().rows
+    assert first.pss_bytes is not None and fresh.pss_bytes is not None
+    assert cached.process.stat.rss_bytes >= first.process.stat.rss_bytes + 95 * 2**20
+    assert cached.pss_bytes == first.pss_bytes  # not read again within the interval
+    assert fresh.pss_bytes >= first.pss_bytes + 95 * 2**20
 
 
 def test_pss_is_sampled_for_shown_rows_only(spawn: Spawner) -> None:
@@ -122,7 +186,7 @@ def test_tree_of_a_fake_torchrun(spawn: Spawner) -> None:
     ranks = [row for row in below if row.process.stat.ppid == launcher.pid]
     workers = [row for row in below if row.process.stat.name == "pt_data_worker"]
     assert len(ranks) == 2 and len(workers) == 2
-    assert [row.process.environ.rank for row in ranks if row.process.environ] == ["0", "1"]
+    assert sorted(row.process.environ.rank for row in ranks if row.process.environ) == ["0", "1"]
     assert {row.process.stat.ppid for row in workers} == {row.process.pid for row in ranks}
     assert [row.tree_prefix for row in snapshot.rows] == ["", "├─ ", "│  └─ ", "└─ ", "   └─ "]
     assert re.search(r"torchrun  +torchrun \S+train\.py", lines[1])
@@ -133,3 +197,30 @@ def test_this_process_is_never_listed() -> None:
     """The test runner is a Python process of this user, and still left out."""
     snapshot = Watcher(WatchOptions(all_users=True), NO_GPU).refresh()
     assert os.getpid() not in {row.process.pid for row in snapshot.rows}
+
+
+class FakeTime:
+    """Stands in for the ``time`` module in ``ticks``: sleeping moves the clock on."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        assert seconds >= 0
+        self.now += seconds
+
+
+def test_refreshes_keep_the_interval_and_rest_after_an_overrun(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = FakeTime()
+    monkeypatch.setattr(watch_python, "time", clock)
+    beats = []
+    refresh_takes = [0.0, 0.2, 2.0, 0.0, 0.0]
+    for _, spent in zip(watch_python.ticks(0.5), refresh_takes, strict=False):
+        beats.append(clock.now)
+        clock.now += spent
+    assert beats == [0.0, 0.5, 1.0, 3.5, 4.0]
