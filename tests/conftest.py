@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +22,14 @@ def fake_home(
     monkeypatch.delenv("DOTDBG_VERBOSE", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     yield home
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A runner started in the background of a non-interactive shell (or under nohup) inherits
+    # SIGINT ignored, and an ignored signal stays ignored across exec: every child the Ctrl-C
+    # tests start would then rightly ignore the Ctrl-C they send.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

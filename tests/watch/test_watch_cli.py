@@ -93,7 +93,6 @@ def test_bad_arguments_exit_2(argv: list[str]) -> None:
     assert run(WATCH, *argv).returncode == 2
 
 
-@pytest.mark.usefixtures("interruptible")
 def test_live_mode_when_piped_logs_snapshots_until_interrupted(spawn: Spawner) -> None:
     spawn.python(IDLE)
     proc = subprocess.Popen(
@@ -110,7 +109,6 @@ def test_live_mode_when_piped_logs_snapshots_until_interrupted(spawn: Spawner) -
 
 
 @pytest.mark.e2e
-@pytest.mark.usefixtures("interruptible")
 @pytest.mark.parametrize("command", [[WATCH], [DOTDBG, "watch-python"]])
 def test_live_view_in_a_terminal_refreshes_and_restores_it_on_ctrl_c(
     spawn: Spawner, command: list[str]
