@@ -107,7 +107,12 @@ uninstall_all() {
     rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/dotdbg"
     command -v uv >/dev/null && uv tool uninstall dotdbg >/dev/null 2>&1 || true
     command -v pipx >/dev/null && pipx uninstall dotdbg >/dev/null 2>&1 || true
-    say "dotdbg is uninstalled; your config (${XDG_CONFIG_HOME:-$HOME/.config}/dotdbg) and backups are kept"
+    local config_dir=${XDG_CONFIG_HOME:-$HOME/.config}/dotdbg
+    local state_dir=${XDG_STATE_HOME:-$HOME/.local/state}/dotdbg
+    say "dotdbg is uninstalled"
+    [[ -d $config_dir ]] && say "your config is kept: $config_dir"
+    [[ -d $state_dir/backups ]] && say "backups of your dotfiles are kept: $state_dir/backups"
+    return 0
 }
 
 main() {

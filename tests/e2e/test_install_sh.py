@@ -67,3 +67,5 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     assert not (home / ".local/share/dotdbg").exists()
     assert not (home / ".cache/dotdbg").exists()
     assert list((home / ".local/state/dotdbg/backups").iterdir())  # the backups stay
+    assert "backups of your dotfiles are kept" in gone.stdout
+    assert "your config is kept" not in gone.stdout  # there was none to keep
