@@ -83,13 +83,20 @@ def check_path(paths: Paths) -> Check:
     return Check("PATH", False, "dotdbg is not on PATH", "./install.sh")
 
 
+def _find(tool: str) -> str | None:
+    from dotdbg.render import shellcheck_program
+
+    # install checks with the shellcheck its own wheel brought, which need not be on PATH
+    return shellcheck_program() if tool == "shellcheck" else shutil.which(tool)
+
+
 def check_tools(paths: Paths) -> Check:
     optional = {
         "shellcheck": "lints generated bash",
         "fzf": "fuzzy cheatsheet picker",
         "py-spy": "dotdbg pyspy",
     }
-    missing = [f"{tool} ({why})" for tool, why in optional.items() if shutil.which(tool) is None]
+    missing = [f"{tool} ({why})" for tool, why in optional.items() if _find(tool) is None]
     if missing:
         return Check("optional tools", True, "missing: " + ", ".join(missing))
     return Check("optional tools", True, "shellcheck, fzf and py-spy found")

