@@ -6,9 +6,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from dotdbg.config import Config, shadow_warnings
+from dotdbg.config import Config
 from dotdbg.install import Plan, Report, unified_diff
 from dotdbg.paths import Paths
+from dotdbg.shadows import shadow_warnings
 
 if TYPE_CHECKING:
     from dotdbg.doctor import Check

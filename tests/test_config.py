@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.config import Config, load_config, shadow_warnings
+from dotdbg.config import Config, load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
+from dotdbg.shadows import shadow_warnings
 
 
 def load(home: Path, text: str) -> Config:

@@ -11,9 +11,10 @@ import typer
 
 from dotdbg import install as installer
 from dotdbg import report
-from dotdbg.config import load_config, shadow_warnings
+from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
+from dotdbg.shadows import shadow_warnings
 
 
 def _existing_home(home: Path | None) -> Path | None:
