@@ -9,13 +9,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dotdbg.checker import Checker, type_name
 from dotdbg.paths import Paths
-from dotdbg.tomlpos import locate
+from dotdbg.settings import Alias, Cheat, CheatPath, Config, Function, History, PdbAlias, Readline
 from dotdbg.tomlsource import Source, read_user_file
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.toml")
@@ -26,88 +25,6 @@ PDB_ALIAS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 PACK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 READLINE_FUNCTION = re.compile(r"[a-z][a-z0-9-]*")
 HISTCONTROL_WORDS = {"ignorespace", "ignoredups", "ignoreboth", "erasedups"}
-
-
-@dataclass(frozen=True)
-class Alias:
-    name: str
-    command: str
-    desc: str
-    pack: str
-
-
-@dataclass(frozen=True)
-class Function:
-    name: str
-    body: str
-    desc: str
-    pack: str
-
-
-@dataclass(frozen=True)
-class PdbAlias:
-    name: str
-    command: str
-    desc: str
-    pack: str
-
-
-@dataclass(frozen=True)
-class History:
-    control: str
-    size: int
-    file_size: int
-    append: bool
-    flush_each_command: bool
-
-
-@dataclass(frozen=True)
-class Readline:
-    history_search: bool
-    bracketed_paste: bool
-    esc_p_n: bool
-    bindings: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
-class CheatPath:
-    name: str
-    path: str
-    readonly: bool
-
-
-@dataclass(frozen=True)
-class Cheat:
-    key: str
-    alias: str
-    paths: tuple[CheatPath, ...]
-
-
-@dataclass(frozen=True)
-class Config:
-    """The merged configuration; only enabled items are in it."""
-
-    packs: tuple[tuple[str, bool], ...]
-    aliases: tuple[Alias, ...]
-    functions: tuple[Function, ...]
-    pdb_aliases: tuple[PdbAlias, ...]
-    history: History | None
-    readline: Readline | None
-    cheat: Cheat
-    sources: tuple[Path, ...]
-    warnings: tuple[str, ...] = field(default=(), compare=False)
-    origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
-
-    def pack_enabled(self, pack: str) -> bool:
-        return dict(self.packs).get(pack, True)
-
-    def where(self, key_path: Sequence[str]) -> str:
-        """``file:line:col`` of a setting, in the user's file when it is set there."""
-        for origin in reversed(self.origins):
-            line, column = locate(origin.text, key_path)
-            if (line, column) != (1, 1) or origin is self.origins[0]:
-                return f"{origin.path}:{line}:{column}"
-        return ""
 
 
 # -- reading ---------------------------------------------------------------------------------

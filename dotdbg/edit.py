@@ -21,8 +21,8 @@ from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, run_lock
 from dotdbg.paths import Paths
 
 if TYPE_CHECKING:
-    from dotdbg.config import Config
     from dotdbg.install import Report
+    from dotdbg.settings import Config
 
 Section = Literal["aliases", "functions"]
 VALUE_KEY: dict[Section, str] = {"aliases": "command", "functions": "body"}

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg import blocks
-from dotdbg.config import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, real_target, run_lock
 from dotdbg.paths import Paths
@@ -30,6 +29,7 @@ from dotdbg.render import (
     bash_source_line,
     render_all,
 )
+from dotdbg.settings import Config
 
 SYSTEM_INPUTRC = Path("/etc/inputrc")
 MANIFEST_VERSION = 1

@@ -6,9 +6,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from dotdbg.config import Config
 from dotdbg.install import Plan, Report, unified_diff
 from dotdbg.paths import Paths
+from dotdbg.settings import Config
 from dotdbg.shadows import shadow_warnings
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dotdbg.config import Config
+    from dotdbg.settings import Config
 
 # `compgen -b` and `compgen -k` of bash 5.2
 BASH_BUILTINS = frozenset(

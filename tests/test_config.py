@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.config import Config, load_config
+from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
+from dotdbg.settings import Config
 from dotdbg.shadows import shadow_warnings
 
 
