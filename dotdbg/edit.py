@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from dotdbg import tomledit
-from dotdbg.config import ALIAS_NAME, FUNCTION_NAME, load_config
+from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, run_lock
 from dotdbg.paths import Paths
+from dotdbg.sections import ALIAS_NAME, FUNCTION_NAME
 
 if TYPE_CHECKING:
     from dotdbg.install import Report
