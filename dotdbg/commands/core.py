@@ -15,6 +15,7 @@ from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.shadows import shadow_warnings
+from dotdbg.state import is_installed
 
 
 def _existing_home(home: Path | None) -> Path | None:
@@ -72,7 +73,7 @@ def status(home: HomeOption = None) -> int:
     """Is dotdbg installed, current with the config, and untouched? Exit 1 if not."""
     paths = Paths.from_env(home)
     done = installer.install(paths, load_config(paths), dry_run=True)
-    return report.print_status(paths, done, installed=installer.is_installed(paths))
+    return report.print_status(paths, done, installed=is_installed(paths))
 
 
 def diff(home: HomeOption = None) -> int:
