@@ -7,8 +7,8 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dotdbg.install import login_file, profile_notes
 from dotdbg.paths import Paths
+from dotdbg.plan import login_file, profile_notes
 from dotdbg.state import is_installed, read_state
 
 

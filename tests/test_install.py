@@ -240,7 +240,8 @@ def login_shell_sees(home: Path, shell: str = "bash") -> str:
 
 @pytest.mark.parametrize("login_name", [".bash_profile", ".bash_login", ".profile"])
 def test_profile_fix_goes_into_the_login_file_bash_reads(tmp_path: Path, login_name: str) -> None:
-    from dotdbg.install import fix_profile, profile_notes
+    from dotdbg.install import fix_profile
+    from dotdbg.plan import profile_notes
 
     original = b"export FROM_LOGIN=1\n# . ~/.bashrc  (a comment does not count)\n"
     (tmp_path / login_name).write_bytes(original)

@@ -14,6 +14,7 @@ from dotdbg import report
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
+from dotdbg.plan import unified_diff
 from dotdbg.shadows import shadow_warnings
 from dotdbg.state import is_installed
 
@@ -80,7 +81,7 @@ def diff(home: HomeOption = None) -> int:
     """Show what `dotdbg install` would change, as a unified diff. Exit 1 if anything would."""
     paths = Paths.from_env(home)
     done = installer.install(paths, load_config(paths), dry_run=True)
-    sys.stdout.write(installer.unified_diff(paths, done.plan))
+    sys.stdout.write(unified_diff(paths, done.plan))
     return 1 if done.plan.pending else 0
 
 
