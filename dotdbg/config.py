@@ -2,117 +2,32 @@
 
 Every error names ``file:line:col``, says what is wrong and how to fix it. Validation is pure:
 ``build_config`` takes parsed tables and their source texts and returns a ``Config`` or raises.
+Reading is in ``tomlsource``, the located checks in ``checker``, each section's merge and checks
+in ``sections``, and the dataclasses in ``settings``.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
-import sys
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dotdbg.errors import DotdbgError
+from dotdbg.checker import Checker
 from dotdbg.paths import Paths
-from dotdbg.tomlpos import locate
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+from dotdbg.sections import (
+    ALIAS_NAME,
+    FUNCTION_NAME,
+    PDB_ALIAS_NAME,
+    cheat_section,
+    history_section,
+    merge_items,
+    merge_packs,
+    readline_section,
+)
+from dotdbg.settings import Alias, Config, Function, PdbAlias
+from dotdbg.tomlsource import Source, read_user_file
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.toml")
-
-ALIAS_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:+@%^,-]*")
-FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
-PDB_ALIAS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-PACK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
-READLINE_FUNCTION = re.compile(r"[a-z][a-z0-9-]*")
-HISTCONTROL_WORDS = {"ignorespace", "ignoredups", "ignoreboth", "erasedups"}
-
-
-@dataclass(frozen=True)
-class Alias:
-    name: str
-    command: str
-    desc: str
-    pack: str
-
-
-@dataclass(frozen=True)
-class Function:
-    name: str
-    body: str
-    desc: str
-    pack: str
-
-
-@dataclass(frozen=True)
-class PdbAlias:
-    name: str
-    command: str
-    desc: str
-    pack: str
-
-
-@dataclass(frozen=True)
-class History:
-    control: str
-    size: int
-    file_size: int
-    append: bool
-    flush_each_command: bool
-
-
-@dataclass(frozen=True)
-class Readline:
-    history_search: bool
-    bracketed_paste: bool
-    esc_p_n: bool
-    bindings: tuple[tuple[str, str], ...]
-
-
-@dataclass(frozen=True)
-class CheatPath:
-    name: str
-    path: str
-    readonly: bool
-
-
-@dataclass(frozen=True)
-class Cheat:
-    key: str
-    alias: str
-    paths: tuple[CheatPath, ...]
-
-
-@dataclass(frozen=True)
-class Config:
-    """The merged configuration; only enabled items are in it."""
-
-    packs: tuple[tuple[str, bool], ...]
-    aliases: tuple[Alias, ...]
-    functions: tuple[Function, ...]
-    pdb_aliases: tuple[PdbAlias, ...]
-    history: History | None
-    readline: Readline | None
-    cheat: Cheat
-    sources: tuple[Path, ...]
-    warnings: tuple[str, ...] = field(default=(), compare=False)
-    origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
-
-    def pack_enabled(self, pack: str) -> bool:
-        return dict(self.packs).get(pack, True)
-
-    def where(self, key_path: Sequence[str]) -> str:
-        """``file:line:col`` of a setting, in the user's file when it is set there."""
-        for origin in reversed(self.origins):
-            line, column = locate(origin.text, key_path)
-            if (line, column) != (1, 1) or origin is self.origins[0]:
-                return f"{origin.path}:{line}:{column}"
-        return ""
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -124,68 +39,9 @@ def load_config(paths: Paths, user_text: str | None = None) -> Config:
     defaults = Source(DEFAULTS_FILE, DEFAULTS_FILE.read_text(encoding="utf-8"))
     user_path = paths.config_file
     if user_text is None and user_path.exists():  # a directory there is an error, not "none"
-        user_text = _read_user_file(user_path)
+        user_text = read_user_file(user_path)
     user = Source(user_path, user_text) if user_text is not None else None
     return build_config(defaults, user)
-
-
-def _read_user_file(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise DotdbgError(
-            f"config is not valid UTF-8 (byte {error.start})",
-            hint="save the file as UTF-8",
-            location=str(path),
-        ) from None
-    except OSError as error:
-        raise DotdbgError(
-            f"cannot read config: {error.strerror}",
-            hint=f"check the file: ls -l {path}",
-            location=str(path),
-        ) from None
-
-
-@dataclass(frozen=True)
-class Source:
-    """One TOML file: where it is, its text, and (lazily) its parsed tables."""
-
-    path: Path
-    text: str
-
-    def parse(self) -> dict[str, Any]:
-        try:
-            parsed: dict[str, Any] = tomllib.loads(self.text)
-            return parsed
-        except tomllib.TOMLDecodeError as error:
-            raise _syntax_error(self, error) from None
-
-    def where(self, key_path: Sequence[str]) -> str:
-        line, column = locate(self.text, key_path)
-        return f"{self.path}:{line}:{column}"
-
-
-def _syntax_error(source: Source, error: Exception) -> DotdbgError:
-    if source.text.startswith("\ufeff"):
-        return DotdbgError(
-            "the file starts with a byte-order mark (BOM), which TOML does not allow",
-            hint="save it as plain UTF-8, without BOM (your editor's encoding setting)",
-            location=f"{source.path}:1:1",
-        )
-    message = str(error)
-    match = re.search(r"\(at line (\d+), column (\d+)\)", message)
-    where = f"{source.path}:{match[1]}:{match[2]}" if match else str(source.path)
-    if "(at end of document)" in message:  # point just after the last thing written
-        written = source.text.rstrip()
-        line = written.count("\n") + 1
-        where = f"{source.path}:{line}:{len(written) - written.rfind(chr(10))}"
-    what = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
-    what = what or "invalid TOML"
-    return DotdbgError(
-        f"TOML syntax error: {what[0].lower()}{what[1:]}",
-        hint="fix the TOML at that position (strings need quotes; see `dotdbg init` for examples)",
-        location=where,
-    )
 
 
 # -- merging and validation --------------------------------------------------------------------
@@ -200,9 +56,9 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     checker.no_nul(over, ())
     checker.known_keys(over, TOP_LEVEL, ())
     warnings: list[str] = []
-    aliases = _merge_items(base, over, "aliases", "command", ALIAS_NAME, checker, warnings)
-    functions = _merge_items(base, over, "functions", "body", FUNCTION_NAME, checker, warnings)
-    pdb = _merge_items(
+    aliases = merge_items(base, over, "aliases", "command", ALIAS_NAME, checker, warnings)
+    functions = merge_items(base, over, "functions", "body", FUNCTION_NAME, checker, warnings)
+    pdb = merge_items(
         base.get("pdb", {}),
         checker.table(over, ("pdb",)),
         "aliases",
@@ -213,18 +69,18 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         default_pack="pdb",
     )
     checker.known_keys(checker.table(over, ("pdb",)), ("aliases",), ("pdb",))
-    packs = _merge_packs(base, over, [*aliases, *functions, *pdb], checker)
+    packs = merge_packs(base, over, [*aliases, *functions, *pdb], checker)
     enabled = dict(packs)
     _check_unique(aliases, functions, enabled, checker, over)
-    cheat = _cheat(base, over, checker)
+    cheat = cheat_section(base, over, checker)
     _check_cheat_alias(cheat.alias, [*aliases, *functions], enabled, checker, over)
     return Config(
         packs=tuple(sorted(packs.items())),
         aliases=tuple(Alias(**item) for item in aliases if enabled[item["pack"]]),
         functions=tuple(Function(**item) for item in functions if enabled[item["pack"]]),
         pdb_aliases=tuple(PdbAlias(**item) for item in pdb if enabled[item["pack"]]),
-        history=_history(base, over, checker) if enabled.get("history", True) else None,
-        readline=_readline(base, over, checker) if enabled.get("readline", True) else None,
+        history=history_section(base, over, checker) if enabled.get("history", True) else None,
+        readline=readline_section(base, over, checker) if enabled.get("readline", True) else None,
         cheat=cheat,
         sources=(defaults.path, *([user.path] if user else [])),
         warnings=tuple(warnings),
@@ -268,371 +124,3 @@ def _check_unique(
                 f"{name} is both an alias and a function",
                 f"remove one of them, e.g. aliases.{name} = false",
             )
-
-
-class Checker:
-    """Type and name checks on the user's tables, raising errors located in the user's file."""
-
-    def __init__(self, source: Source, prefix: tuple[str, ...] = ()) -> None:
-        self.source = source
-        self.prefix = prefix
-
-    def nested(self, *keys: str) -> Checker:
-        return Checker(self.source, self.prefix + keys)
-
-    def fail(self, key_path: Sequence[str], message: str, hint: str) -> DotdbgError:
-        return DotdbgError(message, hint=hint, location=self.where(key_path))
-
-    def where(self, key_path: Sequence[str]) -> str:
-        return self.source.where((*self.prefix, *key_path))
-
-    def dotted(self, key_path: Sequence[str]) -> str:
-        """The full dotted name of a key, as the user wrote it (``pdb.aliases.pl``)."""
-        return _dotted((*self.prefix, *key_path))
-
-    def table(self, data: Mapping[str, Any], key_path: tuple[str, ...]) -> dict[str, Any]:
-        value: Any = data
-        for key in key_path:
-            value = value.get(key, {}) if isinstance(value, dict) else {}
-        if not isinstance(value, dict):
-            name = self.dotted(key_path)
-            raise self.fail(
-                key_path,
-                f"{name} must be a table, not {_type_name(value)}",
-                f"write a [{name}] line, then one `name = value` line per entry under it",
-            )
-        return value
-
-    def no_nul(self, value: Any, key_path: tuple[str, ...]) -> None:
-        """Refuse NUL characters anywhere: bash drops them, so the alias would not be the text."""
-        if isinstance(value, str) and "\x00" in value:
-            raise self.fail(
-                key_path,
-                f"{self.dotted(key_path)} contains a NUL character (\\u0000)",
-                "remove it: bash cannot hold NUL in a command",
-            )
-        if isinstance(value, dict):
-            for key, inner in value.items():
-                if "\x00" in key:  # a quoted key can hold "\u0000" too
-                    raise self.fail(
-                        key_path,
-                        f"a name in {self.dotted(key_path)} contains a NUL character (\\u0000)",
-                        "remove it from the name",
-                    )
-                self.no_nul(inner, (*key_path, key))
-        elif isinstance(value, list):
-            for index, inner in enumerate(value):
-                self.no_nul(inner, (*key_path, str(index)))
-
-    def known_keys(
-        self, data: Mapping[str, Any], allowed: Sequence[str], at: tuple[str, ...]
-    ) -> None:
-        for key in data:
-            if key not in allowed:
-                close = difflib.get_close_matches(key, allowed, n=1)
-                hint = (
-                    f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(allowed)}"
-                )
-                raise self.fail((*at, key), f"unknown key {self.dotted((*at, key))!r}", hint)
-
-    def typed(self, value: Any, kind: type, key_path: Sequence[str], example: str) -> Any:
-        if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
-            raise self.fail(
-                key_path,
-                f"{self.dotted(key_path)} must be {_KIND_NAMES[kind]}, not {_type_name(value)}",
-                f"for example: {example}",
-            )
-        return value
-
-
-_KIND_NAMES = {
-    str: "a string",
-    bool: "true or false",
-    int: "an integer",
-    dict: "a table",
-    list: "a list",
-}
-
-
-def _type_name(value: Any) -> str:
-    return {
-        bool: "a boolean",
-        int: "an integer",
-        float: "a float",
-        str: "a string",
-        list: "a list",
-        dict: "a table",
-    }.get(type(value), f"a {type(value).__name__}")
-
-
-def _dotted(key_path: Sequence[str]) -> str:
-    return ".".join(key_path)
-
-
-def _merge_items(
-    base: Mapping[str, Any],
-    over: Mapping[str, Any],
-    section: str,
-    value_key: str,
-    name_pattern: re.Pattern[str],
-    checker: Checker,
-    warnings: list[str],
-    default_pack: str = "user",
-) -> list[dict[str, str]]:
-    """Defaults of ``section`` overridden, extended or removed (``name = false``) by the user."""
-    merged: dict[str, dict[str, str]] = {
-        name: {"name": name, "pack": default_pack, **spec}
-        for name, spec in base.get(section, {}).items()
-    }
-    user_items = checker.table(over, (section,))
-    for name, spec in user_items.items():
-        at = (section, name)
-        if spec is False:
-            if merged.pop(name, None) is None:
-                warnings.append(
-                    f"{checker.where(at)}: {checker.dotted(at)} = false removes nothing"
-                )
-            continue
-        item = dict(merged.get(name, {"name": name, "pack": default_pack}))
-        item.update(_user_item(spec, value_key, at, checker, new=name not in merged))
-        _check_item(item, value_key, name_pattern, section, at, checker)
-        merged[name] = item
-    return list(merged.values())
-
-
-def _user_item(
-    spec: Any, value_key: str, at: tuple[str, ...], checker: Checker, new: bool
-) -> dict[str, str]:
-    if isinstance(spec, str):
-        desc = spec.strip().splitlines()[0] if spec.strip() else ""
-        return {value_key: spec, **({"desc": desc} if new else {})}
-    if not isinstance(spec, dict):
-        raise checker.fail(
-            at,
-            f"{checker.dotted(at)} must be a string, a table or false, not {_type_name(spec)}",
-            f'write {at[-1]} = "..." or {at[-1]} = {{ {value_key} = "...", desc = "..." }}',
-        )
-    for key, value in spec.items():
-        if isinstance(value, dict):  # `my.f = {…}` is TOML for a table `my` holding `f`
-            raise checker.fail(
-                (*at, key),
-                f"{checker.dotted((*at, key))} is a table inside {checker.dotted(at)}",
-                f'a name with a dot needs quotes: "{at[-1]}.{key}" = ...',
-            )
-    checker.known_keys(spec, (value_key, "desc", "pack"), at)
-    for key, value in spec.items():
-        checker.typed(value, str, (*at, key), f'{key} = "..."')
-    if new and value_key not in spec:
-        raise checker.fail(
-            at, f"{checker.dotted(at)} has no {value_key}", f'add {value_key} = "..."'
-        )
-    item = dict(spec)
-    if new and "desc" not in item:
-        item["desc"] = item[value_key].strip().splitlines()[0] if item[value_key].strip() else ""
-    return item
-
-
-NAME_HINTS = {
-    ALIAS_NAME: "use letters, digits and _ (aliases also . : + - @ %); no spaces, quotes, / $ =",
-    FUNCTION_NAME: "use letters, digits and _ . : - (not a digit first); no spaces, quotes, / $ =",
-    PDB_ALIAS_NAME: "use letters, digits and _ (not a digit first)",
-}
-
-
-def _check_item(
-    item: Mapping[str, str],
-    value_key: str,
-    name_pattern: re.Pattern[str],
-    section: str,
-    at: tuple[str, ...],
-    checker: Checker,
-) -> None:
-    name = item["name"]
-    if not name_pattern.fullmatch(name):
-        raise checker.fail(
-            at,
-            f"{name!r} is not a valid name in [{checker.dotted((section,))}]",
-            NAME_HINTS[name_pattern],
-        )
-    value = item[value_key]
-    if not value.strip():
-        raise checker.fail(
-            (*at, value_key), f"{checker.dotted(at)} is empty", f"give it a {value_key}"
-        )
-    if value_key == "command" and ("\n" in value or "\r" in value):
-        one_line = (
-            "a pdb alias is one line: join pdb commands with ;;"
-            if checker.prefix
-            else "an alias is one line: join commands with ; or &&, or make it a [functions] entry"
-        )
-        raise checker.fail((*at, value_key), f"{checker.dotted(at)} contains a newline", one_line)
-    if any(c in item.get("desc", "") for c in "\n\r"):
-        raise checker.fail(
-            (*at, "desc"), f"{checker.dotted(at)}.desc contains a newline", "keep it one line"
-        )
-    if not PACK_NAME.fullmatch(item["pack"]):
-        raise checker.fail(
-            (*at, "pack"),
-            f"pack name {item['pack']!r} is invalid",
-            "use lower-case letters, digits, - and _",
-        )
-
-
-def _merge_packs(
-    base: Mapping[str, Any],
-    over: Mapping[str, Any],
-    items: Sequence[Mapping[str, str]],
-    checker: Checker,
-) -> dict[str, bool]:
-    packs = dict.fromkeys(base.get("packs", {}), True)
-    packs.update({item["pack"]: True for item in items})
-    for name, value in checker.table(over, ("packs",)).items():
-        if name not in packs:
-            close = difflib.get_close_matches(name, packs, n=1)
-            raise checker.fail(
-                ("packs", name),
-                f"unknown pack {name!r}",
-                f"did you mean {close[0]!r}?"
-                if close
-                else f"known packs: {', '.join(sorted(packs))}",
-            )
-        packs[name] = checker.typed(value, bool, ("packs", name), f"{name} = false")
-    return packs
-
-
-def _section(
-    base: Mapping[str, Any], over: Mapping[str, Any], name: str, checker: Checker
-) -> dict[str, Any]:
-    defaults = dict(base[name])
-    user = checker.table(over, (name,))
-    checker.known_keys(user, tuple(defaults), (name,))
-    for key, value in user.items():
-        kind = type(defaults[key])
-        checker.typed(value, kind, (name, key), f"{key} = {_example(defaults[key])}")
-    return {**defaults, **user}
-
-
-def _example(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, dict):
-        return "{ }"
-    return str(value)
-
-
-def _history(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> History:
-    values = _section(base, over, "history", checker)
-    words = [w for w in values["control"].split(":") if w]
-    for word in words:
-        if word not in HISTCONTROL_WORDS:
-            raise checker.fail(
-                ("history", "control"),
-                f"history.control has an unknown word {word!r}",
-                f"use a colon-separated list of {', '.join(sorted(HISTCONTROL_WORDS))}",
-            )
-    for key in ("size", "file_size"):
-        if values[key] < -1:
-            raise checker.fail(
-                ("history", key),
-                f"history.{key} must be -1 (unlimited) or more, not {values[key]}",
-                f"for example: {key} = {base['history'][key]}, or -1 for no limit",
-            )
-    return History(**values)
-
-
-def _readline(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> Readline:
-    values = _section(base, over, "readline", checker)
-    bindings = []
-    for key, function in values["bindings"].items():
-        at = ("readline", "bindings", key)
-        checker.typed(function, str, at, '"\\\\C-x\\\\C-r" = "re-read-init-file"')
-        trailing_backslashes = len(key) - len(key.rstrip("\\"))
-        if not key or any(c in key for c in '"\n\r') or trailing_backslashes % 2:
-            raise checker.fail(
-                at,
-                f"readline key {key!r} is invalid",
-                'write keys like "\\\\C-x\\\\C-r" or "\\\\ep"',
-            )
-        if not READLINE_FUNCTION.fullmatch(function):
-            raise checker.fail(
-                at,
-                f"{function!r} is not a readline function name",
-                "use a name from `bind -l`, e.g. history-search-backward",
-            )
-        bindings.append((key, function))
-    return Readline(
-        history_search=values["history_search"],
-        bracketed_paste=values["bracketed_paste"],
-        esc_p_n=values["esc_p_n"],
-        bindings=tuple(bindings),
-    )
-
-
-def _cheat(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> Cheat:
-    values = _section(base, over, "cheat", checker)
-    key_hint = 'a readline key sequence such as "\\\\C-g" or "\\\\eg", or "" for no key'
-    key = values["key"]
-    # A key without a backslash escape is plain typing: "C-g" would take over the letter C.
-    if key and (not key.startswith("\\") or any(c in key for c in "\n\r\"'")):
-        raise checker.fail(("cheat", "key"), f"cheat.key {key!r} is not a key sequence", key_hint)
-    alias_hint = 'a short name such as "ch", or "" for no alias'
-    if values["alias"] and not ALIAS_NAME.fullmatch(values["alias"]):
-        raise checker.fail(
-            ("cheat", "alias"),
-            f"cheat.alias {values['alias']!r} is not a valid alias name",
-            alias_hint,
-        )
-    paths = tuple(_cheat_path(entry, index, checker) for index, entry in enumerate(values["paths"]))
-    return Cheat(key=values["key"], alias=values["alias"], paths=paths)
-
-
-def _cheat_path(entry: Any, index: int, checker: Checker) -> CheatPath:
-    at = ("cheat", "paths", str(index))
-    example = '[[cheat.paths]]\nname = "community"\npath = "~/src/cheatsheets"'
-    checker.typed(entry, dict, at, example)
-    checker.known_keys(entry, ("name", "path", "readonly"), at)
-    for key in ("name", "path"):
-        if key not in entry:
-            raise checker.fail(at, f"this [[cheat.paths]] entry has no {key}", example)
-        checker.typed(entry[key], str, (*at, key), f'{key} = "..."')
-    readonly = checker.typed(
-        entry.get("readonly", False), bool, (*at, "readonly"), "readonly = true"
-    )
-    return CheatPath(name=entry["name"], path=entry["path"], readonly=readonly)
-
-
-# -- questions about a loaded config ----------------------------------------------------------
-
-# `compgen -b` and `compgen -k` of bash 5.2
-BASH_BUILTINS = frozenset(
-    """alias bg bind break builtin caller cd command compgen complete compopt continue declare
-    dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill
-    let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt
-    source suspend test times trap true type typeset ulimit umask unalias unset wait""".split()
-)
-BASH_KEYWORDS = frozenset(
-    """if then else elif fi case esac for select while until do done in function time coproc
-    { } ! [[ ]]""".split()
-)
-
-
-def shadow_warnings(config: Config, which: Callable[[str], str | None]) -> list[str]:
-    """One line per alias or function that hides a command, a builtin or a keyword."""
-    named = [("alias", a.name) for a in config.aliases] + [
-        ("function", f.name) for f in config.functions
-    ]
-    return [line for kind, name in named if (line := _shadow_line(kind, name, which))]
-
-
-def _shadow_line(kind: str, name: str, which: Callable[[str], str | None]) -> str:
-    if name in BASH_KEYWORDS:
-        return f"{kind} {name} shadows the shell keyword {name}"
-    if name in BASH_BUILTINS:
-        return f"{kind} {name} shadows the builtin {name}; the original is `builtin {name}`"
-    found = which(name)
-    if not found:
-        return ""
-    ways = [f"`command {name}`", *([f"`\\{name}`"] if kind == "alias" else []), f"`{found}`"]
-    return f"{kind} {name} shadows {found}; the original is still {', '.join(ways)}"

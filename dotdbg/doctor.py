@@ -7,8 +7,9 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dotdbg.install import is_installed, login_file, profile_notes, read_state
 from dotdbg.paths import Paths
+from dotdbg.plan import login_file, profile_notes
+from dotdbg.state import is_installed, read_state
 
 
 @dataclass(frozen=True)

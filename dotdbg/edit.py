@@ -15,14 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from dotdbg import tomledit
-from dotdbg.config import ALIAS_NAME, FUNCTION_NAME, load_config
+from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, run_lock
 from dotdbg.paths import Paths
+from dotdbg.sections import ALIAS_NAME, FUNCTION_NAME
 
 if TYPE_CHECKING:
-    from dotdbg.config import Config
     from dotdbg.install import Report
+    from dotdbg.settings import Config
 
 Section = Literal["aliases", "functions"]
 VALUE_KEY: dict[Section, str] = {"aliases": "command", "functions": "body"}
@@ -78,6 +79,7 @@ def save_edit(paths: Paths, change: Callable[[str], str]) -> Saved:
     """Apply ``change`` to the user's config, check it like a hand edit, back up, write, install."""
     from dotdbg import install
     from dotdbg.render import BASH_FILE, check_bash
+    from dotdbg.state import is_installed
 
     with run_lock(paths):
         existed = paths.config_file.exists()
@@ -93,7 +95,7 @@ def save_edit(paths: Paths, change: Callable[[str], str]) -> Saved:
         atomic_write(paths.config_file, new.encode("utf-8"))
     # install takes the run lock itself (flock is per open file, so not while we hold it).
     try:
-        report = install.install(paths, config) if install.is_installed(paths) else None
+        report = install.install(paths, config) if is_installed(paths) else None
     except DotdbgError as error:
         # The shell files could not follow: put the config back, so that nothing changed.
         if existed:

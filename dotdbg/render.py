@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotdbg import __version__
-from dotdbg.config import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import resource_dir
+from dotdbg.settings import Config
 
 if TYPE_CHECKING:
     import jinja2

@@ -6,9 +6,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from dotdbg.config import Config, shadow_warnings
-from dotdbg.install import Plan, Report, unified_diff
+from dotdbg.install import Report
 from dotdbg.paths import Paths
+from dotdbg.plan import Plan, unified_diff
+from dotdbg.settings import Config
+from dotdbg.shadows import shadow_warnings
 
 if TYPE_CHECKING:
     from dotdbg.doctor import Check

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from dotdbg.config import BASH_BUILTINS, BASH_KEYWORDS
 from dotdbg.errors import DotdbgError
+from dotdbg.shadows import BASH_BUILTINS, BASH_KEYWORDS
 from dotdbg.shellwords import command_words, is_assignment
 
 # `compgen -k; compgen -b`, as the core lists them for its shadowing warnings. Hard-coded so that

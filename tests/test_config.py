@@ -4,9 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.config import Config, load_config, shadow_warnings
+from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
+from dotdbg.settings import Config
+from dotdbg.shadows import shadow_warnings
 
 
 def load(home: Path, text: str) -> Config:

@@ -11,8 +11,9 @@ import pytest
 from dotdbg import blocks
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import install, read_state, uninstall
+from dotdbg.install import install, uninstall
 from dotdbg.paths import Paths
+from dotdbg.state import read_state
 
 SKEL_BASHRC = Path("/etc/skel/.bashrc")
 REALISTIC_BASHRCS = {
@@ -239,7 +240,8 @@ def login_shell_sees(home: Path, shell: str = "bash") -> str:
 
 @pytest.mark.parametrize("login_name", [".bash_profile", ".bash_login", ".profile"])
 def test_profile_fix_goes_into_the_login_file_bash_reads(tmp_path: Path, login_name: str) -> None:
-    from dotdbg.install import fix_profile, profile_notes
+    from dotdbg.install import fix_profile
+    from dotdbg.plan import profile_notes
 
     original = b"export FROM_LOGIN=1\n# . ~/.bashrc  (a comment does not count)\n"
     (tmp_path / login_name).write_bytes(original)
@@ -278,7 +280,8 @@ def test_profile_fix_does_nothing_when_the_login_file_loads_bashrc(tmp_path: Pat
 
 
 def test_profile_fix_without_login_files_creates_bash_profile_only(tmp_path: Path) -> None:
-    from dotdbg.install import fix_profile, is_installed
+    from dotdbg.install import fix_profile
+    from dotdbg.state import is_installed
 
     paths = Paths.from_env(tmp_path)
     fix_profile(paths)

@@ -11,9 +11,12 @@ import typer
 
 from dotdbg import install as installer
 from dotdbg import report
-from dotdbg.config import load_config, shadow_warnings
+from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
+from dotdbg.plan import unified_diff
+from dotdbg.shadows import shadow_warnings
+from dotdbg.state import is_installed
 
 
 def _existing_home(home: Path | None) -> Path | None:
@@ -71,14 +74,14 @@ def status(home: HomeOption = None) -> int:
     """Is dotdbg installed, current with the config, and untouched? Exit 1 if not."""
     paths = Paths.from_env(home)
     done = installer.install(paths, load_config(paths), dry_run=True)
-    return report.print_status(paths, done, installed=installer.is_installed(paths))
+    return report.print_status(paths, done, installed=is_installed(paths))
 
 
 def diff(home: HomeOption = None) -> int:
     """Show what `dotdbg install` would change, as a unified diff. Exit 1 if anything would."""
     paths = Paths.from_env(home)
     done = installer.install(paths, load_config(paths), dry_run=True)
-    sys.stdout.write(installer.unified_diff(paths, done.plan))
+    sys.stdout.write(unified_diff(paths, done.plan))
     return 1 if done.plan.pending else 0
 
 

@@ -1,0 +1,245 @@
+"""Plans: the file changes an install, uninstall, restore or login-file fix would make.
+
+A plan is computed from the texts on disk (a ``State``) and the rendered files, and nothing here
+writes, so ``--dry-run`` and ``--diff`` cost nothing extra and tests check plans without touching
+a home directory. Two reads remain: whether /etc/inputrc exists, and ``plan_restore`` reading the
+backup it restores and the files it would replace.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dotdbg import blocks
+from dotdbg.paths import Paths
+from dotdbg.render import BASH_FILE, INPUTRC_FILE, PDBRC_FILE, Rendered, bash_source_line
+from dotdbg.settings import Config
+from dotdbg.state import (
+    MANIFEST_VERSION,
+    State,
+    block_files,
+    digest,
+    generated_files,
+    read_manifest,
+    read_text,
+)
+
+SYSTEM_INPUTRC = Path("/etc/inputrc")
+
+
+@dataclass(frozen=True)
+class Change:
+    path: Path
+    before: str | None
+    after: str | None
+
+    @property
+    def action(self) -> str:
+        if self.before == self.after:
+            return "unchanged"
+        if self.before is None:
+            return "create"
+        return "delete" if self.after is None else "update"
+
+
+@dataclass(frozen=True)
+class Plan:
+    changes: tuple[Change, ...]
+    manifest: dict[str, Any] | None  # None: remove the manifest
+    notes: tuple[str, ...] = ()
+
+    @property
+    def pending(self) -> tuple[Change, ...]:
+        return tuple(change for change in self.changes if change.action != "unchanged")
+
+
+def desired_blocks(
+    paths: Paths, config: Config, state: State, rendered: Rendered
+) -> dict[Path, str | None]:
+    """The block body each home file should carry (None: no block)."""
+    inputrc_body = None
+    if config.readline is not None:
+        created = state.block_record(paths.inputrc).get(
+            "created", state.text(paths.inputrc) is None
+        )
+        system = f"$include {SYSTEM_INPUTRC}\n" if created and SYSTEM_INPUTRC.exists() else ""
+        inputrc_body = system + f"$include {_tilde(paths.data_dir / INPUTRC_FILE, paths.home)}\n"
+    bash_path = bash_source_line(paths.data_dir / BASH_FILE, paths.home)
+    bashrc_body = f"if [ -f {bash_path} ]; then\n    . {bash_path}\nfi\n"
+    pdb_lines = [
+        line
+        for line in rendered.files[PDBRC_FILE].splitlines(keepends=True)
+        if line.startswith("alias ")
+    ]
+    # A login file keeps the block `doctor --fix` put there (it is refreshed, never added here).
+    login = {
+        path: PROFILE_BODY if blocks.block_text(state.text(path) or "", str(path)) else None
+        for path in paths.login_files
+    }
+    return {
+        paths.bashrc: bashrc_body,
+        paths.inputrc: inputrc_body,
+        paths.pdbrc: "".join(pdb_lines) or None,
+        **login,
+    }
+
+
+# ~/.profile is read by sh too, hence the $BASH_VERSION test.
+PROFILE_BODY = (
+    "# Login shells read this file and not ~/.bashrc: load it here.\n"
+    'if [ -n "$BASH_VERSION" ] && [ -f "$HOME/.bashrc" ]; then\n'
+    '    . "$HOME/.bashrc"\n'
+    "fi\n"
+)
+
+
+def _tilde(path: Path, home: Path) -> str:
+    try:
+        return "~/" + str(path.relative_to(home))
+    except ValueError:
+        return str(path)
+
+
+def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State) -> Plan:
+    changes = [
+        Change(paths.data_dir / name, state.text(paths.data_dir / name), text)
+        for name, text in rendered.files.items()
+    ]
+    records: dict[str, Any] = {}
+    for path, body in desired_blocks(paths, config, state, rendered).items():
+        change, record = _block_change(path, body, state)
+        if body is not None or change.action != "unchanged":  # not: a ~/.profile left alone
+            changes.append(change)
+        if record:
+            records[str(path)] = record
+    manifest = {
+        "version": MANIFEST_VERSION,
+        "blocks": records,
+        "generated": {
+            str(c.path): digest(c.after) for c in changes[: len(rendered.files)] if c.after
+        },
+    }
+    return Plan(
+        tuple(changes),
+        manifest,
+        tuple(drift_notes(paths, state)) + tuple(profile_notes(paths, state)),
+    )
+
+
+def _block_change(path: Path, body: str | None, state: State) -> tuple[Change, dict[str, Any]]:
+    before = state.text(path)
+    record = dict(state.block_record(path))
+    if body is None:
+        after = _without_block(path, before, record)
+        return Change(path, before, after), {}
+    record.setdefault("created", before is None)
+    block = blocks.make_block(body)
+    after, separator = blocks.upsert(before or "", block, str(path))
+    if separator or "separator" not in record:
+        record["separator"] = separator
+    record["sha256"] = digest(blocks.block_text(after, str(path)) or "")
+    return Change(path, before, after), record
+
+
+def _without_block(path: Path, before: str | None, record: dict[str, Any]) -> str | None:
+    if before is None:
+        return None
+    after = blocks.remove(before, record.get("separator", ""), str(path))
+    if record.get("created") and after == "" and after != before:
+        return None
+    return after
+
+
+def plan_uninstall(paths: Paths, state: State) -> Plan:
+    changes = [
+        Change(path, state.text(path), None)
+        for path in generated_files(paths)
+        if state.text(path) is not None
+    ]
+    for path in block_files(paths):
+        after = _without_block(path, state.text(path), state.block_record(path))
+        if after != state.text(path):
+            changes.append(Change(path, state.text(path), after))
+    return Plan(tuple(changes), None, tuple(drift_notes(paths, state)))
+
+
+def drift_notes(paths: Paths, state: State) -> list[str]:
+    """Files and blocks edited by hand since dotdbg last wrote them."""
+    notes = []
+    for name, expected in state.manifest.get("generated", {}).items():
+        text = state.text(Path(name))
+        if text is not None and digest(text) != expected:
+            notes.append(f"{paths.display(Path(name))} was edited by hand since dotdbg wrote it")
+    for name, record in state.manifest.get("blocks", {}).items():
+        text = state.text(Path(name))
+        block = blocks.block_text(text, name) if text is not None else None
+        if block is not None and digest(block) != record.get("sha256"):
+            notes.append(f"the dotdbg block in {paths.display(Path(name))} was edited by hand")
+    return notes
+
+
+def login_file(paths: Paths, state: State) -> Path | None:
+    """The file a bash login shell reads (the first that exists), None when there is none."""
+    return next((path for path in paths.login_files if state.text(path) is not None), None)
+
+
+def loads_bashrc(text: str) -> bool:
+    """Whether a login file mentions ~/.bashrc outside a comment (sources it, in practice)."""
+    return any(
+        ".bashrc" in line and not line.lstrip().startswith("#") for line in text.splitlines()
+    )
+
+
+def profile_notes(paths: Paths, state: State) -> list[str]:
+    path = login_file(paths, state)
+    if path is None or loads_bashrc(state.text(path) or ""):
+        return []
+    return [
+        f"{paths.display(path)} does not load ~/.bashrc, so login shells (ssh, some terminals) "
+        "miss dotdbg: run `dotdbg doctor --fix`"
+    ]
+
+
+def plan_profile_fix(paths: Paths, state: State) -> Plan:
+    """Make login shells load ~/.bashrc: a block in the login file they read (a new
+    ~/.bash_profile when there is none). Nothing to do when that file loads it already."""
+    path = login_file(paths, state) or paths.bash_profile
+    if loads_bashrc(state.text(path) or ""):
+        return Plan((), None)
+    change, record = _block_change(path, PROFILE_BODY, state)
+    manifest = dict(state.manifest) or {"version": MANIFEST_VERSION, "blocks": {}, "generated": {}}
+    manifest["blocks"] = {**manifest.get("blocks", {}), str(path): record}
+    return Plan((change,), manifest)
+
+
+def plan_restore(paths: Paths, backup_dir: Path) -> Plan:
+    """Put every file saved in ``backup_dir`` back where it came from."""
+    changes = []
+    for saved in sorted(p for p in backup_dir.rglob("*") if p.is_file()):
+        relative = saved.relative_to(backup_dir)
+        original = (
+            Path("/", *relative.parts[1:]) if relative.parts[0] == "_abs" else paths.home / relative
+        )
+        changes.append(Change(original, read_text(original), read_text(saved)))
+    return Plan(tuple(changes), read_manifest(paths) or None)
+
+
+def unified_diff(paths: Paths, plan: Plan) -> str:
+    chunks: list[str] = []
+    for change in plan.pending:
+        name = paths.display(change.path)
+        chunks.extend(
+            difflib.unified_diff(
+                (change.before or "").splitlines(keepends=True),
+                (change.after or "").splitlines(keepends=True),
+                fromfile=name if change.before is not None else "/dev/null",
+                tofile=name if change.after is not None else "/dev/null",
+            )
+        )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+        for line in chunks
+    )

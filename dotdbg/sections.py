@@ -1,0 +1,259 @@
+"""Each section of the config: the user's table merged over the defaults and validated.
+
+Aliases, functions and pdb aliases are merged by name (``name = false`` removes a default);
+[packs] switches known packs on or off; [history], [readline] and [cheat] take the keys of their
+defaults. Every error is located in the user's file by a ``Checker``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dotdbg.checker import Checker, type_name
+from dotdbg.settings import Cheat, CheatPath, History, Readline
+
+ALIAS_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:+@%^,-]*")
+FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
+PDB_ALIAS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+PACK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+READLINE_FUNCTION = re.compile(r"[a-z][a-z0-9-]*")
+HISTCONTROL_WORDS = {"ignorespace", "ignoredups", "ignoreboth", "erasedups"}
+
+
+def merge_items(
+    base: Mapping[str, Any],
+    over: Mapping[str, Any],
+    section: str,
+    value_key: str,
+    name_pattern: re.Pattern[str],
+    checker: Checker,
+    warnings: list[str],
+    default_pack: str = "user",
+) -> list[dict[str, str]]:
+    """Defaults of ``section`` overridden, extended or removed (``name = false``) by the user."""
+    merged: dict[str, dict[str, str]] = {
+        name: {"name": name, "pack": default_pack, **spec}
+        for name, spec in base.get(section, {}).items()
+    }
+    user_items = checker.table(over, (section,))
+    for name, spec in user_items.items():
+        at = (section, name)
+        if spec is False:
+            if merged.pop(name, None) is None:
+                warnings.append(
+                    f"{checker.where(at)}: {checker.dotted(at)} = false removes nothing"
+                )
+            continue
+        item = dict(merged.get(name, {"name": name, "pack": default_pack}))
+        item.update(_user_item(spec, value_key, at, checker, new=name not in merged))
+        _check_item(item, value_key, name_pattern, section, at, checker)
+        merged[name] = item
+    return list(merged.values())
+
+
+def _user_item(
+    spec: Any, value_key: str, at: tuple[str, ...], checker: Checker, new: bool
+) -> dict[str, str]:
+    if isinstance(spec, str):
+        desc = spec.strip().splitlines()[0] if spec.strip() else ""
+        return {value_key: spec, **({"desc": desc} if new else {})}
+    if not isinstance(spec, dict):
+        raise checker.fail(
+            at,
+            f"{checker.dotted(at)} must be a string, a table or false, not {type_name(spec)}",
+            f'write {at[-1]} = "..." or {at[-1]} = {{ {value_key} = "...", desc = "..." }}',
+        )
+    for key, value in spec.items():
+        if isinstance(value, dict):  # `my.f = {…}` is TOML for a table `my` holding `f`
+            raise checker.fail(
+                (*at, key),
+                f"{checker.dotted((*at, key))} is a table inside {checker.dotted(at)}",
+                f'a name with a dot needs quotes: "{at[-1]}.{key}" = ...',
+            )
+    checker.known_keys(spec, (value_key, "desc", "pack"), at)
+    for key, value in spec.items():
+        checker.typed(value, str, (*at, key), f'{key} = "..."')
+    if new and value_key not in spec:
+        raise checker.fail(
+            at, f"{checker.dotted(at)} has no {value_key}", f'add {value_key} = "..."'
+        )
+    item = dict(spec)
+    if new and "desc" not in item:
+        item["desc"] = item[value_key].strip().splitlines()[0] if item[value_key].strip() else ""
+    return item
+
+
+NAME_HINTS = {
+    ALIAS_NAME: "use letters, digits and _ (aliases also . : + - @ %); no spaces, quotes, / $ =",
+    FUNCTION_NAME: "use letters, digits and _ . : - (not a digit first); no spaces, quotes, / $ =",
+    PDB_ALIAS_NAME: "use letters, digits and _ (not a digit first)",
+}
+
+
+def _check_item(
+    item: Mapping[str, str],
+    value_key: str,
+    name_pattern: re.Pattern[str],
+    section: str,
+    at: tuple[str, ...],
+    checker: Checker,
+) -> None:
+    name = item["name"]
+    if not name_pattern.fullmatch(name):
+        raise checker.fail(
+            at,
+            f"{name!r} is not a valid name in [{checker.dotted((section,))}]",
+            NAME_HINTS[name_pattern],
+        )
+    value = item[value_key]
+    if not value.strip():
+        raise checker.fail(
+            (*at, value_key), f"{checker.dotted(at)} is empty", f"give it a {value_key}"
+        )
+    if value_key == "command" and ("\n" in value or "\r" in value):
+        one_line = (
+            "a pdb alias is one line: join pdb commands with ;;"
+            if checker.prefix
+            else "an alias is one line: join commands with ; or &&, or make it a [functions] entry"
+        )
+        raise checker.fail((*at, value_key), f"{checker.dotted(at)} contains a newline", one_line)
+    if any(c in item.get("desc", "") for c in "\n\r"):
+        raise checker.fail(
+            (*at, "desc"), f"{checker.dotted(at)}.desc contains a newline", "keep it one line"
+        )
+    if not PACK_NAME.fullmatch(item["pack"]):
+        raise checker.fail(
+            (*at, "pack"),
+            f"pack name {item['pack']!r} is invalid",
+            "use lower-case letters, digits, - and _",
+        )
+
+
+def merge_packs(
+    base: Mapping[str, Any],
+    over: Mapping[str, Any],
+    items: Sequence[Mapping[str, str]],
+    checker: Checker,
+) -> dict[str, bool]:
+    packs = dict.fromkeys(base.get("packs", {}), True)
+    packs.update({item["pack"]: True for item in items})
+    for name, value in checker.table(over, ("packs",)).items():
+        if name not in packs:
+            close = difflib.get_close_matches(name, packs, n=1)
+            raise checker.fail(
+                ("packs", name),
+                f"unknown pack {name!r}",
+                f"did you mean {close[0]!r}?"
+                if close
+                else f"known packs: {', '.join(sorted(packs))}",
+            )
+        packs[name] = checker.typed(value, bool, ("packs", name), f"{name} = false")
+    return packs
+
+
+def _section(
+    base: Mapping[str, Any], over: Mapping[str, Any], name: str, checker: Checker
+) -> dict[str, Any]:
+    defaults = dict(base[name])
+    user = checker.table(over, (name,))
+    checker.known_keys(user, tuple(defaults), (name,))
+    for key, value in user.items():
+        kind = type(defaults[key])
+        checker.typed(value, kind, (name, key), f"{key} = {_example(defaults[key])}")
+    return {**defaults, **user}
+
+
+def _example(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, dict):
+        return "{ }"
+    return str(value)
+
+
+def history_section(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> History:
+    values = _section(base, over, "history", checker)
+    words = [w for w in values["control"].split(":") if w]
+    for word in words:
+        if word not in HISTCONTROL_WORDS:
+            raise checker.fail(
+                ("history", "control"),
+                f"history.control has an unknown word {word!r}",
+                f"use a colon-separated list of {', '.join(sorted(HISTCONTROL_WORDS))}",
+            )
+    for key in ("size", "file_size"):
+        if values[key] < -1:
+            raise checker.fail(
+                ("history", key),
+                f"history.{key} must be -1 (unlimited) or more, not {values[key]}",
+                f"for example: {key} = {base['history'][key]}, or -1 for no limit",
+            )
+    return History(**values)
+
+
+def readline_section(
+    base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker
+) -> Readline:
+    values = _section(base, over, "readline", checker)
+    bindings = []
+    for key, function in values["bindings"].items():
+        at = ("readline", "bindings", key)
+        checker.typed(function, str, at, '"\\\\C-x\\\\C-r" = "re-read-init-file"')
+        trailing_backslashes = len(key) - len(key.rstrip("\\"))
+        if not key or any(c in key for c in '"\n\r') or trailing_backslashes % 2:
+            raise checker.fail(
+                at,
+                f"readline key {key!r} is invalid",
+                'write keys like "\\\\C-x\\\\C-r" or "\\\\ep"',
+            )
+        if not READLINE_FUNCTION.fullmatch(function):
+            raise checker.fail(
+                at,
+                f"{function!r} is not a readline function name",
+                "use a name from `bind -l`, e.g. history-search-backward",
+            )
+        bindings.append((key, function))
+    return Readline(
+        history_search=values["history_search"],
+        bracketed_paste=values["bracketed_paste"],
+        esc_p_n=values["esc_p_n"],
+        bindings=tuple(bindings),
+    )
+
+
+def cheat_section(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> Cheat:
+    values = _section(base, over, "cheat", checker)
+    key_hint = 'a readline key sequence such as "\\\\C-g" or "\\\\eg", or "" for no key'
+    key = values["key"]
+    # A key without a backslash escape is plain typing: "C-g" would take over the letter C.
+    if key and (not key.startswith("\\") or any(c in key for c in "\n\r\"'")):
+        raise checker.fail(("cheat", "key"), f"cheat.key {key!r} is not a key sequence", key_hint)
+    alias_hint = 'a short name such as "ch", or "" for no alias'
+    if values["alias"] and not ALIAS_NAME.fullmatch(values["alias"]):
+        raise checker.fail(
+            ("cheat", "alias"),
+            f"cheat.alias {values['alias']!r} is not a valid alias name",
+            alias_hint,
+        )
+    paths = tuple(_cheat_path(entry, index, checker) for index, entry in enumerate(values["paths"]))
+    return Cheat(key=values["key"], alias=values["alias"], paths=paths)
+
+
+def _cheat_path(entry: Any, index: int, checker: Checker) -> CheatPath:
+    at = ("cheat", "paths", str(index))
+    example = '[[cheat.paths]]\nname = "community"\npath = "~/src/cheatsheets"'
+    checker.typed(entry, dict, at, example)
+    checker.known_keys(entry, ("name", "path", "readonly"), at)
+    for key in ("name", "path"):
+        if key not in entry:
+            raise checker.fail(at, f"this [[cheat.paths]] entry has no {key}", example)
+        checker.typed(entry[key], str, (*at, key), f'{key} = "..."')
+    readonly = checker.typed(
+        entry.get("readonly", False), bool, (*at, "readonly"), "readonly = true"
+    )
+    return CheatPath(name=entry["name"], path=entry["path"], readonly=readonly)

@@ -1,0 +1,98 @@
+"""The validated configuration: frozen dataclasses, holding only what is enabled.
+
+``dotdbg.config`` builds a ``Config``; everything else reads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dotdbg.tomlpos import locate
+
+if TYPE_CHECKING:
+    from dotdbg.tomlsource import Source
+
+
+@dataclass(frozen=True)
+class Alias:
+    name: str
+    command: str
+    desc: str
+    pack: str
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    body: str
+    desc: str
+    pack: str
+
+
+@dataclass(frozen=True)
+class PdbAlias:
+    name: str
+    command: str
+    desc: str
+    pack: str
+
+
+@dataclass(frozen=True)
+class History:
+    control: str
+    size: int
+    file_size: int
+    append: bool
+    flush_each_command: bool
+
+
+@dataclass(frozen=True)
+class Readline:
+    history_search: bool
+    bracketed_paste: bool
+    esc_p_n: bool
+    bindings: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class CheatPath:
+    name: str
+    path: str
+    readonly: bool
+
+
+@dataclass(frozen=True)
+class Cheat:
+    key: str
+    alias: str
+    paths: tuple[CheatPath, ...]
+
+
+@dataclass(frozen=True)
+class Config:
+    """The merged configuration; only enabled items are in it."""
+
+    packs: tuple[tuple[str, bool], ...]
+    aliases: tuple[Alias, ...]
+    functions: tuple[Function, ...]
+    pdb_aliases: tuple[PdbAlias, ...]
+    history: History | None
+    readline: Readline | None
+    cheat: Cheat
+    sources: tuple[Path, ...]
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+    origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
+
+    def pack_enabled(self, pack: str) -> bool:
+        return dict(self.packs).get(pack, True)
+
+    def where(self, key_path: Sequence[str]) -> str:
+        """``file:line:col`` of a setting, in the user's file when it is set there."""
+        for origin in reversed(self.origins):
+            line, column = locate(origin.text, key_path)
+            if (line, column) != (1, 1) or origin is self.origins[0]:
+                return f"{origin.path}:{line}:{column}"
+        return ""

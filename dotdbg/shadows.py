@@ -1,0 +1,41 @@
+"""Aliases and functions that hide a command, a shell builtin or a keyword of the same name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dotdbg.settings import Config
+
+# `compgen -b` and `compgen -k` of bash 5.2
+BASH_BUILTINS = frozenset(
+    """alias bg bind break builtin caller cd command compgen complete compopt continue declare
+    dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill
+    let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt
+    source suspend test times trap true type typeset ulimit umask unalias unset wait""".split()
+)
+BASH_KEYWORDS = frozenset(
+    """if then else elif fi case esac for select while until do done in function time coproc
+    { } ! [[ ]]""".split()
+)
+
+
+def shadow_warnings(config: Config, which: Callable[[str], str | None]) -> list[str]:
+    """One line per alias or function that hides a command, a builtin or a keyword."""
+    named = [("alias", a.name) for a in config.aliases] + [
+        ("function", f.name) for f in config.functions
+    ]
+    return [line for kind, name in named if (line := _shadow_line(kind, name, which))]
+
+
+def _shadow_line(kind: str, name: str, which: Callable[[str], str | None]) -> str:
+    if name in BASH_KEYWORDS:
+        return f"{kind} {name} shadows the shell keyword {name}"
+    if name in BASH_BUILTINS:
+        return f"{kind} {name} shadows the builtin {name}; the original is `builtin {name}`"
+    found = which(name)
+    if not found:
+        return ""
+    ways = [f"`command {name}`", *([f"`\\{name}`"] if kind == "alias" else []), f"`{found}`"]
+    return f"{kind} {name} shadows {found}; the original is still {', '.join(ways)}"

@@ -1,0 +1,77 @@
+"""A TOML config file read from disk, kept with its path, parsed with errors at file:line:col."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dotdbg.errors import DotdbgError
+from dotdbg.tomlpos import locate
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One TOML file: where it is, its text, and (lazily) its parsed tables."""
+
+    path: Path
+    text: str
+
+    def parse(self) -> dict[str, Any]:
+        try:
+            parsed: dict[str, Any] = tomllib.loads(self.text)
+            return parsed
+        except tomllib.TOMLDecodeError as error:
+            raise _syntax_error(self, error) from None
+
+    def where(self, key_path: Sequence[str]) -> str:
+        line, column = locate(self.text, key_path)
+        return f"{self.path}:{line}:{column}"
+
+
+def _syntax_error(source: Source, error: Exception) -> DotdbgError:
+    if source.text.startswith("\ufeff"):
+        return DotdbgError(
+            "the file starts with a byte-order mark (BOM), which TOML does not allow",
+            hint="save it as plain UTF-8, without BOM (your editor's encoding setting)",
+            location=f"{source.path}:1:1",
+        )
+    message = str(error)
+    match = re.search(r"\(at line (\d+), column (\d+)\)", message)
+    where = f"{source.path}:{match[1]}:{match[2]}" if match else str(source.path)
+    if "(at end of document)" in message:  # point just after the last thing written
+        written = source.text.rstrip()
+        line = written.count("\n") + 1
+        where = f"{source.path}:{line}:{len(written) - written.rfind(chr(10))}"
+    what = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
+    what = what or "invalid TOML"
+    return DotdbgError(
+        f"TOML syntax error: {what[0].lower()}{what[1:]}",
+        hint="fix the TOML at that position (strings need quotes; see `dotdbg init` for examples)",
+        location=where,
+    )
+
+
+def read_user_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise DotdbgError(
+            f"config is not valid UTF-8 (byte {error.start})",
+            hint="save the file as UTF-8",
+            location=str(path),
+        ) from None
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot read config: {error.strerror}",
+            hint=f"check the file: ls -l {path}",
+            location=str(path),
+        ) from None
