@@ -7,7 +7,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dotdbg.paths import Paths
+from dotdbg.paths import Paths, own_program
 from dotdbg.plan import login_file, profile_notes
 from dotdbg.state import is_installed, read_state
 
@@ -85,10 +85,7 @@ def check_path(paths: Paths) -> Check:
 
 
 def _find(tool: str) -> str | None:
-    from dotdbg.render import shellcheck_program
-
-    # install checks with the shellcheck its own wheel brought, which need not be on PATH
-    return shellcheck_program() if tool == "shellcheck" else shutil.which(tool)
+    return shutil.which(tool) or own_program(tool)
 
 
 def check_tools(paths: Paths) -> Check:

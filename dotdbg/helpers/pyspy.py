@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from dotdbg.errors import DotdbgError
 from dotdbg.helpers import procfs, pycmdline, pyprocs
 from dotdbg.helpers.pyprocs import PyProcess, Scanner
+from dotdbg.paths import own_program
 
 PTRACE_SCOPE = "/proc/sys/kernel/yama/ptrace_scope"
 MAX_PARALLEL = 8
@@ -35,11 +36,13 @@ class Dump:
 
 
 def find_py_spy() -> str:
-    found = shutil.which("py-spy")
+    """py-spy on PATH (which tests and users may point at a wrapper), else in dotdbg's own env."""
+    found = shutil.which("py-spy") or own_program("py-spy")
     if found is None:
         raise DotdbgError(
-            "py-spy is not installed (not found on PATH)",
-            hint="pip install py-spy   (or: pipx install py-spy), then run dotdbg pyspy again",
+            "py-spy is not installed (not on PATH, nor beside dotdbg)",
+            hint=f"{shlex.quote(sys.executable)} -m pip install py-spy   (into dotdbg's own "
+            "environment; or: pipx install py-spy), then run dotdbg pyspy again",
         )
     return found
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from watch_procs import AS_NOBODY, BIN, IS_ROOT, Spawner
 
+from dotdbg.errors import DotdbgError
 from dotdbg.helpers import pyspy
 
 DOTDBG = str(BIN / "dotdbg")
@@ -127,14 +128,32 @@ def unprivileged_py_spy(tmp_path: Path) -> Path:
     return bin_dir
 
 
-def test_missing_py_spy_says_how_to_install_it(spawn: Spawner, tmp_path: Path) -> None:
-    spawn.python(HANGS)
-    done = run(DOTDBG, "pyspy", spawn.token, path=path_with(tmp_path))
-    assert done.returncode == 2
-    assert done.stderr.splitlines() == [
-        "dotdbg: error: py-spy is not installed (not found on PATH)",
-        "hint: pip install py-spy   (or: pipx install py-spy), then run dotdbg pyspy again",
+def test_missing_py_spy_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = tmp_path / "venv/bin/python"  # an environment without py-spy
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(sys, "executable", str(python))
+    with pytest.raises(DotdbgError) as caught:
+        pyspy.find_py_spy()
+    assert caught.value.lines() == [
+        "dotdbg: error: py-spy is not installed (not on PATH, nor beside dotdbg)",
+        f"hint: {python} -m pip install py-spy   (into dotdbg's own environment; "
+        "or: pipx install py-spy), then run dotdbg pyspy again",
     ]
+
+
+def test_py_spy_in_dotdbgs_own_environment_is_found_off_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # install.sh links only dotdbg's commands into ~/.local/bin, not its venv's bin
+    bin_dir = tmp_path / "venv/bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "py-spy").write_text("#!/bin/sh\n")
+    (bin_dir / "py-spy").chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(sys, "executable", str(bin_dir / "python"))
+    assert pyspy.find_py_spy() == str(bin_dir / "py-spy")
 
 
 def test_a_dump_that_hangs_times_out(spawn: Spawner, tmp_path: Path) -> None:
