@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import sys
 import time
@@ -21,6 +22,18 @@ from dotdbg.helpers.holding import STOP_SIGNALS, Stopped, stop_on_signals
 
 CHILD_GRACE_SECONDS = 5.0
 CANNOT_START = 127
+
+
+def require_program(program: str, path: str | None = None) -> None:
+    """Refuse a command that cannot start before anything is set up for it (a fill, a cgroup)."""
+    if "/" in program:
+        found = os.path.isfile(program) and os.access(program, os.X_OK)
+    else:
+        found = shutil.which(program, path=path) is not None
+    if not found:
+        raise DotdbgError(
+            f"command {program!r} not found", hint="check the name, or give its full path after --"
+        )
 
 
 def run_command(

@@ -200,6 +200,8 @@ def run_mem_fill(options: MemFillOptions, report: Report = say) -> int:
     """Fill, hold (or run the command), release; the exit code of the command, or 0."""
     if options.command and options.hold_seconds is not None:
         raise DotdbgError("--hold and a command do not mix: the memory is held while CMD runs")
+    if options.command:
+        child.require_program(options.command[0])
     check_target(options.target, current_budget(), options.force)
     reason = compressed_swap()
     incompressible = bool(reason) if options.incompressible is None else options.incompressible

@@ -120,6 +120,7 @@ def run_with_private_tmp(plan: PrivateTmp, argv: list[str]) -> int:
 
 def run_private_tmp(size: int, argv: list[str], report: Callable[[str], None]) -> int:
     """Run ``argv`` over a private ``size`` tmpfs; its exit code as a shell shows it."""
+    child.require_program(argv[0])
     privileged = has_cap_sys_admin(Path("/proc/self/status").read_text())
     plan = plan_private_tmp(size, os.environ.get("TMPDIR"), privileged)
     how = "as root" if plan.privileged else "through a user namespace"

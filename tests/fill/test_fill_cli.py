@@ -41,6 +41,8 @@ def test_dotdbg_disk_fill_runs_the_same_command(tmpfs: Path) -> None:
         (["dotdbg", "mem-fill", "1.5"], "dotdbg: error: size '1.5' has a fraction of a byte"),
         (["gpu-fill", "--leave", "1G", "--take", "1G"], "dotdbg: error: give exactly one of"),
         (["gpu-fill", "--leave", "lots"], "dotdbg: error: --leave 'lots' is not a size"),
+        # checked before any memory is taken or any namespace made: the error is the first line
+        (["mem-fill", "8M", "--", "no-such-cmd"], "dotdbg: error: command 'no-such-cmd' not found"),
     ],
 )
 def test_bad_arguments_are_one_error_and_exit_2(argv: list[str], first_line: str) -> None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dotdbg.errors import DotdbgError
+from dotdbg.helpers.child import require_program
 from dotdbg.helpers.memlimit.backends import (
     BACKEND_NAMES,
     Backend,
@@ -33,15 +33,7 @@ def say(text: str) -> None:
 def resolve_command(command: Sequence[str], env: Mapping[str, str]) -> list[str]:
     """The command to run: as given, or the user's interactive shell; it must exist."""
     argv = list(command) or [env.get("SHELL") or "/bin/bash"]
-    program = argv[0]
-    if "/" in program:
-        found = os.path.isfile(program) and os.access(program, os.X_OK)
-    else:
-        found = shutil.which(program, path=env.get("PATH")) is not None
-    if not found:
-        raise DotdbgError(
-            f"command {program!r} not found", hint="check the name, or give its full path after --"
-        )
+    require_program(argv[0], env.get("PATH"))
     return argv
 
 
