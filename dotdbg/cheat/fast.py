@@ -185,7 +185,10 @@ def main(argv: list[str]) -> int:
 def run(options: Options, env: Mapping[str, str]) -> int:
     sheets = load(env)
     if options.tags:
-        sheets = search.with_tags(sheets, options.tags)
+        tagged = search.with_tags(sheets, options.tags)
+        if not tagged and not (options.edit or options.new):
+            return _report_no_tag(sheets, options)
+        sheets = tagged
     if options.edit is not None or options.new is not None:
         return _edit(sheets, options, env)
     color = output.use_color(options.color, sys.stdout.isatty(), env)
@@ -265,6 +268,17 @@ def _report_nothing_found(
     close = search.suggestions(words[0], sheets)
     if close:
         print(f"hint: did you mean {' or '.join(close)}?", file=sys.stderr)
+
+
+def _report_no_tag(sheets: dict[str, search.Sheet], options: Options) -> int:
+    wanted = " and ".join(repr(tag) for tag in options.tags)
+    print(f"dotdbg: no sheet is tagged {wanted}", file=sys.stderr)
+    known = sorted({tag.lower() for sheet in sheets.values() for tag in sheet.tags})
+    if known:
+        print(f"hint: tags in use: {', '.join(known)}", file=sys.stderr)
+    if options.json:
+        _write("[]\n")
+    return EXIT_NOT_FOUND
 
 
 def _warn(path: str, problem: str) -> None:

@@ -95,6 +95,19 @@ def test_json_for_scripts(personal_dir: Path, run_cheat: RunCheat) -> None:
     assert [sheet["name"] for sheet in listing if sheet["name"] == "qqgit"] == ["qqgit"]
 
 
+def test_an_unknown_tag_says_so_and_names_the_tags_in_use(
+    personal_dir: Path, run_cheat: RunCheat
+) -> None:
+    write_sheet(personal_dir, "qqgit", QQGIT)
+    done = run_cheat("-t", "qqnosuchtag")
+    assert done.returncode == 1
+    first, hint = done.stderr.splitlines()
+    assert first == "dotdbg: no sheet is tagged 'qqnosuchtag'"
+    assert hint.startswith("hint: tags in use: ") and "vcs" in hint
+    assert done.stdout == ""
+    assert json.loads(run_cheat("--json", "-t", "qqnosuchtag").stdout) == []
+
+
 def test_json_with_no_match_is_an_empty_list(personal_dir: Path, run_cheat: RunCheat) -> None:
     write_sheet(personal_dir, "qqgit", QQGIT)
     done = run_cheat("--json", "qqgit", "zzznothing")
