@@ -96,7 +96,7 @@ def _report(paths: Paths, outcome: edit.Outcome, name: str) -> int:
     if outcome.saved.install is None:
         note("dotdbg is not installed in this home: run `dotdbg install` to use it")
         return 0
-    note("installed; new shells have it, and this line updates the running one:")
+    note("installed: new shells see the change, and this line updates the running one:")
     print(outcome.reload)
     return 0
 

@@ -45,7 +45,11 @@ def test_alias_add_prints_only_the_reload_line_on_stdout(home: Path) -> None:
 
 
 def test_rm_prints_unalias_and_unset(home: Path) -> None:
-    assert dotdbg("alias", "rm", "gs", "--home", str(home)).stdout == "unalias gs\n"
+    done = dotdbg("alias", "rm", "gs", "--home", str(home))
+    assert done.stdout == "unalias gs\n"
+    assert done.stderr.splitlines()[1] == (
+        "dotdbg: installed: new shells see the change, and this line updates the running one:"
+    )
     assert dotdbg("fn", "rm", "l", "--home", str(home)).stdout == "unset -f l\n"
 
 
