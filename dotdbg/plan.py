@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg import blocks
+from dotdbg.fileops import original_path
 from dotdbg.paths import Paths
 from dotdbg.render import BASH_FILE, INPUTRC_FILE, PDBRC_FILE, Rendered, bash_source_line
 from dotdbg.settings import Config
@@ -219,10 +220,7 @@ def plan_restore(paths: Paths, backup_dir: Path) -> Plan:
     """Put every file saved in ``backup_dir`` back where it came from."""
     changes = []
     for saved in sorted(p for p in backup_dir.rglob("*") if p.is_file()):
-        relative = saved.relative_to(backup_dir)
-        original = (
-            Path("/", *relative.parts[1:]) if relative.parts[0] == "_abs" else paths.home / relative
-        )
+        original = original_path(paths, saved.relative_to(backup_dir))
         changes.append(Change(original, read_text(original), read_text(saved)))
     return Plan(tuple(changes), read_manifest(paths) or None)
 
