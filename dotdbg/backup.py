@@ -11,6 +11,7 @@ install did.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,7 +79,12 @@ def read_backup(paths: Paths, backup_dir: Path) -> Contents:
 
 
 def backup_dirs(paths: Paths) -> list[Path]:
-    """Backup folders, oldest first (their names are UTC timestamps)."""
+    """Backup folders, oldest first: by UTC timestamp, then ``-2``, ``-3`` … ``-10``."""
     if not paths.backups_dir.is_dir():
         return []
-    return sorted(p for p in paths.backups_dir.iterdir() if p.is_dir())
+    return sorted((p for p in paths.backups_dir.iterdir() if p.is_dir()), key=_order)
+
+
+def _order(folder: Path) -> tuple[str, int]:
+    match = re.fullmatch(r"(.*)-(\d+)", folder.name)
+    return (match[1], int(match[2])) if match else (folder.name, 1)

@@ -287,6 +287,19 @@ def test_a_backup_without_an_index_puts_its_files_back_and_says_so(tmp_path: Pat
     assert "older dotdbg" in report.plan.notes[0]
 
 
+def test_backups_are_ordered_by_time_then_by_number(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    names = ["20200101T000000Z-10", "20200101T000001Z", "20200101T000000Z-2", "20200101T000000Z"]
+    for name in names:
+        (paths.backups_dir / name).mkdir(parents=True)
+    assert [folder.name for folder in backup_dirs(paths)] == [
+        "20200101T000000Z",
+        "20200101T000000Z-2",
+        "20200101T000000Z-10",
+        "20200101T000001Z",
+    ]
+
+
 def login_shell_sees(home: Path, shell: str = "bash") -> str:
     """What `type -t gs` says in a real login shell (bash reads the first login file only)."""
     argv = [shell, "-l", "-i", "-c", "type -t gs"] if shell == "bash" else [shell, "-l", "-c", ":"]
