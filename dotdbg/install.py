@@ -57,11 +57,15 @@ def _existing_parent(path: Path) -> Path:
     return parent
 
 
-def apply(paths: Paths, plan: Plan) -> Path | None:
-    """Back up, then write or delete each pending change atomically; returns the backup dir."""
+def apply(paths: Paths, plan: Plan, backup: Backup | None = None) -> Path | None:
+    """Back up, then write or delete each pending change atomically; returns the backup dir.
+
+    ``backup``: the folder of the command this plan is part of (`alias add` edits the config
+    first), so that one restore undoes the whole command.
+    """
     pending = plan.pending
     preflight(paths, pending)
-    backup = Backup(paths)
+    backup = backup or Backup(paths)
     backup.save(change.path for change in pending)
     backup_dir = backup.dir
     done: list[Change] = []
@@ -151,14 +155,23 @@ def _lock_unless(dry_run: bool, paths: Paths) -> AbstractContextManager[None]:
     return nullcontext() if dry_run else run_lock(paths)
 
 
-def install(paths: Paths, config: Config, *, dry_run: bool = False) -> Report:
+def install(
+    paths: Paths,
+    config: Config,
+    *,
+    dry_run: bool = False,
+    backup: Backup | None = None,
+    locked: bool = False,
+) -> Report:
+    """``backup`` and ``locked``: the install is one step of a command (`alias add`) that
+    backs up into that folder and already holds the run lock."""
     from dotdbg.render import check_bash
 
     rendered = render_for(paths, config)
     check_bash(rendered.files[BASH_FILE], config)
-    with _lock_unless(dry_run, paths):
+    with _lock_unless(dry_run or locked, paths):
         plan = plan_install(paths, config, rendered, read_state(paths))
-        backup_dir = None if dry_run else apply(paths, plan)
+        backup_dir = None if dry_run else apply(paths, plan, backup)
     return Report(plan, backup_dir, config.warnings)
 
 
