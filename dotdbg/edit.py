@@ -3,7 +3,7 @@
 The text functions are pure: TOML text in, TOML text out, everything the user wrote outside the
 edited entry kept as it was (tomlkit). ``save_edit`` is the writer: it validates the new text
 exactly as a hand edit would be validated, backs the old file up, writes atomically and refreshes
-an installed dotdbg.
+an installed dotdbg, all under one run lock and into one backup folder.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from dotdbg import tomledit
+from dotdbg.backup import Backup
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, run_lock
+from dotdbg.fileops import atomic_write, run_lock
 from dotdbg.paths import Paths
 from dotdbg.sections import ALIAS_NAME, FUNCTION_NAME
 
@@ -60,7 +61,7 @@ def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> s
 @dataclass(frozen=True)
 class Saved:
     config: Config
-    backup: Path | None
+    backup: Path | None  # the one folder of this edit: the config and the installed files
     install: Report | None  # None: dotdbg is not installed in this home
 
 
@@ -89,28 +90,27 @@ def save_edit(paths: Paths, change: Callable[[str], str]) -> Saved:
         # What `dotdbg install` would check, before anything is written: a body that breaks
         # `bash -n` changes nothing.
         check_bash(install.render_for(paths, config).files[BASH_FILE], config)
-        backup = _backup(paths)
+        # One folder for the config and the installed files: one restore undoes the edit.
+        backup = Backup(paths)
+        backup.save([paths.config_file])
         if "\r\n" in old:  # a file written on Windows keeps its line endings
             new = new.replace("\n", "\r\n")
         atomic_write(paths.config_file, new.encode("utf-8"))
-    # install takes the run lock itself (flock is per open file, so not while we hold it).
-    try:
-        report = install.install(paths, config) if is_installed(paths) else None
-    except DotdbgError as error:
-        # The shell files could not follow: put the config back, so that nothing changed.
-        if existed:
-            atomic_write(paths.config_file, old.encode("utf-8"))
-        else:
-            paths.config_file.unlink()
-        error.hint = f"{error.hint}; your config was left as it was".lstrip("; ")
-        raise
-    return Saved(config, backup, report)
-
-
-def _backup(paths: Paths) -> Path | None:
-    if not paths.config_file.exists():
-        return None
-    return backup_file(paths, new_backup_dir(paths), paths.config_file)
+        try:
+            report = (
+                install.install(paths, config, backup=backup, locked=True)
+                if is_installed(paths)
+                else None
+            )
+        except DotdbgError as error:
+            # The shell files could not follow: put the config back, so that nothing changed.
+            if existed:
+                atomic_write(paths.config_file, old.encode("utf-8"))
+            else:
+                paths.config_file.unlink()
+            error.hint = f"{error.hint}; your config was left as it was".lstrip("; ")
+            raise
+    return Saved(config, backup.dir, report)
 
 
 def defined_in_defaults(paths: Paths, section: Section, name: str) -> bool:

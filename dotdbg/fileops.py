@@ -76,13 +76,22 @@ def new_backup_dir(paths: Paths) -> Path:
     raise DotdbgError(f"too many backups for {stamp} in {paths.backups_dir}")
 
 
+def backup_name(paths: Paths, path: Path) -> Path:
+    """Where a backup folder keeps ``path``: relative to home, or under ``_abs/`` outside it."""
+    try:
+        return path.relative_to(paths.home)
+    except ValueError:
+        return Path("_abs") / path.relative_to(path.anchor)
+
+
+def original_path(paths: Paths, name: Path) -> Path:
+    """The file a backup folder's ``name`` was copied from (the inverse of ``backup_name``)."""
+    return Path("/", *name.parts[1:]) if name.parts[0] == "_abs" else paths.home / name
+
+
 def backup_file(paths: Paths, backup_dir: Path, path: Path) -> Path:
     """Copy ``path`` (its content, following symlinks) into ``backup_dir``, mode 0600."""
-    try:
-        relative = path.relative_to(paths.home)
-    except ValueError:
-        relative = Path("_abs") / path.relative_to(path.anchor)
-    copy = backup_dir / relative
+    copy = backup_dir / backup_name(paths, path)
     copy.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     shutil.copyfile(path, copy)
     os.chmod(copy, 0o600)

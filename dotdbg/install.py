@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dotdbg.backup import Backup, backup_dirs
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import atomic_write, backup_file, new_backup_dir, real_target, run_lock
+from dotdbg.fileops import atomic_write, real_target, run_lock
 from dotdbg.paths import Paths
 from dotdbg.plan import Change, Plan, plan_install, plan_profile_fix, plan_restore, plan_uninstall
 from dotdbg.render import BASH_FILE, Rendered, render_all
@@ -56,11 +57,17 @@ def _existing_parent(path: Path) -> Path:
     return parent
 
 
-def apply(paths: Paths, plan: Plan) -> Path | None:
-    """Back up, then write or delete each pending change atomically; returns the backup dir."""
+def apply(paths: Paths, plan: Plan, backup: Backup | None = None) -> Path | None:
+    """Back up, then write or delete each pending change atomically; returns the backup dir.
+
+    ``backup``: the folder of the command this plan is part of (`alias add` edits the config
+    first), so that one restore undoes the whole command.
+    """
     pending = plan.pending
     preflight(paths, pending)
-    backup_dir = _backup(paths, [c.path for c in pending if c.before is not None])
+    backup = backup or Backup(paths)
+    backup.save(change.path for change in pending)
+    backup_dir = backup.dir
     done: list[Change] = []
     for change in pending:
         try:
@@ -69,8 +76,9 @@ def apply(paths: Paths, plan: Plan) -> Path | None:
             _roll_back(paths, done, change, error, backup_dir)
         done.append(change)
     _save_manifest(paths, plan.manifest)
-    if plan.manifest is None:
-        _remove_if_empty(paths.data_dir)
+    for change in pending:
+        if change.after is None and change.path.parent in (paths.data_dir, paths.config_dir):
+            _remove_if_empty(change.path.parent)
     return backup_dir
 
 
@@ -107,15 +115,6 @@ def _remove_if_empty(directory: Path) -> None:
         directory.rmdir()
     except OSError:
         pass  # not empty (the user keeps files there) or already gone
-
-
-def _backup(paths: Paths, files: Sequence[Path]) -> Path | None:
-    if not files:
-        return None
-    backup_dir = new_backup_dir(paths)
-    for path in files:
-        backup_file(paths, backup_dir, path)
-    return backup_dir
 
 
 def _save_manifest(paths: Paths, manifest: dict[str, Any] | None) -> None:
@@ -156,14 +155,23 @@ def _lock_unless(dry_run: bool, paths: Paths) -> AbstractContextManager[None]:
     return nullcontext() if dry_run else run_lock(paths)
 
 
-def install(paths: Paths, config: Config, *, dry_run: bool = False) -> Report:
+def install(
+    paths: Paths,
+    config: Config,
+    *,
+    dry_run: bool = False,
+    backup: Backup | None = None,
+    locked: bool = False,
+) -> Report:
+    """``backup`` and ``locked``: the install is one step of a command (`alias add`) that
+    backs up into that folder and already holds the run lock."""
     from dotdbg.render import check_bash
 
     rendered = render_for(paths, config)
     check_bash(rendered.files[BASH_FILE], config)
-    with _lock_unless(dry_run, paths):
+    with _lock_unless(dry_run or locked, paths):
         plan = plan_install(paths, config, rendered, read_state(paths))
-        backup_dir = None if dry_run else apply(paths, plan)
+        backup_dir = None if dry_run else apply(paths, plan, backup)
     return Report(plan, backup_dir, config.warnings)
 
 
@@ -181,15 +189,8 @@ def fix_profile(paths: Paths, *, dry_run: bool = False) -> Report:
     return Report(plan, backup_dir)
 
 
-def backups(paths: Paths) -> list[Path]:
-    """Backup directories, oldest first (their names are UTC timestamps)."""
-    if not paths.backups_dir.is_dir():
-        return []
-    return sorted(p for p in paths.backups_dir.iterdir() if p.is_dir())
-
-
 def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Report:
-    available = backups(paths)
+    available = backup_dirs(paths)
     chosen = [b for b in available if stamp is None or b.name == stamp]
     if not chosen:
         names = ", ".join(b.name for b in available[-5:]) or "none yet"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg import blocks
+from dotdbg.backup import read_backup
 from dotdbg.paths import Paths
 from dotdbg.render import BASH_FILE, INPUTRC_FILE, PDBRC_FILE, Rendered, bash_source_line
 from dotdbg.settings import Config
@@ -216,15 +217,39 @@ def plan_profile_fix(paths: Paths, state: State) -> Plan:
 
 
 def plan_restore(paths: Paths, backup_dir: Path) -> Plan:
-    """Put every file saved in ``backup_dir`` back where it came from."""
-    changes = []
-    for saved in sorted(p for p in backup_dir.rglob("*") if p.is_file()):
-        relative = saved.relative_to(backup_dir)
-        original = (
-            Path("/", *relative.parts[1:]) if relative.parts[0] == "_abs" else paths.home / relative
+    """Put every file saved in ``backup_dir`` back where it came from, delete the files that did
+    not exist then, and give each of them back the manifest record it had."""
+    backup = read_backup(paths, backup_dir)
+    changes = [
+        Change(path, read_text(path), read_text(copy)) for path, copy in backup.saved.items()
+    ]
+    changes += [Change(path, read_text(path), None) for path in backup.absent]
+    changes.sort(key=lambda change: str(change.path))
+    current = read_manifest(paths)
+    if backup.manifest is None:
+        note = (
+            "an older dotdbg made this backup: files created since are kept and dotdbg's "
+            "records unchanged; check `dotdbg status`"
         )
-        changes.append(Change(original, read_text(original), read_text(saved)))
-    return Plan(tuple(changes), read_manifest(paths) or None)
+        return Plan(tuple(changes), current or None, (note,))
+    files = [change.path for change in changes]
+    return Plan(tuple(changes), restored_manifest(current, backup.manifest, files))
+
+
+def restored_manifest(
+    current: dict[str, Any], saved: dict[str, Any], files: list[Path]
+) -> dict[str, Any] | None:
+    """The records of ``files`` as ``saved`` had them, every other record as ``current`` has it
+    (None: no record is left, so no manifest)."""
+    manifest: dict[str, Any] = {**current, "version": MANIFEST_VERSION}
+    for key in ("blocks", "generated"):
+        records = dict(current.get(key, {}))
+        for path in map(str, files):
+            records.pop(path, None)
+            if path in saved.get(key, {}):
+                records[path] = saved[key][path]
+        manifest[key] = records
+    return manifest if manifest["blocks"] or manifest["generated"] else None
 
 
 def unified_diff(paths: Paths, plan: Plan) -> str:

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from dotdbg.backup import backup_dirs, read_backup
 from dotdbg.install import Report
 from dotdbg.paths import Paths
 from dotdbg.plan import Plan, unified_diff
@@ -65,6 +66,17 @@ def print_uninstall(paths: Paths, done: Report, *, dry_run: bool, diff: bool) ->
     print_changes(paths, done.plan, dry_run=dry_run)
     if done.backup_dir is not None:
         note(f"previous versions saved in {paths.display(done.backup_dir)}")
+
+
+def print_backups(paths: Paths) -> None:
+    """One line per backup, oldest first: the files it puts back, and those it deletes (they
+    did not exist before that command)."""
+    for folder in backup_dirs(paths):
+        contents = read_backup(paths, folder)
+        what = [" ".join(paths.display(path) for path in contents.saved)]
+        if contents.absent:
+            what.append("restore deletes " + " ".join(paths.display(p) for p in contents.absent))
+        print(f"{folder.name}  {'; '.join(part for part in what if part)}")
 
 
 def print_status(paths: Paths, done: Report, *, installed: bool) -> int:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -142,6 +143,29 @@ def test_uninstall_reports_and_restores(tmp_path: Path) -> None:
     assert "~/.bashrc: updated" in result.stdout
     assert (tmp_path / ".bashrc").read_text() == "x"
     assert "nothing to uninstall" in dotdbg("uninstall", home=tmp_path).stderr
+
+
+STAMP = r"\d{8}T\d{6}Z(-\d+)?"
+CREATED = "~/.inputrc ~/.local/share/dotdbg/dotdbg.bash ~/.local/share/dotdbg/inputrc \
+~/.local/share/dotdbg/pdbrc ~/.pdbrc"
+
+
+def test_restore_after_uninstall_is_installed_again_and_listed(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("export A=1")
+    for command in ("install", "uninstall", "restore"):
+        assert dotdbg(command, home=tmp_path).returncode == 0
+    status = dotdbg("status", home=tmp_path)
+    assert (status.returncode, status.stdout.splitlines()[-1]) == (0, "installed and current")
+    listing = dotdbg("restore", "--list", home=tmp_path).stdout.splitlines()
+    assert [line.split("  ", 1)[1] for line in listing] == [
+        f"~/.bashrc; restore deletes {CREATED}",  # install: what it created, restore deletes
+        f"~/.bashrc {CREATED}",  # uninstall: every file as it was
+        f"~/.bashrc; restore deletes {CREATED}",  # the restore brought those back
+    ]
+    assert all(re.match(STAMP + "  ", line) for line in listing)
+    dotdbg("uninstall", home=tmp_path)
+    assert (tmp_path / ".bashrc").read_text() == "export A=1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".bashrc", ".local"]
 
 
 def test_init_writes_a_valid_starter_and_never_overwrites(tmp_path: Path) -> None:

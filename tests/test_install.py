@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from dotdbg import blocks
+from dotdbg.backup import backup_dirs
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import install, uninstall
+from dotdbg.install import fix_profile, install, restore, uninstall
 from dotdbg.paths import Paths
-from dotdbg.state import read_state
+from dotdbg.state import is_installed, read_state
 
 SKEL_BASHRC = Path("/etc/skel/.bashrc")
 REALISTIC_BASHRCS = {
@@ -212,17 +213,91 @@ def test_concurrent_installs_are_serialized(tmp_path: Path) -> None:
 
 
 def test_restore_puts_a_backup_back_and_backs_up_first(tmp_path: Path) -> None:
-    from dotdbg.install import backups, restore
-
     (tmp_path / ".bashrc").write_text("original\n")
     paths = do_install(tmp_path)
-    first_backup = backups(paths)[-1]
+    first_backup = backup_dirs(paths)[-1]
     restored = restore(paths, first_backup.name)
     assert (tmp_path / ".bashrc").read_text() == "original\n"
     assert restored.backup_dir is not None
     assert blocks.START in (restored.backup_dir / ".bashrc").read_text()
     with pytest.raises(DotdbgError, match="no backup named"):
         restore(paths, "19990101T000000Z")
+
+
+def home_files(home: Path) -> dict[str, tuple[bytes, int]]:
+    """The files of ``snapshot`` but dotdbg's own state (manifest, backups, lock)."""
+    return {name: v for name, v in snapshot(home).items() if not name.startswith(".local/state")}
+
+
+def is_current(paths: Paths) -> bool:
+    """What `dotdbg status` checks: installed, nothing pending, nothing edited by hand."""
+    plan = install(paths, load_config(paths), dry_run=True).plan
+    return is_installed(paths) and not plan.pending and not plan.notes
+
+
+@pytest.mark.parametrize("name", sorted(REALISTIC_BASHRCS))
+def test_restore_after_uninstall_brings_the_records_back_too(tmp_path: Path, name: str) -> None:
+    (tmp_path / ".bashrc").write_bytes(REALISTIC_BASHRCS[name])
+    before = home_files(tmp_path)
+    paths = do_install(tmp_path)
+    installed, manifest = home_files(tmp_path), read_state(paths).manifest
+    uninstall(paths)
+    restore(paths)
+    assert home_files(tmp_path) == installed
+    assert read_state(paths).manifest == manifest
+    assert is_current(paths)
+    uninstall(paths)  # knows again which files it created and which newline it added
+    assert home_files(tmp_path) == before
+    assert not paths.data_dir.exists()
+
+
+def test_restoring_the_first_install_gives_the_home_before_it(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    before = home_files(tmp_path)
+    paths = do_install(tmp_path)
+    installed = home_files(tmp_path)
+    undo = restore(paths)  # the files install created are deleted, and the manifest with them
+    assert home_files(tmp_path) == before
+    assert not paths.manifest_file.exists() and not paths.data_dir.exists()
+    assert undo.backup_dir is not None
+    restore(paths, undo.backup_dir.name)  # a restore is a command like any other: undone so
+    assert home_files(tmp_path) == installed
+    assert is_current(paths)
+
+
+def test_restore_keeps_the_records_of_files_the_backup_does_not_hold(tmp_path: Path) -> None:
+    paths = do_install(tmp_path)
+    fix_profile(paths)  # a backup of ~/.bash_profile only: it did not exist
+    install(paths, load_config(paths, user_text='[aliases]\nzz = "echo zz"\n'))
+    restore(paths, backup_dirs(paths)[1].name)
+    assert not paths.bash_profile.exists()
+    assert str(paths.bash_profile) not in read_state(paths).manifest["blocks"]
+    assert not is_current(paths)  # dotdbg.bash has zz, which the config has not
+    assert not install(paths, load_config(paths), dry_run=True).plan.notes
+
+
+def test_a_backup_without_an_index_puts_its_files_back_and_says_so(tmp_path: Path) -> None:
+    paths = do_install(tmp_path)
+    old = paths.backups_dir / "20200101T000000Z"  # as dotdbg wrote them before the index
+    old.mkdir()
+    (old / ".bashrc").write_text("export OLD=1\n")
+    report = restore(paths, old.name)
+    assert paths.bashrc.read_text() == "export OLD=1\n"
+    assert paths.inputrc.exists() and is_installed(paths)  # nothing else known, nothing deleted
+    assert "older dotdbg" in report.plan.notes[0]
+
+
+def test_backups_are_ordered_by_time_then_by_number(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    names = ["20200101T000000Z-10", "20200101T000001Z", "20200101T000000Z-2", "20200101T000000Z"]
+    for name in names:
+        (paths.backups_dir / name).mkdir(parents=True)
+    assert [folder.name for folder in backup_dirs(paths)] == [
+        "20200101T000000Z",
+        "20200101T000000Z-2",
+        "20200101T000000Z-10",
+        "20200101T000001Z",
+    ]
 
 
 def login_shell_sees(home: Path, shell: str = "bash") -> str:

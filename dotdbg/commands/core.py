@@ -186,10 +186,10 @@ def restore(
     """Put back the files of a backup (the current ones are backed up first)."""
     paths = Paths.from_env(home)
     if list_:
-        for backup in installer.backups(paths):
-            files = sorted(str(p.relative_to(backup)) for p in backup.rglob("*") if p.is_file())
-            print(f"{backup.name}  {' '.join(files)}")
+        report.print_backups(paths)
         return 0
     done = installer.restore(paths, stamp, dry_run=dry_run)
     report.print_uninstall(paths, done, dry_run=dry_run, diff=diff)
+    for line in done.plan.notes:
+        report.warn(line)
     return 0

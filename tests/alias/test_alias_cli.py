@@ -44,6 +44,18 @@ def test_alias_add_prints_only_the_reload_line_on_stdout(home: Path) -> None:
     )
 
 
+def test_restore_undoes_an_alias_add_and_status_is_clean(home: Path) -> None:
+    config = home / ".config/dotdbg/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[aliases]\ngss = "git status --short"\n')
+    assert dotdbg("install", "--home", str(home)).returncode == 0
+    assert dotdbg("alias", "add", "zz", "echo zz", "--home", str(home)).returncode == 0
+    assert dotdbg("restore", "--home", str(home)).returncode == 0
+    assert config.read_text() == '[aliases]\ngss = "git status --short"\n'
+    status = dotdbg("status", "--home", str(home))
+    assert (status.returncode, status.stdout.splitlines()[-1]) == (0, "installed and current")
+
+
 def test_rm_prints_unalias_and_unset(home: Path) -> None:
     done = dotdbg("alias", "rm", "gs", "--home", str(home))
     assert done.stdout == "unalias gs\n"

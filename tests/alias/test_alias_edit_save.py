@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from dotdbg import edit
+from dotdbg.backup import backup_dirs, read_backup
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import install
+from dotdbg.install import install, restore
 from dotdbg.paths import Paths
+from tests.test_install import home_files, is_current
 
 
 @pytest.fixture
@@ -34,7 +36,8 @@ def test_not_installed_saves_the_config_only(paths: Paths) -> None:
     outcome = edit.add(paths, "aliases", "gss", "git status --short")
     assert outcome.action == "added"
     assert outcome.saved.install is None
-    assert outcome.saved.backup is None  # there was no file to back up
+    assert outcome.saved.backup is not None  # it notes that there was no config: restore deletes it
+    assert read_backup(paths, outcome.saved.backup).absent == (paths.config_file,)
     assert paths.config_file.read_text() == '[aliases]\ngss = "git status --short"\n'
     assert not paths.data_dir.exists()
 
@@ -44,10 +47,34 @@ def test_every_edit_backs_the_old_file_up_first(paths: Paths) -> None:
     before = paths.config_file.read_text()
     outcome = edit.add(paths, "aliases", "gss", "git status -s")
     assert outcome.action == "replaced"
-    backup = outcome.saved.backup
-    assert backup is not None and backup.read_text() == before
+    assert outcome.saved.backup is not None
+    backup = outcome.saved.backup / ".config/dotdbg/config.toml"
+    assert backup.read_text() == before
     assert stat.S_IMODE(backup.stat().st_mode) == 0o600
     assert backup.is_relative_to(paths.backups_dir)
+
+
+def test_one_edit_is_one_backup_folder_and_one_restore_undoes_it(installed: Paths) -> None:
+    edit.add(installed, "aliases", "gss", "git status --short")
+    before, folders = home_files(installed.home), backup_dirs(installed)
+    outcome = edit.add(installed, "aliases", "zz", "echo zz")
+    assert backup_dirs(installed) == [*folders, outcome.saved.backup]
+    assert outcome.saved.install is not None
+    assert outcome.saved.install.backup_dir == outcome.saved.backup
+    saved = read_backup(installed, backup_dirs(installed)[-1]).saved
+    assert {installed.config_file, installed.data_dir / "dotdbg.bash"} <= set(saved)
+    restore(installed)  # the newest backup: the whole edit, config and shell files
+    assert home_files(installed.home) == before
+    assert is_current(installed)
+
+
+def test_restoring_the_first_edit_deletes_the_config_it_created(installed: Paths) -> None:
+    before = home_files(installed.home)
+    edit.add(installed, "functions", "mkcd", 'mkdir -p "$1" && cd "$1"')
+    restore(installed)
+    assert home_files(installed.home) == before
+    assert not installed.config_dir.exists()
+    assert is_current(installed)
 
 
 def test_installed_home_is_refreshed(installed: Paths) -> None:
