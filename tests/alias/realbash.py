@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from dotdbg.history import HistoryEntry
@@ -86,11 +87,14 @@ def bash_runs(command: str, aliases: dict[str, str]) -> str:
     script = "set +H\n"
     script += "".join(f"alias {name}={_shquote(value)}\n" for name, value in aliases.items())
     script += f"{command}\n"
-    return subprocess.run(
-        ["bash", "--norc", "--noprofile", "--noediting", "-i"],
-        input=script.encode(),
-        capture_output=True,
-        env={**_QUIET_ENV, "HOME": "/nonexistent"},
-        timeout=30,
-        check=False,
-    ).stdout.decode()
+    # The commands really run: a generated `> o` must land in a scratch dir, not the checkout.
+    with tempfile.TemporaryDirectory() as scratch:
+        return subprocess.run(
+            ["bash", "--norc", "--noprofile", "--noediting", "-i"],
+            input=script.encode(),
+            capture_output=True,
+            env={**_QUIET_ENV, "HOME": "/nonexistent"},
+            cwd=scratch,
+            timeout=30,
+            check=False,
+        ).stdout.decode()
