@@ -198,3 +198,13 @@ def test_a_config_that_cannot_be_read_is_an_error_not_ignored(tmp_path: Path) ->
     assert caught.value.message == "cannot read config: Is a directory"
     assert caught.value.location == str(paths.config_file)
     assert caught.value.hint.startswith("check the file")
+
+
+def test_functions_know_whether_their_body_is_the_users(tmp_path: Path) -> None:
+    config = load(
+        tmp_path,
+        "[functions]\nmine = 'true'\nl = { body = 'ls \"$@\"' }\ndf = { desc = 'disk free' }\n",
+    )
+    user_body = {f.name: f.user_body for f in config.functions}
+    assert user_body["mine"] and user_body["l"]
+    assert not user_body["df"] and not user_body["wrap"]

@@ -54,7 +54,14 @@ alias gco='git checkout'
 # gb: list or create branches [git]
 alias gb='git branch'
 
-# -- functions --------------------------------------------------------------------------------
+# -- dotdbg's functions -----------------------------------------------------------------------
+# bash expands aliases in a function body as it reads the definition, so an alias of yours
+# (alias ls='ls -F') would become part of dotdbg's functions: alias expansion stays off until
+# they, TAB completion and the cheatsheet picker are defined, then is on again if it was on.
+# Functions from your config are defined after that, as in ~/.bashrc: aliases expand in them.
+__dotdbg_expand_aliases=
+shopt -q expand_aliases && __dotdbg_expand_aliases=1
+shopt -u expand_aliases
 # l: long listing of the arguments (default: .), paged [ls]
 unalias l 2>/dev/null
 l() {
@@ -206,3 +213,8 @@ if [[ $- == *i* ]]; then
     complete -F __dotdbg_cheat_complete 'ch'
     :
 fi
+
+if [[ -n $__dotdbg_expand_aliases ]]; then
+    shopt -s expand_aliases
+fi
+unset __dotdbg_expand_aliases
