@@ -75,3 +75,24 @@ def test_alias_expansion_is_left_as_it_was(installed_home: Path, state: str) -> 
         text=True,
     )
     assert result.stdout.split() == ["expand_aliases", state, "left:unset"]
+
+
+def test_wrap_takes_the_trailing_slash_tab_adds(shell: TmuxShell, tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/main.c").write_text("int main;\n")
+    assert shell.run(f"cd {tmp_path} && wrap src/ && tar -tzf src.tgz; echo rc=$?").split() == [
+        "src/",
+        "src/main.c",
+        "rc=0",
+    ]
+    assert not (tmp_path / "src/.tgz").exists()
+
+
+def test_wrap_without_a_directory_says_how_and_runs_no_tar(
+    shell: TmuxShell, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    output = shell.run(f"cd {work} && wrap; echo rc=$?")
+    assert output == "usage: wrap DIR  (writes DIR.tgz)\nrc=2"
+    assert list(work.iterdir()) == []

@@ -85,7 +85,13 @@ df() {
 # wrap: wrap DIR into DIR.tgz [archive]
 unalias wrap 2>/dev/null
 wrap() {
-    tar -czf "$1.tgz" "$1"
+    local dir=${1-}
+    dir=${dir%"${dir##*[!/]}"}  # without trailing slashes: `wrap src/` writes src.tgz, not src/.tgz
+    if (( $# != 1 )) || [[ -z $dir ]]; then
+        echo "usage: wrap DIR  (writes DIR.tgz)" >&2
+        return 2
+    fi
+    tar -czf "$dir.tgz" "$dir"
 }
 # git-replace: replace a literal string in every file git tracks: git-replace OLD NEW [git]
 unalias git-replace 2>/dev/null
