@@ -96,3 +96,15 @@ def test_wrap_without_a_directory_says_how_and_runs_no_tar(
     output = shell.run(f"cd {work} && wrap; echo rc=$?")
     assert output == "usage: wrap DIR  (writes DIR.tgz)\nrc=2"
     assert list(work.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["l", "lt", "la"])
+def test_a_listing_fails_when_ls_fails(shell: TmuxShell, tmp_path: Path, name: str) -> None:
+    assert shell.run(f"{name} {tmp_path}/nonexist; echo rc=$?").endswith("\nrc=2")
+    assert shell.run(f"{name} {tmp_path} >/dev/null; echo rc=$?") == "rc=0"
+
+
+def test_df_returns_the_status_of_df_not_grep(shell: TmuxShell, tmp_path: Path) -> None:
+    # df prints the line for / (grep finds lines: 0) and fails on the other (df: 1)
+    assert shell.run(f"df / {tmp_path}/nonexist >/dev/null 2>&1; echo rc=$?") == "rc=1"
+    assert shell.run("df / >/dev/null; echo rc=$?") == "rc=0"

@@ -65,22 +65,22 @@ shopt -u expand_aliases
 # l: long listing of the arguments (default: .), paged [ls]
 unalias l 2>/dev/null
 l() {
-    ls -lNhF --color=always "${@-.}" | less -FRX
+    ls -lNhF --color=always "${@-.}" | less -FRX; return "${PIPESTATUS[0]}"
 }
 # lt: like l, newest first [ls]
 unalias lt 2>/dev/null
 lt() {
-    ls -lNhtF --color=always "${@-.}" | less -FRX
+    ls -lNhtF --color=always "${@-.}" | less -FRX; return "${PIPESTATUS[0]}"
 }
 # la: like l, dot files included [ls]
 unalias la 2>/dev/null
 la() {
-    ls -lNhaF --color=always "${@-.}" | less -FRX
+    ls -lNhaF --color=always "${@-.}" | less -FRX; return "${PIPESTATUS[0]}"
 }
 # df: df with human sizes, /dev/loop entries hidden (arguments still work) [disk]
 unalias df 2>/dev/null
 df() {
-    command df -h "$@" | grep -v "^/dev/loop"
+    command df -h "$@" | grep -v "^/dev/loop"; return "${PIPESTATUS[0]}"
 }
 # wrap: wrap DIR into DIR.tgz [archive]
 unalias wrap 2>/dev/null
