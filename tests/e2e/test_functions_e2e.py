@@ -108,3 +108,29 @@ def test_df_returns_the_status_of_df_not_grep(shell: TmuxShell, tmp_path: Path) 
     # df prints the line for / (grep finds lines: 0) and fails on the other (df: 1)
     assert shell.run(f"df / {tmp_path}/nonexist >/dev/null 2>&1; echo rc=$?") == "rc=1"
     assert shell.run("df / >/dev/null; echo rc=$?") == "rc=0"
+
+
+def git_repo(root: Path, files: dict[str, str]) -> Path:
+    """A repository whose index holds ``files`` (tracked, nothing committed)."""
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "."], check=True)
+    return root
+
+
+def test_git_replace_covers_the_whole_repository_from_a_subdirectory(
+    shell: TmuxShell, tmp_path: Path
+) -> None:
+    files = {"top.txt": "old\n", "sub/a.txt": "old\n", "other/ü n.txt": "an old one\n"}
+    repo = git_repo(tmp_path / "repo", {**files, "sub/keep.txt": "gold\n"})
+    # a user's setting that would make git grep print paths from the top, not from here
+    subprocess.run(["git", "-C", str(repo), "config", "grep.fullName", "true"], check=True)
+    output = shell.run(f"cd {repo}/sub && git-replace old new; echo rc=$?")
+    assert output == " 4 files changed, 4 insertions(+), 4 deletions(-)\nrc=0"
+    assert (repo / "top.txt").read_text() == "new\n"
+    assert (repo / "sub/a.txt").read_text() == "new\n"
+    assert (repo / "other/ü n.txt").read_text() == "an new one\n"
+    assert (repo / "sub/keep.txt").read_text() == "gnew\n"

@@ -97,7 +97,9 @@ wrap() {
 unalias git-replace 2>/dev/null
 git-replace() {
     local files
-    mapfile -t files < <(git grep -lF -- "$1")
+    # :/ is the whole repository from any subdirectory; -z and --no-full-name give the paths
+    # unquoted and relative to here, where perl runs.
+    mapfile -d '' -t files < <(git grep -z -l -F --no-full-name -e "$1" -- :/)
     if (( ${#files[@]} == 0 )); then
         echo "git-replace: no match for: $1" >&2
         return 1
