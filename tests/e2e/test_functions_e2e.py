@@ -134,3 +134,13 @@ def test_git_replace_covers_the_whole_repository_from_a_subdirectory(
     assert (repo / "sub/a.txt").read_text() == "new\n"
     assert (repo / "other/ü n.txt").read_text() == "an new one\n"
     assert (repo / "sub/keep.txt").read_text() == "gnew\n"
+
+
+@pytest.mark.parametrize("arguments", ["", "old", "'' new"])
+def test_git_replace_without_old_and_new_changes_nothing(
+    shell: TmuxShell, tmp_path: Path, arguments: str
+) -> None:
+    repo = git_repo(tmp_path / "repo", {"a.txt": "old\n"})
+    output = shell.run(f"cd {repo} && git-replace {arguments}; echo rc=$?")
+    assert output == "usage: git-replace OLD NEW  (OLD: a literal string, not empty)\nrc=2"
+    assert (repo / "a.txt").read_text() == "old\n"

@@ -96,6 +96,10 @@ wrap() {
 # git-replace: replace a literal string in every file git tracks: git-replace OLD NEW [git]
 unalias git-replace 2>/dev/null
 git-replace() {
+    if (( $# != 2 )) || [[ -z $1 ]]; then
+        echo "usage: git-replace OLD NEW  (OLD: a literal string, not empty)" >&2
+        return 2
+    fi
     local files
     # :/ is the whole repository from any subdirectory; -z and --no-full-name give the paths
     # unquoted and relative to here, where perl runs.
