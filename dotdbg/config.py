@@ -1,7 +1,9 @@
 """Load the built-in defaults and the user's TOML, merge them, validate once → frozen dataclasses.
 
 Every error names ``file:line:col``, says what is wrong and how to fix it. Validation is pure:
-``build_config`` takes parsed tables and their source texts and returns a ``Config`` or raises.
+``build_config`` takes parsed tables and their source texts and returns a ``Config`` or raises;
+the one question it asks outside is which readline functions bash knows (``bindable``), when the
+user binds keys.
 Reading is in ``tomlsource``, the located checks in ``checker``, each section's merge and checks
 in ``sections``, and the dataclasses in ``settings``.
 """

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from dotdbg import bindable
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
@@ -121,6 +122,20 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
             "not a readline",
             "bind -l",
         ),
+        (
+            '[readline]\nbindings = { "\\\\C-x\\\\C-y" = "no-such-fn" }\n',
+            ":2:1",
+            "readline has no function 'no-such-fn'",
+            "`bind -l` lists",
+        ),
+        (
+            "[readline]\nbindings = { '\\C-xk' = 'kill-whole-lin' }\n",
+            ":2:1",
+            "readline has no function 'kill-whole-lin'",
+            "did you mean 'kill-whole-line'?",
+        ),
+        ("[readline]\nbindings = { '\\C-xb' = 'vi-bWord' }\n", "", "", ""),
+        ("[readline]\nbindings = { '\\C-xk' = 'Kill-Whole-Line' }\n", "", "", ""),
         ('[[cheat.paths]]\nname = "c"\n', ":1:1", "has no path", "path ="),
         (
             '[[cheat.paths]]\nname = "c"\npath = "~"\n[[cheat.paths]]\nname = 1\n',
@@ -208,3 +223,12 @@ def test_functions_know_whether_their_body_is_the_users(tmp_path: Path) -> None:
     user_body = {f.name: f.user_body for f in config.functions}
     assert user_body["mine"] and user_body["l"]
     assert not user_body["df"] and not user_body["wrap"]
+
+
+def test_any_well_formed_readline_name_passes_without_bash_to_ask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bindable, "readline_functions", lambda: None)
+    config = load(tmp_path, "[readline]\nbindings = { '\\C-xk' = 'no-such-fn' }\n")
+    assert config.readline is not None
+    assert config.readline.bindings == (("\\C-xk", "no-such-fn"),)
