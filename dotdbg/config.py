@@ -1,7 +1,9 @@
 """Load the built-in defaults and the user's TOML, merge them, validate once → frozen dataclasses.
 
 Every error names ``file:line:col``, says what is wrong and how to fix it. Validation is pure:
-``build_config`` takes parsed tables and their source texts and returns a ``Config`` or raises.
+``build_config`` takes parsed tables and their source texts and returns a ``Config`` or raises;
+the one question it asks outside is which readline functions bash knows (``bindable``), when the
+user binds keys.
 Reading is in ``tomlsource``, the located checks in ``checker``, each section's merge and checks
 in ``sections``, and the dataclasses in ``settings``.
 """
@@ -74,10 +76,15 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     _check_unique(aliases, functions, enabled, checker, over)
     cheat = cheat_section(base, over, checker)
     _check_cheat_alias(cheat.alias, [*aliases, *functions], enabled, checker, over)
+    user_bodies = _names_setting(checker.table(over, ("functions",)), "body")
     return Config(
         packs=tuple(sorted(packs.items())),
         aliases=tuple(Alias(**item) for item in aliases if enabled[item["pack"]]),
-        functions=tuple(Function(**item) for item in functions if enabled[item["pack"]]),
+        functions=tuple(
+            Function(**item, user_body=item["name"] in user_bodies)
+            for item in functions
+            if enabled[item["pack"]]
+        ),
         pdb_aliases=tuple(PdbAlias(**item) for item in pdb if enabled[item["pack"]]),
         history=history_section(base, over, checker) if enabled.get("history", True) else None,
         readline=readline_section(base, over, checker) if enabled.get("readline", True) else None,
@@ -86,6 +93,15 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         warnings=tuple(warnings),
         origins=(defaults, *([user] if user else [])),
     )
+
+
+def _names_setting(items: Mapping[str, Any], value_key: str) -> set[str]:
+    """The names in a user's [aliases] or [functions] whose ``value_key`` the user writes."""
+    return {
+        name
+        for name, spec in items.items()
+        if isinstance(spec, str) or (isinstance(spec, dict) and value_key in spec)
+    }
 
 
 def _check_cheat_alias(

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from dotdbg import bindable
 from dotdbg.checker import Checker, type_name
 from dotdbg.settings import Cheat, CheatPath, History, Readline
 
@@ -19,7 +20,7 @@ ALIAS_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:+@%^,-]*")
 FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
 PDB_ALIAS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 PACK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
-READLINE_FUNCTION = re.compile(r"[a-z][a-z0-9-]*")
+READLINE_FUNCTION = re.compile(r"[A-Za-z][A-Za-z0-9-]*")  # bind -l has vi-bWord
 HISTCONTROL_WORDS = {"ignorespace", "ignoredups", "ignoreboth", "erasedups"}
 
 
@@ -217,12 +218,27 @@ def readline_section(
                 f"{function!r} is not a readline function name",
                 "use a name from `bind -l`, e.g. history-search-backward",
             )
+        _check_readline_knows(function, at, checker)
         bindings.append((key, function))
     return Readline(
         history_search=values["history_search"],
         bracketed_paste=values["bracketed_paste"],
         esc_p_n=values["esc_p_n"],
         bindings=tuple(bindings),
+    )
+
+
+def _check_readline_knows(function: str, at: tuple[str, ...], checker: Checker) -> None:
+    """readline ignores a binding to a name it does not know, without a word: refuse it here.
+    Any well-formed name passes when there is no bash to ask."""
+    known = bindable.readline_functions()
+    if known is None or function.lower() in known:
+        return
+    close = difflib.get_close_matches(function.lower(), sorted(known), n=1)
+    raise checker.fail(
+        at,
+        f"readline has no function {function!r}",
+        (f"did you mean {close[0]!r}? " if close else "") + "`bind -l` lists the names it knows",
     )
 
 

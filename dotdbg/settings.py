@@ -30,6 +30,7 @@ class Function:
     body: str
     desc: str
     pack: str
+    user_body: bool = False  # the body is written in the user's config, not dotdbg's defaults
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,43 @@ import re
 from collections.abc import Sequence
 
 _HEADER = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(?:#.*)?$")
-_KEY = re.compile(r"""^\s*(?P<key>[A-Za-z0-9_.\-"' ]+?)\s*=""")
+_KEY = re.compile(r"""^\s*(?P<key>(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_.\- ])+?)\s*=""")
 
 
 def _split_dotted(name: str) -> tuple[str, ...]:
-    parts = re.findall(r'"([^"]*)"|\'([^\']*)\'|([^.\s]+)', name)
-    return tuple(a or b or c for a, b, c in parts)
+    parts = re.findall(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'|([^.\s]+)', name)
+    return tuple(_unescape(a) or b or c for a, b, c in parts)
+
+
+_ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
+_ESCAPED = {
+    "b": "\b",
+    "t": "\t",
+    "n": "\n",
+    "f": "\f",
+    "r": "\r",
+    "e": "\x1b",
+    '"': '"',
+    "\\": "\\",
+}
+
+
+def _unescape(basic: str) -> str:
+    """The key a TOML basic string (``"\\\\C-x"``) stands for (``\\C-x``)."""
+    return _ESCAPE.sub(_unescape_one, basic)
+
+
+def _unescape_one(escape: re.Match[str]) -> str:
+    code = escape[1]
+    if len(code) == 1:
+        return _ESCAPED.get(code, escape[0])
+    number = int(code[1:], 16)
+    return chr(number) if number <= 0x10FFFF else escape[0]
+
+
+def _basic(key: str) -> str:
+    """``key`` written as the inside of a TOML basic string, the way people write it."""
+    return key.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def locate(text: str, path: Sequence[str]) -> tuple[int, int]:
@@ -70,9 +101,9 @@ def _locate_inline(line: str, rest: Sequence[str]) -> tuple[int, int] | None:
     found: tuple[int, int] | None = None
     start = line.find("=") + 1
     for depth, key in enumerate(rest, start=1):
-        match = re.compile(rf"[{{,]\s*(?:\"{re.escape(key)}\"|{re.escape(key)})\s*=").search(
-            line, start
-        )
+        spellings = (f'"{_basic(key)}"', f"'{key}'", key)
+        either = "|".join(re.escape(spelling) for spelling in spellings)
+        match = re.compile(rf"[{{,]\s*(?:{either})\s*=").search(line, start)
         if not match:
             break
         column = match.start() + 1 + (len(match.group()) - len(match.group().lstrip("{, \t")))

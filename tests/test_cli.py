@@ -57,6 +57,7 @@ def home_snapshot(home: Path) -> dict[str, bytes]:
         ('[aliases]\nx = "ls\\necho"\n', "contains a newline"),
         ('[aliases]\nx = "ls\\u0000"\n', "contains a NUL"),
         ("[functions]\nf = 'if true; then'\n", "not valid bash"),
+        ('[readline]\nbindings = { "\\\\C-x\\\\C-y" = "no-such-fn" }\n', "no function"),
     ],
 )
 def test_every_kind_of_bad_config_changes_nothing_in_an_installed_home(

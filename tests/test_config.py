@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from dotdbg import bindable
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
@@ -113,14 +114,28 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
             "desc contains a newline",
             "",
         ),
-        ("[readline]\nbindings = { '\\' = 'abort' }\n", ":2:1", "readline key", "C-x"),
+        ("[readline]\nbindings = { '\\' = 'abort' }\n", ":2:14", "readline key", "C-x"),
         ("\ufeff[aliases]\nx = 'ls'\n", ":1:1", "byte-order mark", "without BOM"),
         (
             "[readline]\nbindings = { '\\C-x' = 'not a function' }\n",
-            ":2:1",
+            ":2:14",
             "not a readline",
             "bind -l",
         ),
+        (
+            '[readline]\nbindings = { "\\\\C-x\\\\C-y" = "no-such-fn" }\n',
+            ":2:14",
+            "readline has no function 'no-such-fn'",
+            "`bind -l` lists",
+        ),
+        (
+            "[readline]\nbindings = { '\\C-xk' = 'kill-whole-lin' }\n",
+            ":2:14",
+            "readline has no function 'kill-whole-lin'",
+            "did you mean 'kill-whole-line'?",
+        ),
+        ("[readline]\nbindings = { '\\C-xb' = 'vi-bWord' }\n", "", "", ""),
+        ("[readline]\nbindings = { '\\C-xk' = 'Kill-Whole-Line' }\n", "", "", ""),
         ('[[cheat.paths]]\nname = "c"\n', ":1:1", "has no path", "path ="),
         (
             '[[cheat.paths]]\nname = "c"\npath = "~"\n[[cheat.paths]]\nname = 1\n',
@@ -198,3 +213,22 @@ def test_a_config_that_cannot_be_read_is_an_error_not_ignored(tmp_path: Path) ->
     assert caught.value.message == "cannot read config: Is a directory"
     assert caught.value.location == str(paths.config_file)
     assert caught.value.hint.startswith("check the file")
+
+
+def test_functions_know_whether_their_body_is_the_users(tmp_path: Path) -> None:
+    config = load(
+        tmp_path,
+        "[functions]\nmine = 'true'\nl = { body = 'ls \"$@\"' }\ndf = { desc = 'disk free' }\n",
+    )
+    user_body = {f.name: f.user_body for f in config.functions}
+    assert user_body["mine"] and user_body["l"]
+    assert not user_body["df"] and not user_body["wrap"]
+
+
+def test_any_well_formed_readline_name_passes_without_bash_to_ask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bindable, "readline_functions", lambda: None)
+    config = load(tmp_path, "[readline]\nbindings = { '\\C-xk' = 'no-such-fn' }\n")
+    assert config.readline is not None
+    assert config.readline.bindings == (("\\C-xk", "no-such-fn"),)

@@ -45,3 +45,16 @@ def test_locate_finds_the_key_or_its_nearest_parent(
 
 def test_locate_dotted_keys_on_one_line() -> None:
     assert locate("x = 1\npacks.gpu = 3\n", ("packs", "gpu")) == (2, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('[readline]\nbindings = { "\\\\C-x\\\\C-y" = "f" }\n', (2, 14)),
+        ("[readline]\nbindings = { '\\C-x\\C-y' = 'f' }\n", (2, 14)),
+        ('[readline.bindings]\n"\\\\ep" = 1\n"\\\\C-x\\\\C-y" = "f"\n', (3, 1)),
+        ("[readline]\nbindings.'\\C-x\\C-y' = \"f\"\n", (2, 1)),
+    ],
+)
+def test_locate_keys_written_with_backslashes(text: str, expected: tuple[int, int]) -> None:
+    assert locate(text, ("readline", "bindings", "\\C-x\\C-y")) == expected

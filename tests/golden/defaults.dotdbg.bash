@@ -54,37 +54,56 @@ alias gco='git checkout'
 # gb: list or create branches [git]
 alias gb='git branch'
 
-# -- functions --------------------------------------------------------------------------------
+# -- dotdbg's functions -----------------------------------------------------------------------
+# bash expands aliases in a function body as it reads the definition, so an alias of yours
+# (alias ls='ls -F') would become part of dotdbg's functions: alias expansion stays off until
+# they, TAB completion and the cheatsheet picker are defined, then is on again if it was on.
+# Functions from your config are defined after that, as in ~/.bashrc: aliases expand in them.
+__dotdbg_expand_aliases=
+shopt -q expand_aliases && __dotdbg_expand_aliases=1
+shopt -u expand_aliases
 # l: long listing of the arguments (default: .), paged [ls]
 unalias l 2>/dev/null
 l() {
-    ls -lNhF --color=always "${@-.}" | less -FRX
+    ls -lNhF --color=always "${@-.}" | less -FRX; return "${PIPESTATUS[0]}"
 }
 # lt: like l, newest first [ls]
 unalias lt 2>/dev/null
 lt() {
-    ls -lNhtF --color=always "${@-.}" | less -FRX
+    ls -lNhtF --color=always "${@-.}" | less -FRX; return "${PIPESTATUS[0]}"
 }
 # la: like l, dot files included [ls]
 unalias la 2>/dev/null
 la() {
-    ls -lNhaF --color=always "${@-.}" | less -FRX
+    ls -lNhaF --color=always "${@-.}" | less -FRX; return "${PIPESTATUS[0]}"
 }
 # df: df with human sizes, /dev/loop entries hidden (arguments still work) [disk]
 unalias df 2>/dev/null
 df() {
-    command df -h "$@" | grep -v "^/dev/loop"
+    command df -h "$@" | grep -v "^/dev/loop"; return "${PIPESTATUS[0]}"
 }
 # wrap: wrap DIR into DIR.tgz [archive]
 unalias wrap 2>/dev/null
 wrap() {
-    tar -czf "$1.tgz" "$1"
+    local dir=${1-}
+    dir=${dir%"${dir##*[!/]}"}  # without trailing slashes: `wrap src/` writes src.tgz, not src/.tgz
+    if (( $# != 1 )) || [[ -z $dir ]]; then
+        echo "usage: wrap DIR  (writes DIR.tgz)" >&2
+        return 2
+    fi
+    tar -czf "$dir.tgz" "$dir"
 }
 # git-replace: replace a literal string in every file git tracks: git-replace OLD NEW [git]
 unalias git-replace 2>/dev/null
 git-replace() {
+    if (( $# != 2 )) || [[ -z $1 ]]; then
+        echo "usage: git-replace OLD NEW  (OLD: a literal string, not empty)" >&2
+        return 2
+    fi
     local files
-    mapfile -t files < <(git grep -lF -- "$1")
+    # :/ is the whole repository from any subdirectory; -z and --no-full-name give the paths
+    # unquoted and relative to here, where perl runs.
+    mapfile -d '' -t files < <(git grep -z -l -F --no-full-name -e "$1" -- :/)
     if (( ${#files[@]} == 0 )); then
         echo "git-replace: no match for: $1" >&2
         return 1
@@ -206,3 +225,8 @@ if [[ $- == *i* ]]; then
     complete -F __dotdbg_cheat_complete 'ch'
     :
 fi
+
+if [[ -n $__dotdbg_expand_aliases ]]; then
+    shopt -s expand_aliases
+fi
+unset __dotdbg_expand_aliases

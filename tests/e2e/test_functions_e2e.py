@@ -1,0 +1,146 @@
+"""dotdbg's functions (l, df, wrap, git-replace…) run in a real interactive bash in tmux."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dotdbg.config import load_config
+from dotdbg.install import install
+from dotdbg.paths import Paths
+from tests.e2e.conftest import TmuxShell
+
+pytestmark = pytest.mark.e2e
+
+# What a user's ~/.bashrc may hold before the dotdbg block.
+USER_ALIASES = "alias ls='ls -F'\nalias grep='grep --color=always'\n"
+USER_CONFIG = """
+[aliases]
+hello = "echo hello-from-an-alias"
+[functions]
+greet = 'hello; echo greeted'
+"""
+
+
+@pytest.fixture
+def aliased_shell(tmp_path: Path) -> Iterator[TmuxShell]:
+    """A shell whose ~/.bashrc defines aliases of its own before dotdbg's block."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text(USER_ALIASES)
+    paths = Paths.from_env(home)
+    install(paths, load_config(paths, user_text=USER_CONFIG))
+    session = TmuxShell(home)
+    yield session
+    session.close()
+
+
+def test_the_users_aliases_stay_out_of_dotdbgs_functions(aliased_shell: TmuxShell) -> None:
+    shown = aliased_shell.run("type l df")
+    assert "ls -lNhF --color=always" in shown
+    assert "ls -F" not in shown
+    assert 'grep -v "^/dev/loop"' in shown
+    assert "--color=always -v" not in shown
+
+
+def test_aliases_work_at_the_prompt_after_the_functions(aliased_shell: TmuxShell) -> None:
+    assert aliased_shell.run("hello") == "hello-from-an-alias"
+    assert "ls is aliased to `ls -F'" in aliased_shell.run("type ls")
+
+
+def test_functions_from_the_config_can_use_aliases(aliased_shell: TmuxShell) -> None:
+    assert aliased_shell.run("greet") == "hello-from-an-alias\ngreeted"
+
+
+@pytest.mark.parametrize("state", ["on", "off"])
+def test_alias_expansion_is_left_as_it_was(installed_home: Path, state: str) -> None:
+    generated = installed_home / ".local/share/dotdbg/dotdbg.bash"
+    flag = "-s" if state == "on" else "-u"
+    result = subprocess.run(
+        [
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-i",
+            "-c",
+            f'shopt {flag} expand_aliases; . "{generated}"; shopt expand_aliases; '
+            'echo "left:${__dotdbg_expand_aliases-unset}"',
+        ],
+        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    )
+    assert result.stdout.split() == ["expand_aliases", state, "left:unset"]
+
+
+def test_wrap_takes_the_trailing_slash_tab_adds(shell: TmuxShell, tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/main.c").write_text("int main;\n")
+    assert shell.run(f"cd {tmp_path} && wrap src/ && tar -tzf src.tgz; echo rc=$?").split() == [
+        "src/",
+        "src/main.c",
+        "rc=0",
+    ]
+    assert not (tmp_path / "src/.tgz").exists()
+
+
+def test_wrap_without_a_directory_says_how_and_runs_no_tar(
+    shell: TmuxShell, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    output = shell.run(f"cd {work} && wrap; echo rc=$?")
+    assert output == "usage: wrap DIR  (writes DIR.tgz)\nrc=2"
+    assert list(work.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["l", "lt", "la"])
+def test_a_listing_fails_when_ls_fails(shell: TmuxShell, tmp_path: Path, name: str) -> None:
+    assert shell.run(f"{name} {tmp_path}/nonexist; echo rc=$?").endswith("\nrc=2")
+    assert shell.run(f"{name} {tmp_path} >/dev/null; echo rc=$?") == "rc=0"
+
+
+def test_df_returns_the_status_of_df_not_grep(shell: TmuxShell, tmp_path: Path) -> None:
+    # df prints the line for / (grep finds lines: 0) and fails on the other (df: 1)
+    assert shell.run(f"df / {tmp_path}/nonexist >/dev/null 2>&1; echo rc=$?") == "rc=1"
+    assert shell.run("df / >/dev/null; echo rc=$?") == "rc=0"
+
+
+def git_repo(root: Path, files: dict[str, str]) -> Path:
+    """A repository whose index holds ``files`` (tracked, nothing committed)."""
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "."], check=True)
+    return root
+
+
+def test_git_replace_covers_the_whole_repository_from_a_subdirectory(
+    shell: TmuxShell, tmp_path: Path
+) -> None:
+    files = {"top.txt": "old\n", "sub/a.txt": "old\n", "other/ü n.txt": "an old one\n"}
+    repo = git_repo(tmp_path / "repo", {**files, "sub/keep.txt": "gold\n"})
+    # a user's setting that would make git grep print paths from the top, not from here
+    subprocess.run(["git", "-C", str(repo), "config", "grep.fullName", "true"], check=True)
+    output = shell.run(f"cd {repo}/sub && git-replace old new; echo rc=$?")
+    assert output == " 4 files changed, 4 insertions(+), 4 deletions(-)\nrc=0"
+    assert (repo / "top.txt").read_text() == "new\n"
+    assert (repo / "sub/a.txt").read_text() == "new\n"
+    assert (repo / "other/ü n.txt").read_text() == "an new one\n"
+    assert (repo / "sub/keep.txt").read_text() == "gnew\n"
+
+
+@pytest.mark.parametrize("arguments", ["", "old", "'' new"])
+def test_git_replace_without_old_and_new_changes_nothing(
+    shell: TmuxShell, tmp_path: Path, arguments: str
+) -> None:
+    repo = git_repo(tmp_path / "repo", {"a.txt": "old\n"})
+    output = shell.run(f"cd {repo} && git-replace {arguments}; echo rc=$?")
+    assert output == "usage: git-replace OLD NEW  (OLD: a literal string, not empty)\nrc=2"
+    assert (repo / "a.txt").read_text() == "old\n"
