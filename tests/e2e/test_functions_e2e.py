@@ -144,3 +144,15 @@ def test_git_replace_without_old_and_new_changes_nothing(
     output = shell.run(f"cd {repo} && git-replace {arguments}; echo rc=$?")
     assert output == "usage: git-replace OLD NEW  (OLD: a literal string, not empty)\nrc=2"
     assert (repo / "a.txt").read_text() == "old\n"
+
+
+def test_git_replace_fails_when_perl_cannot_write_a_file(shell: TmuxShell, tmp_path: Path) -> None:
+    repo = git_repo(tmp_path / "repo", {"a.txt": "old\n"})
+    if subprocess.run(["chattr", "+i", str(repo / "a.txt")], capture_output=True).returncode:
+        pytest.skip("chattr +i is not possible here (needs root and a filesystem that has it)")
+    try:
+        output = shell.run(f"cd {repo} && git-replace old new; echo rc=$?")
+    finally:
+        subprocess.run(["chattr", "-i", str(repo / "a.txt")], check=True)
+    assert "Cannot complete in-place edit" in output
+    assert output.endswith("\nrc=1")  # perl's status, not git diff's 0

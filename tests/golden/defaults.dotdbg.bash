@@ -108,7 +108,7 @@ git-replace() {
         echo "git-replace: no match for: $1" >&2
         return 1
     fi
-    OLD="$1" NEW="$2" perl -pi -e 's/\Q$ENV{OLD}\E/$ENV{NEW}/g' -- "${files[@]}"
+    OLD="$1" NEW="$2" perl -pi -e 's/\Q$ENV{OLD}\E/$ENV{NEW}/g' -- "${files[@]}" || return
     git diff --shortstat
 }
 
