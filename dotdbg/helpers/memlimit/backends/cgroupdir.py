@@ -13,20 +13,11 @@ from pathlib import PurePosixPath
 from dotdbg.helpers.memlimit.backends.base import BackendUnavailable, OomCounters, Placement
 from dotdbg.helpers.memlimit.cgroupfs import PROCS, CgroupFS, Mount, under_mount, wait_until
 from dotdbg.helpers.memlimit.limits import limit_in_force, short_size
+from dotdbg.helpers.procfs import pid_exists
 
 PREFIX = "dotdbg-memlimit-"
 _OURS = re.compile(rf"{PREFIX}(?P<pid>[0-9]+)(?:-[0-9]+)?")
 EMPTY_TIMEOUT = 5.0
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        pass
-    return True
 
 
 def remove_stale(fs: CgroupFS, parent: PurePosixPath) -> int:
@@ -36,7 +27,7 @@ def remove_stale(fs: CgroupFS, parent: PurePosixPath) -> int:
     removed = 0
     for name in fs.children(parent):
         match = _OURS.fullmatch(name)
-        if match is None or _alive(int(match["pid"])) or fs.pids(parent / name):
+        if match is None or pid_exists(int(match["pid"])) or fs.pids(parent / name):
             continue
         try:
             fs.rmdir(parent / name)
