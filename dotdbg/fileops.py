@@ -30,7 +30,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """
     target = real_target(path)
     if mode is None:
-        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o666 & ~_umask()
+        mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else new_file_mode()
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=".dotdbg-tmp", dir=target.parent
@@ -49,10 +49,12 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     _fsync_dir(target.parent)
 
 
-def _umask() -> int:
+def new_file_mode() -> int:
+    """The mode an editor gives a new file: 0666 less the umask (which can only be read by
+    setting it, so it is set back at once)."""
     mask = os.umask(0o022)
     os.umask(mask)
-    return mask
+    return 0o666 & ~mask
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dotdbg.cheat.cheatpaths import PERSONAL
 from dotdbg.cheat.search import Sheet, suggestions
 from dotdbg.errors import DotdbgError
+from dotdbg.fileops import new_file_mode
 
 # What cheat reads as a sheet, minus what a shell makes awkward: parts without a dot, a space,
 # a control character or a backslash, not starting with '-'; '/' makes a subfolder ("lang/rust").
@@ -104,7 +105,7 @@ def _write_new(target: str, data: bytes) -> None:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
-        os.chmod(temp, 0o666 & ~_umask())
+        os.chmod(temp, new_file_mode())
         _link_no_replace(temp, target)
     except FileExistsError:
         raise
@@ -122,12 +123,6 @@ def _link_no_replace(temp: str, target: str) -> None:
             raise
         with open(temp, "rb") as source, open(target, "xb") as file:  # no hard links here
             file.write(source.read())
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def _unknown_sheet(name: str, sheets: Mapping[str, Sheet]) -> DotdbgError:
