@@ -10,16 +10,11 @@ content, so a layout tomlkit mishandles is an error, never a silent change to an
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from dotdbg.errors import DotdbgError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+from dotdbg.tomlsource import TOMLDecodeError, loads
 
 Fields = dict[str, str]  # the entry's keys: command (or body), desc, pack
 
@@ -234,10 +229,10 @@ def _check_only_changed(
     old: str, new: str, section: str, name: str, fields: Fields | None, deleted: bool = False
 ) -> None:
     """Refuse a result that differs from ``old`` anywhere but ``section.name``."""
-    before = tomllib.loads(old)
+    before = loads(old)
     try:
-        after = tomllib.loads(new)
-    except tomllib.TOMLDecodeError:
+        after = loads(new)
+    except TOMLDecodeError:
         after = None
     value = after.get(section, {}).pop(name, None) if after is not None else None
     before.get(section, {}).pop(name, None)

@@ -17,6 +17,14 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
+TOMLDecodeError = tomllib.TOMLDecodeError
+
+
+def loads(text: str) -> dict[str, Any]:
+    """``text`` parsed by the standard library's TOML reader (tomli before Python 3.11)."""
+    parsed: dict[str, Any] = tomllib.loads(text)
+    return parsed
+
 
 @dataclass(frozen=True)
 class Source:
@@ -27,9 +35,8 @@ class Source:
 
     def parse(self) -> dict[str, Any]:
         try:
-            parsed: dict[str, Any] = tomllib.loads(self.text)
-            return parsed
-        except tomllib.TOMLDecodeError as error:
+            return loads(self.text)
+        except TOMLDecodeError as error:
             raise _syntax_error(self, error) from None
 
     def where(self, key_path: Sequence[str]) -> str:
