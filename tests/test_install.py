@@ -15,6 +15,7 @@ from dotdbg.errors import DotdbgError
 from dotdbg.install import fix_profile, install, restore, uninstall
 from dotdbg.paths import Paths
 from dotdbg.state import is_installed, read_state
+from tests.homeshell import run_in_home
 
 SKEL_BASHRC = Path("/etc/skel/.bashrc")
 REALISTIC_BASHRCS = {
@@ -303,14 +304,7 @@ def test_backups_are_ordered_by_time_then_by_number(tmp_path: Path) -> None:
 def login_shell_sees(home: Path, shell: str = "bash") -> str:
     """What `type -t gs` says in a real login shell (bash reads the first login file only)."""
     argv = [shell, "-l", "-i", "-c", "type -t gs"] if shell == "bash" else [shell, "-l", "-c", ":"]
-    return subprocess.run(
-        argv,
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    ).stdout.strip()
+    return run_in_home(argv, home).stdout.strip()
 
 
 @pytest.mark.parametrize("login_name", [".bash_profile", ".bash_login", ".profile"])
@@ -461,13 +455,7 @@ def test_xdg_directories_are_used_outside_home(
     assert report.backup_dir is not None
     assert report.backup_dir.parent == xdg["XDG_STATE_HOME"] / "dotdbg/backups"
     assert not (home / ".local").exists() and not (home / ".config").exists()
-    shown = subprocess.run(
-        ["bash", "-i", "-c", "alias xdgq"],
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-    ).stdout
+    shown = run_in_home(["bash", "-i", "-c", "alias xdgq"], home).stdout
     assert shown == "alias xdgq='echo xdg'\n"
 
 

@@ -11,6 +11,7 @@ from dotdbg.config import load_config
 from dotdbg.install import install
 from dotdbg.paths import Paths
 from tests.e2e.conftest import TmuxShell
+from tests.homeshell import run_in_home
 
 pytestmark = pytest.mark.e2e
 
@@ -88,59 +89,24 @@ def test_starting_a_shell_runs_no_program(installed_home: Path) -> None:
     (installed_home / ".bashrc").write_text(  # only dotdbg's block, not skel's lesspipe/dircolors
         blocks.block_text((installed_home / ".bashrc").read_text()) or ""
     )
-    result = subprocess.run(
-        [
-            strace,
-            "-f",
-            "-qq",
-            "-e",
-            "trace=execve",
-            "-e",
-            "signal=none",
-            "bash",
-            "-i",
-            "-c",
-            "exit",
-        ],
-        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "xterm"},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-    )
+    trace = [strace, "-f", "-qq", "-e", "trace=execve", "-e", "signal=none"]
+    result = run_in_home([*trace, "bash", "-i", "-c", "exit"], installed_home, term="xterm")
     execs = [line for line in result.stderr.splitlines() if "execve(" in line]
     assert len(execs) == 1 and '"bash"' in execs[0], result.stderr
-    sourced = subprocess.run(
-        ["bash", "-i", "-c", "type -t pyt"],
-        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "xterm"},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-    )
+    sourced = run_in_home(["bash", "-i", "-c", "type -t pyt"], installed_home, term="xterm")
     assert sourced.stdout == "alias\n"  # the block did load everything
 
 
 def test_the_block_does_nothing_when_the_generated_file_is_gone(installed_home: Path) -> None:
     (installed_home / ".local/share/dotdbg/dotdbg.bash").unlink()
-    result = subprocess.run(
-        ["bash", "-i", "-c", "echo started"],
-        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-    )
+    result = run_in_home(["bash", "-i", "-c", "echo started"], installed_home)
     assert result.returncode == 0 and result.stdout == "started\n"
     assert "dotdbg" not in result.stderr
 
 
 def readline_dump(home: Path) -> str:
     """`bind -v` and `bind -p` of a real interactive bash started in ``home``."""
-    return subprocess.run(
-        ["bash", "-i", "-c", "bind -v; bind -p"],
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-    ).stdout
+    return run_in_home(["bash", "-i", "-c", "bind -v; bind -p"], home, "xterm-256color").stdout
 
 
 def test_readline_reads_the_settings_and_keeps_the_system_bindings(installed_home: Path) -> None:

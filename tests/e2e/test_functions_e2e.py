@@ -12,6 +12,7 @@ from dotdbg.config import load_config
 from dotdbg.install import install
 from dotdbg.paths import Paths
 from tests.e2e.conftest import TmuxShell
+from tests.homeshell import run_in_home
 
 pytestmark = pytest.mark.e2e
 
@@ -59,21 +60,11 @@ def test_functions_from_the_config_can_use_aliases(aliased_shell: TmuxShell) -> 
 def test_alias_expansion_is_left_as_it_was(installed_home: Path, state: str) -> None:
     generated = installed_home / ".local/share/dotdbg/dotdbg.bash"
     flag = "-s" if state == "on" else "-u"
-    result = subprocess.run(
-        [
-            "bash",
-            "--norc",
-            "--noprofile",
-            "-i",
-            "-c",
-            f'shopt {flag} expand_aliases; . "{generated}"; shopt expand_aliases; '
-            'echo "left:${__dotdbg_expand_aliases-unset}"',
-        ],
-        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
+    script = (
+        f'shopt {flag} expand_aliases; . "{generated}"; shopt expand_aliases; '
+        'echo "left:${__dotdbg_expand_aliases-unset}"'
     )
+    result = run_in_home(["bash", "--norc", "--noprofile", "-i", "-c", script], installed_home)
     assert result.stdout.split() == ["expand_aliases", state, "left:unset"]
 
 

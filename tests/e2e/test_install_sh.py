@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.homeshell import run_in_home
+
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -42,12 +44,7 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     assert sheet.returncode == 0 and b"git bisect start" in sheet.stdout
     assert (home / ".cache/dotdbg").is_dir()
 
-    shell = subprocess.run(
-        ["bash", "-i", "-c", "type -t gs; command -v dotdbg"],
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
-        capture_output=True,
-        text=True,
-    )
+    shell = run_in_home(["bash", "-i", "-c", "type -t gs; command -v dotdbg"], home)
     assert shell.stdout.split() == ["alias", str(link)]
 
     bashrc_after_first = (home / ".bashrc").read_bytes()
