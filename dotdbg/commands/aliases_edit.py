@@ -159,8 +159,9 @@ def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
     for name in RC_FILES:
         with contextlib.suppress(OSError):
             names |= rc_names((paths.home / name).read_text(encoding="utf-8", errors="replace"))
+    parsed = [origin.parse() for origin in config.origins]  # defaults first
     for section in ("aliases", "functions"):
-        specs = [origin.parse().get(section, {}) for origin in config.origins]  # defaults first
+        specs = [tables.get(section, {}) for tables in parsed]
         defined = {name for entries in specs for name, spec in entries.items() if spec is not False}
         names |= defined - {name for name, spec in specs[-1].items() if spec is False}
     return frozenset(names)
