@@ -1,5 +1,10 @@
 from __future__ import annotations
 
+import glob
+import io
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -54,3 +59,62 @@ def test_pd_dumps_a_dict_sorted_by_key(pdb_session: pexpect.spawn) -> None:
     pdb_session.expect_exact("(Pdb) ")
     lines = [line.strip() for line in pdb_session.before.splitlines() if " = " in line]
     assert lines == ["arch            = 'tiny'", "batch           = 32", "lr              = 0.001"]
+
+
+# A program with a `k` of its own, in the module and in a function: `pd` must leave both alone.
+OWN_K = """\
+k = "mine"
+config = {"lr": 0.001, "batch": 32}
+def step():
+    k = "local"
+    state = {"z": 1, "y": 2}
+    print("function k =", k)
+step()
+print("module k =", k)
+"""
+
+
+def interpreter(minor: int) -> str | None:
+    """A working python3.MINOR: this one, one on PATH, or one beside it under pyenv."""
+    if sys.version_info[:2] == (3, minor):
+        return sys.executable
+    pyenv_root = os.environ.get("PYENV_ROOT", "/nonexistent")
+    candidates = [shutil.which(f"python3.{minor}")]
+    candidates += sorted(glob.glob(f"{pyenv_root}/versions/3.{minor}.*/bin/python3.{minor}"))
+    for candidate in filter(None, candidates):
+        probe = subprocess.run([candidate, "-c", "pass"], capture_output=True, timeout=10)
+        if probe.returncode == 0:
+            return candidate
+    return None
+
+
+# Comprehensions are inlined from 3.12 on (PEP 709): each scoping rule is tried where it exists.
+@pytest.mark.parametrize("minor", [10, 11, 12, 13])
+def test_pd_leaves_the_programs_names_alone(
+    installed_home: Path, tmp_path: Path, minor: int
+) -> None:
+    python = interpreter(minor)
+    if python is None:
+        pytest.skip(f"no Python 3.{minor} interpreter on this machine")
+    script = tmp_path / "own_k.py"
+    script.write_text(OWN_K)
+    child = pexpect.spawn(
+        python,
+        ["-m", "pdb", str(script)],
+        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=15,
+    )
+    child.logfile_read = transcript = io.StringIO()
+    try:
+        for command in ("n", "n", "pd config", "b 6", "c", "pd state", "c"):
+            child.expect_exact("(Pdb) ")
+            child.sendline(command)
+        child.expect_exact("The program finished")
+    finally:
+        child.terminate(force=True)
+    shown = transcript.getvalue()
+    assert "batch           = 32" in shown and "y               = 2" in shown  # pd did dump
+    assert "function k = local" in shown
+    assert "module k = mine" in shown
