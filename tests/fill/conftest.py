@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from fill_support import Running
 
+from tests.sysprogs import require_program
+
 CGROUP_V1_MEMORY = Path("/sys/fs/cgroup/memory")
 
 
@@ -54,7 +56,8 @@ def ext4(tmp_path: Path) -> Iterator[Path]:
     mount_point.mkdir()
     with image.open("wb") as sparse:
         sparse.truncate(64 * 2**20)
-    made = subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], capture_output=True, text=True)
+    mkfs = require_program("mkfs.ext4", "e2fsprogs")
+    made = subprocess.run([mkfs, "-q", "-F", str(image)], capture_output=True, text=True)
     if made.returncode != 0:
         pytest.skip(f"cannot make an ext4 image: {made.stderr.strip()}")
     argv = ["mount", "-o", "loop", str(image), str(mount_point)]
