@@ -1,0 +1,26 @@
+"""README.md says what the code does: the packages the suite needs, the history setting."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def section(title: str) -> str:
+    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def ci_packages() -> list[str]:
+    script = (REPO / ".ci/run").read_text(encoding="utf-8")
+    listed = script.split("packages=(", 1)[1].split("\n)", 1)[0]
+    return [word for line in listed.splitlines() for word in line.split("#", 1)[0].split()]
+
+
+def test_development_names_every_package_ci_installs() -> None:
+    packages = ci_packages()
+    assert "e2fsprogs" in packages and "tmux" in packages
+    named = set(re.findall(r"`([a-z0-9.+-]+)`", section("Development")))
+    assert [package for package in packages if package not in named] == []
