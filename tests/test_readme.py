@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from dotdbg.config import load_config
+from dotdbg.paths import Paths
+
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -24,3 +27,15 @@ def test_development_names_every_package_ci_installs() -> None:
     assert "e2fsprogs" in packages and "tmux" in packages
     named = set(re.findall(r"`([a-z0-9.+-]+)`", section("Development")))
     assert [package for package in packages if package not in named] == []
+
+
+def test_the_history_words_match_the_default_histcontrol() -> None:
+    # ignoredups drops only a repeat in a row; "duplicates are not kept" would claim erasedups.
+    config = load_config(Paths.from_env())
+    assert config.history is not None
+    words = config.history.control.split(":")
+    assert "ignoredups" in words and "erasedups" not in words
+    history = README.split("**History search.**", 1)[1].split("\n\n", 1)[0]
+    assert "repeated right after itself is kept once" in history
+    assert "duplicates" not in history
+    assert "leading space is not kept" in history and "ignorespace" in words

@@ -49,6 +49,23 @@ def test_each_command_reaches_the_history_file_at_once(
     assert "echo flushed-now" in history.read_text()
 
 
+def test_history_drops_repeats_in_a_row_and_lines_with_a_leading_space(
+    shell: TmuxShell, installed_home: Path
+) -> None:
+    # README: a command repeated right after itself is kept once; a repeat later on is kept,
+    # so the history stays the order things ran in (ignoredups, the methodology's setting).
+    typed = ["echo one", "echo one", " echo secret", "echo two", "echo one", "echo end"]
+    for command in typed:
+        shell.type(command)
+        shell.send("Enter")
+    shell.wait_for(lambda screen: "\nend\n$" in screen)  # the prompt: history -a has run
+    history = installed_home / ".bash_history"
+    kept = history.read_text().splitlines()
+    assert kept[-4:] == ["echo one", "echo two", "echo one", "echo end"]
+    assert kept.count("echo one") == 2
+    assert "secret" not in history.read_text()
+
+
 def test_non_interactive_shells_get_nothing(installed_home: Path) -> None:
     result = subprocess.run(
         [
