@@ -191,7 +191,7 @@ def test_aliases_lists_and_explains(tmp_path: Path) -> None:
     assert "pyt is an alias (pack pytest)" in explained.stdout
     assert "pytest --disable-warnings -rA" in explained.stdout
     function = dotdbg("aliases", "l", home=tmp_path)
-    assert 'ls -lNhF --color=always "${@-.}" | less -FRX' in function.stdout
+    assert 'ls -lNhF --color="$color" "${@-.}" | less -FRX' in function.stdout
     assert dotdbg("aliases", "nope", home=tmp_path).returncode == 1
 
 

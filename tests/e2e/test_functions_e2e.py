@@ -41,10 +41,10 @@ def aliased_shell(tmp_path: Path) -> Iterator[TmuxShell]:
 
 def test_the_users_aliases_stay_out_of_dotdbgs_functions(aliased_shell: TmuxShell) -> None:
     shown = aliased_shell.run("type l df")
-    assert "ls -lNhF --color=always" in shown
+    assert 'ls -lNhF --color="$color"' in shown
     assert "ls -F" not in shown
     assert 'grep -v "^/dev/loop"' in shown
-    assert "--color=always -v" not in shown
+    assert "--color=always -v" not in shown and "ls -F -lNhF" not in shown
 
 
 def test_aliases_work_at_the_prompt_after_the_functions(aliased_shell: TmuxShell) -> None:
@@ -87,6 +87,48 @@ def test_wrap_without_a_directory_says_how_and_runs_no_tar(
     output = shell.run(f"cd {work} && wrap; echo rc=$?")
     assert output == "usage: wrap DIR  (writes DIR.tgz)\nrc=2"
     assert list(work.iterdir()) == []
+
+
+def test_wrap_refuses_what_does_not_exist_and_leaves_no_archive(
+    shell: TmuxShell, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    output = shell.run(f"cd {work} && wrap nonexist/; echo rc=$?")
+    assert output == "wrap: no such file or directory: nonexist\nrc=2"
+    assert list(work.iterdir()) == []
+
+
+def fake_gzip(folder: Path, script: str) -> Path:
+    """A `gzip` for tar -z to run instead of the real one: it fails, or hangs until Ctrl-C."""
+    folder.mkdir()
+    (folder / "gzip").write_text(f"#!/bin/sh\n{script}\n")
+    (folder / "gzip").chmod(0o755)
+    return folder
+
+
+def test_wrap_leaves_no_partial_archive_when_tar_fails_or_is_interrupted(
+    shell: TmuxShell, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    (work / "src").mkdir(parents=True)
+    (work / "src/main.c").write_text("int main;\n")
+    (work / "src.tgz").write_bytes(b"the archive of yesterday")
+    failing = fake_gzip(tmp_path / "failing", "cat >/dev/null; echo half-written; exit 1")
+    output = shell.run(f"cd {work} && PATH={failing}:$PATH wrap src; echo rc=$?")
+    assert output.endswith("\nrc=2")  # tar: "Child returned status 1"
+    assert sorted(p.name for p in work.iterdir()) == ["src", "src.tgz"]
+    assert (work / "src.tgz").read_bytes() == b"the archive of yesterday"
+
+    started = tmp_path / "gzip-started"
+    hanging = fake_gzip(tmp_path / "hanging", f"touch {started}; cat >/dev/null; sleep 30")
+    shell.type(f"PATH={hanging}:$PATH wrap src; echo rc=$?")
+    shell.send("Enter")
+    shell.wait_for(lambda _: started.exists())
+    shell.send("C-c")
+    shell.wait_for(lambda screen: screen.rstrip().endswith("$"))
+    assert sorted(p.name for p in work.iterdir()) == ["src", "src.tgz"]
+    assert (work / "src.tgz").read_bytes() == b"the archive of yesterday"
 
 
 @pytest.mark.parametrize("name", ["l", "lt", "la"])
@@ -147,3 +189,23 @@ def test_git_replace_fails_when_perl_cannot_write_a_file(shell: TmuxShell, tmp_p
         subprocess.run(["chattr", "-i", str(repo / "a.txt")], check=True)
     assert "Cannot complete in-place edit" in output
     assert output.endswith("\nrc=1")  # perl's status, not git diff's 0
+
+
+def coloured(shell: TmuxShell, command: str) -> bool:
+    """Whether ``command`` drew any colour on the terminal (tmux shows SGR codes with -e)."""
+    shell.run(f"clear; {command}")
+    return "\x1b[" in shell._tmux("capture-pane", "-p", "-e", "-t", "t")
+
+
+def test_listings_colour_a_terminal_only_and_honour_no_color(
+    shell: TmuxShell, tmp_path: Path
+) -> None:
+    (tmp_path / "a-dir").mkdir()
+    for name in ("l", "lt", "la"):
+        assert coloured(shell, f"{name} {tmp_path}"), name
+        assert not coloured(shell, f"NO_COLOR=1 {name} {tmp_path}"), name
+        piped = shell.run(f"{name} {tmp_path} | od -c | grep -c 033; echo rc=${{PIPESTATUS[0]}}")
+        assert piped == "0\nrc=0", name
+        shell.run(f"{name} {tmp_path} > {tmp_path}/{name}.txt")
+        assert "a-dir/" in (tmp_path / f"{name}.txt").read_text()
+        assert "\x1b" not in (tmp_path / f"{name}.txt").read_text(), name

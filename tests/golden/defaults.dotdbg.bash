@@ -65,17 +65,38 @@ shopt -u expand_aliases
 # l: long listing of the arguments (default: .), paged [ls]
 unalias l 2>/dev/null
 l() {
-    ls -lNhF --color=always "${@-.}" | less -FRX; return "${PIPESTATUS[0]}"
+    if [[ ! -t 1 ]]; then  # into a pipe or a file: plain text, not paged
+        ls -lNhF --color=never "${@-.}"
+        return
+    fi
+    local color=always  # https://no-color.org
+    [[ -n ${NO_COLOR-} || ${TERM-dumb} == dumb ]] && color=never
+    ls -lNhF --color="$color" "${@-.}" | less -FRX
+    return "${PIPESTATUS[0]}"
 }
 # lt: like l, newest first [ls]
 unalias lt 2>/dev/null
 lt() {
-    ls -lNhtF --color=always "${@-.}" | less -FRX; return "${PIPESTATUS[0]}"
+    if [[ ! -t 1 ]]; then  # into a pipe or a file: plain text, not paged
+        ls -lNhtF --color=never "${@-.}"
+        return
+    fi
+    local color=always  # https://no-color.org
+    [[ -n ${NO_COLOR-} || ${TERM-dumb} == dumb ]] && color=never
+    ls -lNhtF --color="$color" "${@-.}" | less -FRX
+    return "${PIPESTATUS[0]}"
 }
 # la: like l, dot files included [ls]
 unalias la 2>/dev/null
 la() {
-    ls -lNhaF --color=always "${@-.}" | less -FRX; return "${PIPESTATUS[0]}"
+    if [[ ! -t 1 ]]; then  # into a pipe or a file: plain text, not paged
+        ls -lNhaF --color=never "${@-.}"
+        return
+    fi
+    local color=always  # https://no-color.org
+    [[ -n ${NO_COLOR-} || ${TERM-dumb} == dumb ]] && color=never
+    ls -lNhaF --color="$color" "${@-.}" | less -FRX
+    return "${PIPESTATUS[0]}"
 }
 # df: df with human sizes, /dev/loop entries hidden (arguments still work) [disk]
 unalias df 2>/dev/null
@@ -91,7 +112,23 @@ wrap() {
         echo "usage: wrap DIR  (writes DIR.tgz)" >&2
         return 2
     fi
-    tar -czf "$dir.tgz" "$dir"
+    if [[ ! -e $dir && ! -L $dir ]]; then
+        echo "wrap: no such file or directory: $dir" >&2
+        return 2
+    fi
+    # tar writes under a temporary name, renamed only on success: a failed or interrupted run leaves
+    # no partial DIR.tgz behind, and an older DIR.tgz stays as it was.
+    (
+        partial="$dir.tgz.partial-$BASHPID"
+        trap 'rm -f -- "$partial"; exit 130' INT TERM
+        if tar -czf "$partial" -- "$dir"; then
+            mv -f -- "$partial" "$dir.tgz"
+        else
+            status=$?
+            rm -f -- "$partial"
+            exit "$status"
+        fi
+    )
 }
 # git-replace: replace a literal string in every file git tracks: git-replace OLD NEW [git]
 unalias git-replace 2>/dev/null
