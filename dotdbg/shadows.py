@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -21,12 +22,33 @@ BASH_KEYWORDS = frozenset(
 )
 
 
-def shadow_warnings(config: Config, which: Callable[[str], str | None]) -> list[str]:
-    """One line per alias or function that hides a command, a builtin or a keyword."""
+# `alias NAME='…'` and `NAME() {` lines of a generated dotdbg.bash
+_DEFINITION = re.compile(r"^(?:alias ([^=\s]+)=|(\S+)\(\) \{$)", re.MULTILINE)
+
+
+def shadow_warnings(
+    config: Config, which: Callable[[str], str | None], said: Collection[str] = ()
+) -> list[str]:
+    """One line per alias or function that hides a command, a builtin or a keyword.
+
+    ``said``: names left out, because the install being replaced defined them already: each
+    shadow is told once, when an install brings it in, not on every run.
+    """
     named = [("alias", a.name) for a in config.aliases] + [
         ("function", f.name) for f in config.functions
     ]
-    return [line for kind, name in named if (line := _shadow_line(kind, name, which))]
+    return [
+        line
+        for kind, name in named
+        if name not in said and (line := _shadow_line(kind, name, which))
+    ]
+
+
+def defined_names(generated_bash: str | None) -> frozenset[str]:
+    """The aliases and functions a generated dotdbg.bash defines (none when there is none)."""
+    return frozenset(
+        alias or function for alias, function in _DEFINITION.findall(generated_bash or "")
+    )
 
 
 def _shadow_line(kind: str, name: str, which: Callable[[str], str | None]) -> str:

@@ -95,16 +95,21 @@ def test_install_status_diff_cycle(tmp_path: Path) -> None:
     assert installed.returncode == 0, installed.stderr
     assert "~/.bashrc: created" in installed.stdout
     assert "exec bash" in installed.stderr
+    assert "function df shadows" in installed.stderr  # told once, on the install that brings it
     status = dotdbg("status", home=tmp_path)
     assert status.returncode == 0 and "installed and current" in status.stdout
-    write_config(tmp_path, '[aliases]\nzz = "echo zz"\n')
+    write_config(tmp_path, '[aliases]\nzz = "echo zz"\ncat = "cat -A"\n')
     status = dotdbg("status", home=tmp_path)
     assert status.returncode == 1
     assert "dotdbg.bash is not current" in status.stdout
     diff = dotdbg("diff", home=tmp_path)
     assert diff.returncode == 1
     assert "+alias zz='echo zz'" in diff.stdout
-    assert dotdbg("install", home=tmp_path).returncode == 0
+    installed = dotdbg("install", home=tmp_path)
+    assert installed.returncode == 0
+    assert "alias cat shadows" in installed.stderr and "df shadows" not in installed.stderr
+    again = dotdbg("install", home=tmp_path)
+    assert "shadows" not in again.stderr
     assert dotdbg("diff", home=tmp_path).returncode == 0
 
 

@@ -9,7 +9,7 @@ from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.settings import Config
-from dotdbg.shadows import shadow_warnings
+from dotdbg.shadows import defined_names, shadow_warnings
 
 
 def load(home: Path, text: str) -> Config:
@@ -232,3 +232,14 @@ def test_any_well_formed_readline_name_passes_without_bash_to_ask(
     config = load(tmp_path, "[readline]\nbindings = { '\\C-xk' = 'no-such-fn' }\n")
     assert config.readline is not None
     assert config.readline.bindings == (("\\C-xk", "no-such-fn"),)
+
+
+def test_a_shadow_already_installed_is_not_told_again(tmp_path: Path) -> None:
+    config = load(tmp_path, '[aliases]\nls2 = "ls"\n')
+    fake_path = {"df": "/bin/df", "ls2": "/usr/bin/ls2"}
+    installed = "alias ls2='ls'\n# df: …\nunalias df 2>/dev/null\ndf() {\n    command df\n}\n"
+    assert defined_names(installed) == {"ls2", "df"}
+    golden = (Path(__file__).parent / "golden/defaults.dotdbg.bash").read_text()
+    assert {"df", "l", "wrap", "git-replace", "gs", "pyt"} <= defined_names(golden)
+    assert shadow_warnings(config, fake_path.get, said=defined_names(installed)) == []
+    assert len(shadow_warnings(config, fake_path.get, said=defined_names(None))) == 2

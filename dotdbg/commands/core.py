@@ -15,7 +15,8 @@ from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.plan import unified_diff
-from dotdbg.shadows import shadow_warnings
+from dotdbg.settings import Config
+from dotdbg.shadows import defined_names, shadow_warnings
 from dotdbg.state import is_installed
 
 
@@ -55,9 +56,18 @@ def install(
     paths = Paths.from_env(home)
     config = load_config(paths)
     done = installer.install(paths, config, dry_run=dry_run)
-    warnings = [*done.warnings, *shadow_warnings(config, shutil.which)]
+    warnings = [*done.warnings, *_new_shadows(paths, config, done)]
     report.print_install(paths, done, warnings, dry_run=dry_run, diff=diff)
     return 0
+
+
+def _new_shadows(paths: Paths, config: Config, done: installer.Report) -> list[str]:
+    """Shadows this install brings in; those the installed file had were told before."""
+    from dotdbg.render import BASH_FILE
+
+    bash = paths.data_dir / BASH_FILE
+    before = next((change.before for change in done.plan.changes if change.path == bash), None)
+    return shadow_warnings(config, shutil.which, said=defined_names(before))
 
 
 def uninstall(
