@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,8 @@ from dotdbg.paths import Paths
 
 
 class TmuxShell:
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, program: Sequence[str] = ("bash", "--noprofile", "-i")) -> None:
+        """``program``: what runs in the terminal, a bash or something that starts one."""
         self.socket = f"dotdbg-test-{uuid.uuid4().hex[:8]}"
         env = {
             "HOME": str(home),
@@ -27,8 +28,9 @@ class TmuxShell:
             "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
             "PS1": "$ ",
             "LANG": "C.UTF-8",
+            "SHELL": "/bin/bash",
         }
-        command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), "bash", "--noprofile", "-i"]
+        command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), *program]
         self._tmux("new-session", "-d", "-x", "150", "-y", "50", "-s", "t", *command)
         self.wait_for(lambda screen: screen.rstrip().endswith(("$", "#")))
         # The user's ~/.bashrc sets its own prompt; a plain one makes the screen easy to read.
@@ -69,6 +71,11 @@ class TmuxShell:
             time.sleep(0.05)
             screen = self.screen()
         return screen
+
+    def cursor(self) -> tuple[int, int]:
+        """(column, row) of the cursor, counted from 0."""
+        x, y = self._tmux("display", "-p", "-t", "t", "#{cursor_x} #{cursor_y}").split()
+        return int(x), int(y)
 
     def prompt_line(self) -> str:
         return [line for line in self.screen().splitlines() if line.strip()][-1]

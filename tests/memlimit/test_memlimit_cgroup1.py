@@ -18,6 +18,8 @@ import psutil
 import pytest
 from memlimit_fakes import MEMLIMIT, own_v1_dir, run_cli
 
+from tests.e2e.conftest import TmuxShell
+
 M = 2**20
 CGROUP1 = ("--backend", "cgroup1")  # where cgroup v2 or systemd work too, auto would pick those
 Cgroups = Callable[[], list[str]]
@@ -215,7 +217,7 @@ def test_default_command_is_the_users_shell_with_live_oom_reports(
         term.expect_exact("MEM=100M", timeout=10)
         term.sendline(f'{sys.executable} -c "{TOUCH_300M}"; echo status=$?')
         term.expect_exact("status=137", timeout=20)  # the shell survived its child's OOM kill
-        # memlimit reports at its next look at the counters (every 0.25s): before or after bash.
+        # the report comes before the prompt (test_..._reported_before_the_prompt checks where)
         term.sendline("sleep 1; echo waited-$((1+1))")
         term.expect_exact("waited-2", timeout=10)
         term.sendline("exit 7")
@@ -226,3 +228,26 @@ def test_default_command_is_the_users_shell_with_live_oom_reports(
     oom = "memlimit: a process was OOM-killed at the 100M limit (cgroup-v1, peak"
     assert seen.getvalue().count(oom) == 1
     assert "the command itself was killed" not in seen.getvalue()
+
+
+@pytest.mark.e2e
+def test_an_oom_kill_in_the_memlimit_shell_is_reported_before_the_prompt(
+    cgroup_v1: Cgroups, tmp_path: Path
+) -> None:
+    (tmp_path / ".bashrc").write_text("FROM_BASHRC=yes\nPROMPT_COMMAND='history -a'\n")
+    shell = TmuxShell(tmp_path, [str(MEMLIMIT), *CGROUP1, "100M"])
+    try:
+        assert shell.run("echo $FROM_BASHRC") == "yes"  # ~/.bashrc is read as without memlimit
+        shell.type(f'{sys.executable} -c "{TOUCH_300M}"')
+        shell.send("Enter")
+        screen = shell.wait_for(lambda s: "OOM-killed" in s and s.rstrip().endswith("$"))
+        lines = screen.rstrip().splitlines()
+        assert lines[-3] == "Killed"  # bash's word, then memlimit's, then the prompt
+        oom = r"memlimit: a process was OOM-killed at the 100M limit \(cgroup-v1, peak .*\)"
+        assert re.fullmatch(oom, lines[-2])
+        assert lines[-1] == "$ " or lines[-1] == "$"
+        assert shell.cursor() == (2, len(lines) - 1)  # on the prompt line, after "$ "
+    finally:
+        shell.type("exit")
+        shell.send("Enter")
+        shell.close()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dotdbg.errors import DotdbgError
 from dotdbg.helpers.child import require_program
@@ -18,6 +19,7 @@ from dotdbg.helpers.memlimit.backends import (
     default_backends,
 )
 from dotdbg.helpers.memlimit.limits import Limits, short_size
+from dotdbg.helpers.memlimit.prompt import HOLD_SECONDS, PromptChannel, runs_bash
 from dotdbg.helpers.memlimit.report import exit_code, kill_message
 from dotdbg.helpers.memlimit.spawn import GatedChild, gated, spawn_gated
 from dotdbg.helpers.memlimit.supervise import pending_interrupt, signals_held, supervise
@@ -26,8 +28,12 @@ READY_TIMEOUT = 10.0
 KILLED = 137
 
 
+def said(text: str) -> str:
+    return f"memlimit: {text}"
+
+
 def say(text: str) -> None:
-    print(f"memlimit: {text}", file=sys.stderr, flush=True)
+    print(said(text), file=sys.stderr, flush=True)
 
 
 def resolve_command(command: Sequence[str], env: Mapping[str, str]) -> list[str]:
@@ -51,11 +57,14 @@ def choose_backends(name: str, backends: Sequence[Backend]) -> list[Backend]:
 
 @dataclass
 class KillReporter:
-    """Says so, as soon as it is seen, each time the limit kills something."""
+    """Says so each time the limit kills something: at once, or, under a shell that asks for
+    the reports before its prompt, when it asks (said anyway after ``hold`` seconds)."""
 
     placement: Placement
     limit: str
+    hold: float = 0.0
     reported: int = 0
+    held: list[tuple[float, str]] = field(default_factory=list)
 
     def update(self) -> None:
         counters = self.placement.counters()
@@ -64,8 +73,23 @@ class KillReporter:
             enclosing = placement.enclosing_limit
             limit = self.limit if enclosing is None else short_size(enclosing)
             verb, outer = placement.kill_verb, enclosing is not None
-            say(kill_message(new, limit, placement.label, counters.peak, verb, outer))
+            message = kill_message(new, limit, placement.label, counters.peak, verb, outer)
+            self.held.append((time.monotonic() + self.hold, message))
             self.reported = counters.kills
+        now = time.monotonic()
+        while self.held and self.held[0][0] <= now:
+            say(self.held.pop(0)[1])
+
+    def claim(self) -> list[str]:
+        """The reports not said yet, taken over by the caller."""
+        self.update()
+        claimed = [said(message) for _, message in self.held]
+        self.held.clear()
+        return claimed
+
+    def say_held(self) -> None:
+        for line in self.claim():
+            print(line, file=sys.stderr, flush=True)
 
 
 def run_memlimit(
@@ -80,12 +104,30 @@ def run_memlimit(
     argv = resolve_command(command, env)
     env["MEMLIMIT"] = limits.label
     candidates = choose_backends(backend, default_backends() if backends is None else backends)
+    channel = PromptChannel.open() if runs_bash(argv) and sys.stdin.isatty() else None
+    try:
+        return run_first_working(candidates, limits, argv, env, channel, backend == "auto")
+    finally:
+        if channel is not None:
+            channel.close()
+
+
+def run_first_working(
+    candidates: Sequence[Backend],
+    limits: Limits,
+    argv: list[str],
+    env: Mapping[str, str],
+    channel: PromptChannel | None,
+    auto: bool,
+) -> int:
+    """Run under the first backend that can start the command; the command's exit code."""
+    started = channel.command(argv) if channel is not None else argv
     with signals_held():
         for candidate in candidates:
             try:
-                placement, child = launch(candidate, limits, argv, env)
+                placement, child = launch(candidate, limits, started, env)
             except BackendUnavailable as why:
-                if backend != "auto":
+                if not auto:
                     raise DotdbgError(
                         f"backend {candidate.name} cannot limit memory here: {why}",
                         hint="`dotdbg doctor` lists the backends that work on this machine",
@@ -93,7 +135,7 @@ def run_memlimit(
                 say(f"not using {candidate.name}: {why}")
                 continue
             try:
-                return run_admitted(placement, child, limits)
+                return run_admitted(placement, child, limits, channel)
             finally:
                 for message in placement.close():
                     say(message)
@@ -120,7 +162,9 @@ def launch(
     return placement, child
 
 
-def run_admitted(placement: Placement, child: GatedChild, limits: Limits) -> int:
+def run_admitted(
+    placement: Placement, child: GatedChild, limits: Limits, channel: PromptChannel | None = None
+) -> int:
     say(f"{limits.describe()}, backend {placement.label} ({placement.where})")
     for note in placement.notes:
         say(f"note: {note}")
@@ -129,14 +173,21 @@ def run_admitted(placement: Placement, child: GatedChild, limits: Limits) -> int
         child.abort()
         return 128 + interrupt
     child.open_gate()
-    reporter = KillReporter(placement, limits.label)
+    reporter = KillReporter(placement, limits.label, HOLD_SECONDS if channel else 0.0)
 
     def tick() -> None:
         placement.tick(child.pid)
         reporter.update()
 
-    status = supervise(child.pid, tick, placement.tick_seconds, say)
-    reporter.update()
+    def answer_prompt() -> None:
+        assert channel is not None  # only a shell with the hook asks
+        reports = reporter.claim()
+        if not channel.reply(reports):
+            for line in reports:
+                print(line, file=sys.stderr, flush=True)
+
+    status = supervise(child.pid, tick, placement.tick_seconds, say, answer_prompt)
+    reporter.say_held()
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL and reporter.reported:
         say(f"the command itself was killed; exit code {KILLED}")
     return exit_code(status)

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 FORWARDED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT})
-WATCHED = FORWARDED | {signal.SIGCHLD}
+REQUEST = signal.SIGUSR1  # the shell's prompt asks for the reports (prompt.py)
+WATCHED = FORWARDED | {signal.SIGCHLD, REQUEST}
 # Signals meant to end the command; a command that ignores them is killed after the grace period.
 TERMINATING = frozenset({signal.SIGTERM, signal.SIGHUP})
 GRACE_SECONDS = 5.0
@@ -46,9 +47,14 @@ def should_forward(signo: int, code: int) -> bool:
 
 
 def supervise(
-    pid: int, on_tick: Callable[[], None], tick_seconds: float, say: Callable[[str], None]
+    pid: int,
+    on_tick: Callable[[], None],
+    tick_seconds: float,
+    say: Callable[[str], None],
+    on_request: Callable[[], None] = lambda: None,
 ) -> int:
-    """Wait status of ``pid``; runs ``on_tick`` every ``tick_seconds`` and relays signals."""
+    """Wait status of ``pid``; runs ``on_tick`` every ``tick_seconds``, ``on_request`` when
+    asked (SIGUSR1), and relays signals."""
     deadline = math.inf
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
@@ -60,6 +66,8 @@ def supervise(
             os.kill(pid, signal.SIGKILL)
             deadline = math.inf
         info = signal.sigtimedwait(WATCHED, tick_seconds)
+        if info is not None and info.si_signo == REQUEST:
+            on_request()
         if info is None or info.si_signo not in FORWARDED:
             continue
         if should_forward(info.si_signo, info.si_code):

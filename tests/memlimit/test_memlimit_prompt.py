@@ -1,0 +1,61 @@
+"""The memlimit shell's prompt hook: the rcfile, the reply channel, reports held for the prompt."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from dotdbg.helpers.memlimit.backends.base import OomCounters, Placement
+from dotdbg.helpers.memlimit.prompt import END, PromptChannel, rcfile_text, runs_bash
+from dotdbg.helpers.memlimit.run import KillReporter
+
+
+@dataclass
+class CountingPlacement(Placement):
+    kills: int = 0
+
+    def counters(self) -> OomCounters:
+        return OomCounters(kills=self.kills, peak=100 << 20)
+
+
+def test_only_a_plain_bash_gets_the_hook() -> None:
+    assert runs_bash(["/bin/bash"]) and runs_bash(["bash"])
+    assert not runs_bash(["bash", "-c", "true"]) and not runs_bash(["/bin/zsh"])
+
+
+def test_the_rcfile_is_valid_bash_and_reads_bashrc_first(tmp_path: Path) -> None:
+    text = rcfile_text(1234, tmp_path / "it's reports")
+    assert subprocess.run(["bash", "-n"], input=text, text=True).returncode == 0
+    assert text.index(". ~/.bashrc") < text.index("PROMPT_COMMAND=")
+    assert "kill -USR1 1234" in text and "it'\"'\"'s reports'" in text
+
+
+def test_a_reply_is_the_lines_then_the_end_marker() -> None:
+    channel = PromptChannel.open()
+    try:
+        assert channel.reply(["memlimit: one"]) and channel.reply([])
+        assert os.read(channel.fd, 1000).decode() == f"memlimit: one\n{END}\n{END}\n"
+    finally:
+        channel.close()
+    assert not channel.directory.exists()
+
+
+def test_a_report_waits_for_the_prompt_then_goes_to_stderr(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    placement = CountingPlacement(label="cgroup-v1", where="/x")
+    held = KillReporter(placement, "100M", hold=60.0)
+    placement.kills = 1
+    held.update()
+    assert capsys.readouterr().err == ""  # held for the prompt to ask
+    assert held.claim() == [
+        "memlimit: a process was OOM-killed at the 100M limit (cgroup-v1, peak 100.00M)"
+    ]
+    assert held.claim() == []
+    at_once = KillReporter(placement, "100M")  # no prompt to ask: said when seen
+    at_once.update()
+    assert "OOM-killed at the 100M limit" in capsys.readouterr().err
