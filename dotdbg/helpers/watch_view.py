@@ -38,12 +38,16 @@ class Snapshot:
         return {row.process.pid for row in self.rows} if self.gpu_per_process else set()
 
 
+ALWAYS = 99  # a column a narrow terminal never hides: PID, and the command (cut instead)
+
+
 @dataclass(frozen=True)
 class Column:
     header: str
     cell: Callable[[Row], str]
     total: Callable[[Totals], str] = lambda _: ""
-    right: bool = True
+    right: bool = True  # numbers, right-aligned and never cut; text is left-aligned and may be
+    keep: int = 5  # a narrow terminal hides the lowest first (the rightmost of equals)
 
 
 def gigabytes(num_bytes: int | None) -> str:
@@ -80,34 +84,42 @@ def columns(snapshot: Snapshot) -> list[Column]:
     """The columns this snapshot needs, in order; the command is last and never padded."""
     rows = snapshot.rows
     chosen = [
-        Column("PID", lambda r: str(r.process.pid), lambda t: f"{t.processes} procs"),
-        Column("PPID", lambda r: str(r.process.stat.ppid)),
+        Column("PID", lambda r: str(r.process.pid), lambda t: processes(t.processes), keep=ALWAYS),
+        Column("PPID", lambda r: str(r.process.stat.ppid), keep=1),
         Column(
             "RSS_GB",
             lambda r: gigabytes(r.process.stat.rss_bytes),
             lambda t: gigabytes(t.rss_bytes),
+            keep=9,
         ),
-        Column("%CPU", lambda r: f"{r.cpu_percent:.1f}", lambda t: f"{t.cpu_percent:.1f}"),
-        Column("THR", lambda r: str(r.process.stat.threads), lambda t: str(t.threads)),
-        Column("ELAPSED", lambda r: elapsed(r.elapsed_seconds)),
+        Column("%CPU", lambda r: f"{r.cpu_percent:.1f}", lambda t: f"{t.cpu_percent:.1f}", keep=8),
+        Column("THR", lambda r: str(r.process.stat.threads), lambda t: str(t.threads), keep=2),
+        Column("ELAPSED", lambda r: elapsed(r.elapsed_seconds), keep=2),
     ]
     if snapshot.gpu_per_process:
-        chosen.append(
-            Column("GPU_GB", lambda r: gigabytes(r.gpu_bytes), lambda t: gigabytes(t.gpu_bytes))
+        gpu = Column(
+            "GPU_GB", lambda r: gigabytes(r.gpu_bytes), lambda t: gigabytes(t.gpu_bytes), keep=9
         )
+        chosen.append(gpu)
     if snapshot.show_pss:
-        chosen.append(Column("PSS_GB", lambda r: gigabytes(r.pss_bytes)))
-        chosen.append(Column("USS_GB", lambda r: gigabytes(r.uss_bytes)))
+        chosen.append(Column("PSS_GB", lambda r: gigabytes(r.pss_bytes), keep=3))
+        chosen.append(Column("USS_GB", lambda r: gigabytes(r.uss_bytes), keep=3))
     if snapshot.show_user:
-        chosen.append(Column("USER", lambda r: r.user, right=False))
+        chosen.append(Column("USER", lambda r: r.user, right=False, keep=3))
     if any(_env(row) != "-" for row in rows):
-        chosen.append(Column("ENV", _env, right=False))
+        chosen.append(Column("ENV", _env, right=False, keep=4))
     if any(_rank(row) != "-" for row in rows):
-        chosen.append(Column("RANK", _rank, right=False))
+        chosen.append(Column("RANK", _rank, right=False, keep=7))
     if any(row.launcher for row in rows):
-        chosen.append(Column("LAUNCHER", lambda r: r.launcher or "", right=False))
-    chosen.append(Column("COMMAND", lambda r: r.tree_prefix + r.command, lambda _: "total", False))
-    return chosen
+        chosen.append(Column("LAUNCHER", lambda r: r.launcher or "", right=False, keep=3))
+    command = Column(
+        "COMMAND", lambda r: r.tree_prefix + r.command, lambda _: "total", False, keep=ALWAYS
+    )
+    return [*chosen, command]
+
+
+def processes(count: int) -> str:
+    return f"{count} proc" if count == 1 else f"{count} procs"
 
 
 @dataclass(frozen=True)
@@ -116,31 +128,84 @@ class Line:
     kind: str  # "title", "header", "row", "launcher", "total", "note"
 
 
-def _align(cells: Sequence[str], widths: Sequence[int], specs: Sequence[Column]) -> str:
-    parts = [
-        cell.rjust(width) if spec.right else cell.ljust(width)
-        for cell, width, spec in zip(cells[:-1], widths, specs[:-1], strict=True)
-    ]
-    return "  ".join([*parts, cells[-1]])
+MIN_COMMAND = 24  # before the command is cut below this (or a third of the width), others give way
+MIN_TEXT = 6  # a text column (ENV, USER, LAUNCHER…) is cut no shorter than this or its header
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which columns are shown, how wide, how far apart; the last is cut to ``last_width``."""
+
+    shown: tuple[int, ...]  # indexes into the column list, the command last
+    widths: tuple[int, ...]  # of each shown column but the last
+    gap: int = 2
+    last_width: int | None = None  # None: not cut
+
+    def render(self, cells: Sequence[str], specs: Sequence[Column]) -> str:
+        parts = []
+        for index, width in zip(self.shown[:-1], self.widths, strict=True):
+            cell = cut(cells[index], width)
+            parts.append(cell.rjust(width) if specs[index].right else cell.ljust(width))
+        last = cells[self.shown[-1]]
+        parts.append(last if self.last_width is None else cut(last, self.last_width))
+        return (" " * self.gap).join(parts)
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, an ellipsis marking the cut."""
+    if len(text) <= width:
+        return text
+    return text[: width - 1] + "…" if width > 0 else ""
+
+
+def fit(specs: Sequence[Column], grid: Sequence[Sequence[str]], width: int | None) -> Layout:
+    """Natural widths; in a terminal narrower than that, first the gaps close to one space, then
+    text columns are cut, then columns are hidden (lowest ``keep`` first), until the command has
+    ``MIN_COMMAND`` characters or a third of the width (or all it needs); the command gets
+    whatever room is left."""
+    widths = [max(len(cells[i]) for cells in grid) for i in range(len(specs))]
+    shown, gap = list(range(len(specs))), 2
+    if width is None:
+        return Layout(tuple(shown), tuple(widths[:-1]), gap)
+    floors = [min(w, max(MIN_TEXT, len(s.header))) for w, s in zip(widths, specs, strict=True)]
+    wanted = min(widths[-1], MIN_COMMAND, width // 3)
+
+    def room() -> int:
+        return width - sum(widths[i] + gap for i in shown[:-1])
+
+    while room() < wanted:
+        cuttable = [i for i in shown[:-1] if not specs[i].right and widths[i] > floors[i]]
+        hideable = [i for i in shown[:-1] if specs[i].keep < ALWAYS]
+        if gap > 1:
+            gap = 1
+        elif cuttable:
+            widths[max(cuttable, key=lambda i: widths[i])] -= 1
+        elif hideable:
+            shown.remove(min(hideable, key=lambda i: (specs[i].keep, -i)))
+        else:
+            break
+    return Layout(tuple(shown), tuple(widths[i] for i in shown[:-1]), gap, max(room(), 0))
 
 
 def table_lines(
     snapshot: Snapshot, max_rows: int | None = None, width: int | None = None
 ) -> list[Line]:
-    """Header, the first ``max_rows`` rows, a line counting the rest, totals, one line per GPU."""
+    """Header, the first ``max_rows`` rows, a line counting the rest, totals, one line per GPU;
+    fitted to ``width`` if given."""
     specs = columns(snapshot)
     shown = snapshot.rows if max_rows is None else snapshot.rows[: max(0, max_rows)]
     header = [spec.header for spec in specs]
     body = [[spec.cell(row) for spec in specs] for row in shown]
     total = [spec.total(snapshot.totals) for spec in specs]
-    widths = [max(len(cells[i]) for cells in (header, *body, total)) for i in range(len(specs) - 1)]
-    lines = [Line(_align(header, widths, specs), "header")]
+    layout = fit(specs, [header, *body, total], width)
+    lines = [Line(layout.render(header, specs), "header")]
     for row, cells in zip(shown, body, strict=True):
-        lines.append(Line(_align(cells, widths, specs), "launcher" if row.launcher else "row"))
+        kind = "launcher" if row.launcher else "row"
+        lines.append(Line(layout.render(cells, specs), kind))
     hidden = len(snapshot.rows) - len(shown)
     if hidden:
         lines.append(Line(f"… {hidden} more (sorted out of view; enlarge the terminal)", "note"))
-    lines.append(Line(_align(total, widths, specs), "total"))
+    lines.append(Line(layout.render(total, specs), "total"))
     lines.extend(Line(text, "note") for text in gpu_lines(snapshot))
     if width is not None:
         lines = [Line(line.text[:width], line.kind) for line in lines]

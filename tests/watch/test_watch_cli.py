@@ -6,6 +6,9 @@ import json
 import os
 import signal
 import subprocess
+import time
+import uuid
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -146,3 +149,34 @@ def test_once_on_a_terminal_fits_its_width(spawn: Spawner) -> None:
     assert child.exitstatus == 0
     assert "PID" in output
     assert all(len(line) <= 80 for line in output.splitlines())
+
+
+@pytest.mark.e2e
+def test_the_live_view_at_60_columns_keeps_the_command_cut_short(
+    spawn: Spawner, tmp_path: Path
+) -> None:
+    train = tmp_path / "train.py"
+    train.write_text(IDLE)
+    long_args = ["--config", "configs/a/very/long/experiment/path.yaml", "--lr", "3e-4"]
+    proc = spawn.start([str(BIN / "python"), str(train), spawn.token, *long_args])
+    socket = f"dotdbg-test-{uuid.uuid4().hex[:8]}"
+    tmux = ["tmux", "-L", socket]
+    # A clean environment: a COLUMNS or LINES exported by the test process (readline sets
+    # them) would size the view for another terminal.
+    view = ["env", "-i", "TERM=xterm-256color", WATCH, "-n", "0.3", "-p", spawn.token]
+    subprocess.run([*tmux, "new-session", "-d", "-x", "60", "-y", "12", *view], check=True)
+    try:
+        deadline = time.monotonic() + 15
+        screen = ""
+        while f" {proc.pid} " not in screen and time.monotonic() < deadline:
+            time.sleep(0.05)
+            capture = [*tmux, "capture-pane", "-p"]
+            screen = subprocess.run(capture, capture_output=True, text=True).stdout
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+    lines = screen.splitlines()
+    header = next(line for line in lines if line.lstrip().startswith("PID"))
+    row = next(line for line in lines if f" {proc.pid} " in line)
+    assert header.split()[-1] == "COMMAND" and "ENV" in header.split()  # the venv shows
+    assert row[header.index("COMMAND") :].startswith("train.py")
+    assert row.endswith("…") and len(row) == 60

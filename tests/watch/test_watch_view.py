@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -10,8 +11,10 @@ from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
 from dotdbg.helpers.procfs import EnvFacts
 from dotdbg.helpers.watch_rows import Row, totals
 from dotdbg.helpers.watch_view import (
+    Column,
     Snapshot,
     elapsed,
+    fit,
     gigabytes,
     plain_text,
     rich_text,
@@ -139,3 +142,65 @@ def test_json_gpus() -> None:
         }
     ]
     assert document["processes"][0]["gpu_memory_bytes"] == 4 * GB
+
+
+LONG = ("python", "train.py", "--config", "configs/a/very/long/experiment/path.yaml", "--lr=3e-4")
+
+
+def rendered(snapshot: Snapshot, width: int) -> list[str]:
+    """The live view as a rich console of that width prints it."""
+    from rich.console import Console
+
+    console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    console.print(rich_text("watch-python", snapshot, height=20, width=width))
+    return console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("width", "header"),
+    [
+        (80, ["PID", "PPID", "RSS_GB", "%CPU", "THR", "ELAPSED", "ENV", "COMMAND"]),
+        (60, ["PID", "RSS_GB", "%CPU", "THR", "ELAPSED", "ENV", "COMMAND"]),
+        (40, ["PID", "RSS_GB", "%CPU", "ENV", "COMMAND"]),
+    ],
+)
+def test_a_narrow_terminal_hides_minor_columns_and_cuts_the_command(
+    width: int, header: list[str]
+) -> None:
+    venv = EnvFacts("myproject/.venv", None, None)  # as for any user working in a venv
+    rows = [make_row(123456, argv=LONG, rss=12 * GB, environ=venv), make_row(7, ppid=123456)]
+    lines = rendered(snapshot_of(rows), width)
+    assert all(len(line) <= width for line in lines)
+    assert lines[1].split() == header
+    command_at = lines[1].index("COMMAND")
+    assert lines[2][command_at:].startswith("train.py --c")  # cut, never dropped
+    assert lines[2].endswith("…") and len(lines[2]) == width
+    assert lines[3][command_at:] == "train.py"  # a short one is whole
+    assert lines[-1].split()[:2] == ["2", "procs"]
+
+
+def test_text_columns_are_cut_before_columns_are_hidden() -> None:
+    rows = [make_row(1, environ=EnvFacts("projects/bigmodel/.venv", "1", "0"), argv=LONG)]
+    lines = table_lines(snapshot_of(rows, show_user=True), width=80)
+    assert lines[0].text.split()[-5:] == ["ELAPSED", "USER", "ENV", "RANK", "COMMAND"]
+    assert " projects… 1/0 " in lines[1].text
+    assert lines[1].text.endswith("…") and len(lines[1].text) == 80
+
+
+def test_the_fit_works_for_any_column_set() -> None:
+    # A column another feature adds (a HOST for a job on many nodes) is treated like the rest.
+    specs = [
+        Column("HOST", lambda r: "", right=False),
+        Column("PID", lambda r: "", keep=99),
+        Column("COMMAND", lambda r: "", right=False, keep=99),
+    ]
+    grid = [["HOST", "PID", "COMMAND"], ["node-0042.cluster.example", "4242", "x" * 100]]
+    layout = fit(specs, grid, 40)
+    lines = [layout.render(cells, specs) for cells in grid]
+    assert lines[1] == "node-0042.cluster.ex… 4242 " + "x" * 12 + "…"
+    assert fit(specs, grid, None).render(grid[1], specs).endswith("x" * 100)  # a pipe: whole
+
+
+def test_one_process_is_one_proc() -> None:
+    lines = table_lines(snapshot_of([make_row(1)]))
+    assert lines[-1].text.split()[:2] == ["1", "proc"]
