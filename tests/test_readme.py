@@ -1,4 +1,4 @@
-"""README.md says what the code does: the packages the suite needs, the history setting."""
+"""README.md says what the code does, and reads well on a package index."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 from dotdbg.config import load_config
 from dotdbg.paths import Paths
+from dotdbg.tomlsource import loads
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -39,3 +40,29 @@ def test_the_history_words_match_the_default_histcontrol() -> None:
     assert "repeated right after itself is kept once" in history
     assert "duplicates" not in history
     assert "leading space is not kept" in history and "ignorespace" in words
+
+
+REPOSITORY = "https://github.com/dotdbg/dotdbg"
+
+
+def test_every_link_works_on_a_package_index_page() -> None:
+    # A package index shows README.md without the repository around it: a relative link breaks.
+    targets = re.findall(r"\]\(([^)\s]+)\)", README)
+    assert len(targets) > 5
+    assert [target for target in targets if not target.startswith("https://")] == []
+    in_repository = [t for t in targets if t.startswith(f"{REPOSITORY}/blob/main/")]
+    assert in_repository
+    for target in in_repository:
+        assert (REPO / target.removeprefix(f"{REPOSITORY}/blob/main/")).is_file(), target
+
+
+def test_the_package_metadata_is_ready_for_an_index() -> None:
+    project = loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    license_text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert license_text.startswith("MIT License") and "the dotdbg authors" in license_text
+    assert project["authors"] == [{"name": "the dotdbg authors"}]
+    assert all(url.startswith(REPOSITORY) for url in project["urls"].values())
+    python = "Programming Language :: Python :: "
+    versions = {c.removeprefix(python) for c in project["classifiers"] if c.startswith(python)}
+    assert "3.10" in versions and project["requires-python"] == ">=3.10"
