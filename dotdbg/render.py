@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -27,6 +28,13 @@ def shquote(value: str) -> str:
     return "'" + value.replace("'", "'\\''") + "'"
 
 
+def tomlquote(value: str) -> str:
+    """A TOML string that reads back as ``value``: literal ('…') when it can be, else basic."""
+    if "'" not in value and value.isprintable():
+        return f"'{value}'"
+    return json.dumps(value, ensure_ascii=False)  # JSON's escapes are all valid in TOML
+
+
 def _environment() -> jinja2.Environment:
     import jinja2
 
@@ -39,6 +47,7 @@ def _environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["shquote"] = shquote
+    env.filters["tomlquote"] = tomlquote
     return env
 
 
