@@ -66,15 +66,19 @@ def bash_parses(
     script = setup + "set +H\n"  # no `!` history expansion in the commands
     script += "".join(f"alias {name}={_shquote(value)}\n" for name, value in aliases.items())
     script += f"__probe() {{\n{command}\n}}\ndeclare -f __probe\n"
-    done = subprocess.run(
-        # --noediting: an interactive bash reads even a pipe through readline, where TAB completes
-        ["bash", "--norc", "--noprofile", "--noediting", "-i"],
-        input=script.encode(),
-        capture_output=True,
-        env={**_QUIET_ENV, "HOME": str(home)},
-        timeout=30,
-        check=False,
-    )
+    # A generated alias can close the function early, and then its `> o` runs: in a scratch dir.
+    with tempfile.TemporaryDirectory() as scratch:
+        done = subprocess.run(
+            # --noediting: an interactive bash reads even a pipe through readline, where TAB
+            # completes
+            ["bash", "--norc", "--noprofile", "--noediting", "-i"],
+            input=script.encode(),
+            capture_output=True,
+            env={**_QUIET_ENV, "HOME": str(home)},
+            cwd=scratch,
+            timeout=30,
+            check=False,
+        )
     return done.stdout.decode()
 
 
