@@ -11,6 +11,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from dotdbg.config import load_config
+from dotdbg.install import install
+from dotdbg.paths import Paths
+
 pytestmark = pytest.mark.e2e
 
 SCRIPT = """\
@@ -88,11 +92,18 @@ def interpreter(minor: int) -> str | None:
     return None
 
 
+@pytest.fixture(scope="module")
+def shared_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One installed home for every interpreter below (install runs shellcheck: once is enough)."""
+    home = tmp_path_factory.mktemp("pdb-home")
+    paths = Paths.from_env(home)
+    install(paths, load_config(paths))
+    return home
+
+
 # Comprehensions are inlined from 3.12 on (PEP 709): each scoping rule is tried where it exists.
 @pytest.mark.parametrize("minor", [10, 11, 12, 13])
-def test_pd_leaves_the_programs_names_alone(
-    installed_home: Path, tmp_path: Path, minor: int
-) -> None:
+def test_pd_leaves_the_programs_names_alone(shared_home: Path, tmp_path: Path, minor: int) -> None:
     python = interpreter(minor)
     if python is None:
         pytest.skip(f"no Python 3.{minor} interpreter on this machine")
@@ -101,7 +112,7 @@ def test_pd_leaves_the_programs_names_alone(
     child = pexpect.spawn(
         python,
         ["-m", "pdb", str(script)],
-        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        env={"HOME": str(shared_home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
         cwd=str(tmp_path),
         encoding="utf-8",
         timeout=15,
