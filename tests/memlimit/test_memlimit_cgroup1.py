@@ -235,7 +235,9 @@ def test_an_oom_kill_in_the_memlimit_shell_is_reported_before_the_prompt(
     cgroup_v1: Cgroups, tmp_path: Path
 ) -> None:
     (tmp_path / ".bashrc").write_text("FROM_BASHRC=yes\nPROMPT_COMMAND='history -a'\n")
-    shell = TmuxShell(tmp_path, [str(MEMLIMIT), *CGROUP1, "100M"])
+    scratch = tmp_path / "tmp"  # where memlimit keeps the shell's rcfile and FIFO
+    scratch.mkdir()
+    shell = TmuxShell(tmp_path, ["env", f"TMPDIR={scratch}", str(MEMLIMIT), *CGROUP1, "100M"])
     try:
         assert shell.run("echo $FROM_BASHRC") == "yes"  # ~/.bashrc is read as without memlimit
         shell.type(f'{sys.executable} -c "{TOUCH_300M}"')
@@ -247,7 +249,12 @@ def test_an_oom_kill_in_the_memlimit_shell_is_reported_before_the_prompt(
         assert re.fullmatch(oom, lines[-2])
         assert lines[-1] == "$ " or lines[-1] == "$"
         assert shell.cursor() == (2, len(lines) - 1)  # on the prompt line, after "$ "
+        assert len(list(scratch.iterdir())) == 1
     finally:
         shell.type("exit")
         shell.send("Enter")
-        shell.close()
+        shell.close()  # and the terminal goes, while memlimit cleans up: SIGHUP then
+    deadline = time.monotonic() + 10
+    while list(scratch.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(scratch.iterdir()) == []  # memlimit finished its clean-up all the same

@@ -104,12 +104,15 @@ def run_memlimit(
     argv = resolve_command(command, env)
     env["MEMLIMIT"] = limits.label
     candidates = choose_backends(backend, default_backends() if backends is None else backends)
-    channel = PromptChannel.open() if runs_bash(argv) and sys.stdin.isatty() else None
-    try:
-        return run_first_working(candidates, limits, argv, env, channel, backend == "auto")
-    finally:
-        if channel is not None:
-            channel.close()
+    # Signals stay held until the channel is gone too: a terminal closed at the end (SIGHUP)
+    # must not stop memlimit halfway through removing it.
+    with signals_held():
+        channel = PromptChannel.open() if runs_bash(argv) and sys.stdin.isatty() else None
+        try:
+            return run_first_working(candidates, limits, argv, env, channel, backend == "auto")
+        finally:
+            if channel is not None:
+                channel.close()
 
 
 def run_first_working(
@@ -120,25 +123,25 @@ def run_first_working(
     channel: PromptChannel | None,
     auto: bool,
 ) -> int:
-    """Run under the first backend that can start the command; the command's exit code."""
+    """Run under the first backend that can start the command (signals held by the caller);
+    the command's exit code."""
     started = channel.command(argv) if channel is not None else argv
-    with signals_held():
-        for candidate in candidates:
-            try:
-                placement, child = launch(candidate, limits, started, env)
-            except BackendUnavailable as why:
-                if not auto:
-                    raise DotdbgError(
-                        f"backend {candidate.name} cannot limit memory here: {why}",
-                        hint="`dotdbg doctor` lists the backends that work on this machine",
-                    ) from None
-                say(f"not using {candidate.name}: {why}")
-                continue
-            try:
-                return run_admitted(placement, child, limits, channel)
-            finally:
-                for message in placement.close():
-                    say(message)
+    for candidate in candidates:
+        try:
+            placement, child = launch(candidate, limits, started, env)
+        except BackendUnavailable as why:
+            if not auto:
+                raise DotdbgError(
+                    f"backend {candidate.name} cannot limit memory here: {why}",
+                    hint="`dotdbg doctor` lists the backends that work on this machine",
+                ) from None
+            say(f"not using {candidate.name}: {why}")
+            continue
+        try:
+            return run_admitted(placement, child, limits, channel)
+        finally:
+            for message in placement.close():
+                say(message)
     raise DotdbgError("no backend can limit memory here", hint="`dotdbg doctor` says why")
 
 
