@@ -30,7 +30,8 @@ class NodeResult:
         """One line on what went wrong, or "" when nothing did."""
         said = _last_line(self.stderr)
         if self.timed_out:
-            sent = f"{len(self.stdout.splitlines())} lines sent"
+            count = len(self.stdout.splitlines())
+            sent = f"{count} line{'s' * (count != 1)} sent"
             return (
                 f"{self.node}: no answer within {timeout:g}s ({sent}{'; ' + said if said else ''})"
             )
