@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from dotdbg.commands import stacks as stacks_cli
 from dotdbg.console import run
 
 AllUsers = Annotated[
@@ -65,31 +66,33 @@ def watch_python(
 
 
 def pyspy(
-    pattern: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Argument(
-            metavar="PATTERN", help="Only processes whose command line matches this REGEX."
-        ),
-    ] = None,
-    tree: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option("--tree", metavar="PID", help="Dump PID and every Python process below it."),
-    ] = None,
-    native: Annotated[
-        bool, typer.Option("--native", help="Include C/C++ frames (py-spy --native).")
-    ] = False,
-    timeout: Annotated[
-        float,
-        typer.Option(
-            "--timeout", min=0.5, metavar="SECONDS", help="Seconds to wait for each dump."
-        ),
-    ] = 10.0,
+    pattern: stacks_cli.PatternArg = None,
+    tree: stacks_cli.TreeOpt = None,
+    native: stacks_cli.NativeOpt = False,
+    timeout: stacks_cli.TimeoutOpt = 10.0,
     all_users: AllUsers = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON stack record per process (JSON Lines).")
+    ] = False,
+    samples: stacks_cli.SamplesOpt = 1,
+    interval: stacks_cli.IntervalOpt = 1.0,
+    job: stacks_cli.JobOpt = None,
+    nodes: stacks_cli.NodesOpt = None,
+    remote: stacks_cli.RemoteOpt = None,
+    in_job: stacks_cli.InJobOpt = None,
 ) -> None:
     """Where is every Python process right now: py-spy dump of each, in parallel."""
     from dotdbg.helpers import pyspy as helper
     from dotdbg.helpers.pyprocs import compile_pattern
+    from dotdbg.stacks import run
 
+    target = stacks_cli.target_of(job, nodes, remote)
+    if as_json or target is not None or samples > 1 or in_job is not None:
+        options = run.DumpOptions(
+            pattern, tree, all_users, native, timeout, samples, interval, in_job
+        )
+        show = run.pyspy_json if as_json else run.pyspy_text
+        raise typer.Exit(stacks_cli.stopped_exit(lambda: show(options, target)))
     code = helper.run(compile_pattern(pattern, "PATTERN"), tree, native, timeout, all_users)
     raise typer.Exit(code)
 

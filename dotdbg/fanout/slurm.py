@@ -68,6 +68,10 @@ def job_nodes(job: str) -> list[str]:
         raise DotdbgError(f"--job {job!r} is not a job id", hint="a number, as squeue shows it")
     done = _query([_require("squeue"), "-h", "-j", job, "-o", "%T|%u|%N"])
     fields = done.stdout.strip().split("|")
+    if done.returncode == 0 and not done.stdout.strip():
+        raise DotdbgError(
+            f"job {job} is not running (it has ended)", hint="squeue --me lists your jobs"
+        )
     if done.returncode != 0 or len(fields) != 3:
         reason = done.stderr.strip().removeprefix("slurm_load_jobs error: ") or "no such job"
         raise DotdbgError(f"job {job}: {reason}", hint="squeue --me lists your jobs")
@@ -231,7 +235,7 @@ def _results(collector: _Collector, nodes: Sequence[str], timed_out: bool) -> li
                 node,
                 task.returncode,
                 _text(task.stdout),
-                _text(task.stderr) + "".join(line + "\n" for line in messages),
+                "".join(line + "\n" for line in messages) + _text(task.stderr),
                 timed_out=silent and timed_out,
             )
         )

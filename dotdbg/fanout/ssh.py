@@ -24,7 +24,7 @@ from dotdbg.fanout import NodeResult
 SSH_FAILED = 255
 FANOUT = 64  # ssh sessions at once
 WATCHDOG = (
-    "exec 3<&0; \"$@\" </dev/null & c=$!; "
+    'exec 3<&0; "$@" </dev/null & c=$!; '
     "( trap '' TERM; while read -r _ <&3; do :; done; kill -TERM 0; sleep 2; kill -KILL 0 ) "
     ">/dev/null 2>&1 & w=$!; exec 3<&-; wait $c; rc=$?; kill -KILL $w 2>/dev/null; exit $rc"
 )

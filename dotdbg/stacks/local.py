@@ -7,8 +7,9 @@ import re
 import socket
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
-from dotdbg.helpers import pycmdline, pyspy
+from dotdbg.helpers import procfs, pycmdline, pyspy
 from dotdbg.helpers.pyprocs import PyProcess
 from dotdbg.stackrecord import StackRecord
 from dotdbg.stacks.pyspyjson import threads_from_dump
@@ -46,7 +47,7 @@ def record_of(dump: pyspy.Dump, host: str) -> StackRecord:
         threads = threads_from_dump(dump.text)
     except ValueError as error:
         return bare_record(dump.process, host, f"failed: py-spy printed no stacks ({error})")
-    return StackRecord(**{**bare_record(dump.process, host).__dict__, "threads": threads})
+    return replace(bare_record(dump.process, host), threads=threads)
 
 
 def dump_records(
@@ -74,5 +75,24 @@ def sample_records(
     return rounds
 
 
-def select(pattern: re.Pattern[str] | None, tree: int | None, all_users: bool) -> list[PyProcess]:
-    return pyspy.select_targets(pattern, tree, all_users)
+def select(
+    pattern: re.Pattern[str] | None, tree: int | None, all_users: bool, job: str | None = None
+) -> list[PyProcess]:
+    """The processes to dump; with ``job``, only that SLURM job's on this node."""
+    found = pyspy.select_targets(pattern, tree, all_users)
+    if job is None:
+        return found
+    node = os.environ.get("SLURMD_NODENAME")
+    return [process for process in found if _in_job(process.pid, job, node)]
+
+
+def _in_job(pid: int, job: str, node: str | None) -> bool:
+    """Started by a step of ``job`` (on ``node``, where several slurmd share a host)."""
+    try:
+        raw = procfs.read_bytes(f"{procfs.PROC}/{pid}/environ")
+    except OSError:
+        return False
+    env = dict(entry.partition(b"=")[::2] for entry in raw.split(b"\0"))
+    if env.get(b"SLURM_JOB_ID", b"").decode() != job:
+        return False
+    return node is None or env.get(b"SLURMD_NODENAME", node.encode()).decode() == node

@@ -50,14 +50,16 @@ def frame_text(frame: Frame) -> str:
 
 
 def members_note(members: Sequence[StackRecord]) -> str:
-    count = len(members)
-    return f"{count} process{'es' * (count != 1)} · {ranksets.label(members)}"
+    return f"{_count(len(members), 'process', 'es')} · {ranksets.label(members)}"
+
+
+def _count(number: int, noun: str, plural: str = "s") -> str:
+    return f"{number} {noun}{plural * (number != 1)}"
 
 
 def header(merged: Merged) -> Line:
-    hosts = len(merged.hosts)
-    text = f"{merged.processes} processes on {hosts} host{'s' * (hosts != 1)}"
-    text += f", {len(merged.classes)} classes"
+    text = f"{_count(merged.processes, 'process', 'es')} on {_count(len(merged.hosts), 'host')}"
+    text += f", {_count(len(merged.classes), 'class', 'es')}"
     if merged.samples > 1:
         text += f", {merged.samples} samples"
     return Line(text, "head")
@@ -211,3 +213,18 @@ def styled(lines: Sequence[Line]) -> Text:
         text.append("\n")
     text.rstrip()
     return text
+
+
+def dump_text(record: StackRecord) -> str:
+    """One process as ``py-spy dump`` shows it, under a title naming its node, pid and rank."""
+    rank = f" · rank {record.rank}" if record.rank is not None else ""
+    title = f"── {record.host} · pid {record.pid}{rank} · {record.command} "
+    lines = [title.ljust(72, "─")]
+    if record.error is not None:
+        lines.append(f"[{record.error}]")
+    for thread in record.threads:
+        state = "idle" if thread.idle else "active"
+        state += "+gil" if thread.gil else ""
+        lines.append(f'Thread {thread.native_id or thread.id} ({state}): "{thread.name or ""}"')
+        lines += [f"    {frame_text(frame)}" for frame in thread.frames]
+    return "\n".join(lines) + "\n"
