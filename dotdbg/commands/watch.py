@@ -51,13 +51,26 @@ def watch_python(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one snapshot as JSON and exit.")
     ] = False,
+    job: stacks_cli.JobOpt = None,
+    nodes: stacks_cli.NodesOpt = None,
+    remote: stacks_cli.RemoteOpt = None,
+    in_job: stacks_cli.InJobOpt = None,
 ) -> None:
     """Watch every Python process: RSS, CPU, threads, env, rank, GPU memory; refreshed in place."""
     from dotdbg.helpers import watch_python as helper
     from dotdbg.helpers.pyprocs import compile_pattern
 
+    target = stacks_cli.target_of(job, nodes, remote)
+    if target is not None:
+        from dotdbg.helpers import watch_job
+
+        compile_pattern(pattern)  # a bad one is refused here, not on every node
+        # a refresh starts a process on every node: not twice a second
+        every = max(interval, watch_job.MIN_INTERVAL)
+        raise typer.Exit(watch_job.run(target, pattern, all_users, every, once, as_json))
+
     options = helper.WatchOptions(
-        compile_pattern(pattern), all_users, tree, pss, sort.value, interval
+        compile_pattern(pattern), all_users, tree, pss, sort.value, interval, in_job
     )
     if once or as_json:
         helper.print_once(helper.take_snapshot(options), as_json)

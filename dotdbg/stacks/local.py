@@ -82,12 +82,12 @@ def select(
     found = pyspy.select_targets(pattern, tree, all_users)
     if job is None:
         return found
+    return [process for process in found if in_this_job(process.pid, job)]
+
+
+def in_this_job(pid: int, job: str) -> bool:
+    """Started by a step of ``job`` on this node (several slurmd may share a host)."""
     node = os.environ.get("SLURMD_NODENAME")
-    return [process for process in found if _in_job(process.pid, job, node)]
-
-
-def _in_job(pid: int, job: str, node: str | None) -> bool:
-    """Started by a step of ``job`` (on ``node``, where several slurmd share a host)."""
     try:
         raw = procfs.read_bytes(f"{procfs.PROC}/{pid}/environ")
     except OSError:

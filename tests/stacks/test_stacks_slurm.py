@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -217,3 +218,23 @@ def test_ctrl_c_ends_the_step_and_every_remote_dumper(
         proc.wait()
     assert proc.returncode == 130
     wait_for(lambda: step_processes(rank_job.job) == [], 15, "no dumper left on any node")
+
+
+def test_watch_python_over_the_job_has_a_host_column_and_node_totals(
+    rank_job: RankJob, env: dict[str, str]
+) -> None:
+    args = ("watch-python", "--job", str(rank_job.job), "--once", "-p", rank_job.token)
+    done = run_dotdbg(*args, env=env)
+    assert done.returncode == 0, done.stderr
+    header, *rows = done.stdout.splitlines()
+    assert header.split()[:2] == ["HOST", "PID"] and "RANK" in header
+    ranks = [(row.split()[0], row.split()[1]) for row in rows if not row.endswith("total")]
+    assert ranks == [(rank_job.nodes[r], str(rank_job.pids[r])) for r in range(6)]
+    totals = [row.split()[:3] for row in rows if row.endswith("total")]
+    assert [t[:2] for t in totals] == [[n, "2"] for n in ("node1", "node2", "node3")]
+    done = run_dotdbg(*args[:-3], "--json", "-p", rank_job.token, env=env)
+    snapshot = json.loads(done.stdout)
+    assert sorted(snapshot["nodes"]) == ["node1", "node2", "node3"]
+    assert sorted(p["pid"] for n in snapshot["nodes"].values() for p in n["processes"]) == sorted(
+        rank_job.pids.values()
+    )
