@@ -148,7 +148,8 @@ def _one_class(root: TreeNode, number: int, stack_class: StackClass, full: bool)
         own = _own_frames(root, path, len(stack_class.members), full)
         lines.extend(Line(f"    {frame_text(frame)}", "frame") for frame in reversed(own))
         if len(own) < len(path):
-            lines.append(Line(f"    ⋮ {len(path) - len(own)} outer frames shared", "fold"))
+            shared = _count(len(path) - len(own), "outer frame")
+            lines.append(Line(f"    ⋮ {shared} shared", "fold"))
     return lines
 
 

@@ -135,7 +135,7 @@ def test_failed_dumps_are_kept_apart() -> None:
 def test_samples_tell_stuck_from_moving() -> None:
     first = job(4, odd=3)
     second = [*first[:3], proc(103, 3, "parse", "load_batch", "train_step", "main", "<module>")]
-    merged = merge_samples([first, second, first[:3] + [first[3]]])
+    merged = merge_samples([first, second, [*first[:3], first[3]]])
     assert {ranksets.label(c.members): c.stuck for c in merged.classes} == {
         "rank 3": False,
         "ranks 0-2": True,
