@@ -8,7 +8,8 @@ A remote command whose ssh session goes away keeps running on its host unless to
 it no signal without a terminal. sshd does start each session's command as the leader of a new
 process group, though, so a small sh watchdog runs beside the command and reads the session's
 stdin; at its end (ssh was killed, timed out, or dotdbg stopped) it signals the whole group:
-the command and everything it started (py-spy), TERM first, KILL two seconds later.
+the command and everything it started (py-spy), TERM first, KILL once the command has gone
+(or after two seconds).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ SSH_FAILED = 255
 FANOUT = 64  # ssh sessions at once
 WATCHDOG = (
     'exec 3<&0; "$@" </dev/null & c=$!; '
-    "( trap '' TERM; while read -r _ <&3; do :; done; kill -TERM 0; sleep 2; kill -KILL 0 ) "
+    "( trap '' TERM; while read -r _ <&3; do :; done; kill -TERM 0; i=0; "
+    "while kill -0 $c 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done; "
+    "kill -KILL 0 ) "
     ">/dev/null 2>&1 & w=$!; exec 3<&-; wait $c; rc=$?; kill -KILL $w 2>/dev/null; exit $rc"
 )
 

@@ -47,7 +47,7 @@ class View:
 
 
 def remote_argv(remote: str, options: DumpOptions, job: str | None) -> list[str]:
-    argv = [remote, "pyspy", "--json", "--timeout", f"{options.timeout:g}"]
+    argv = [remote, "pyspy", "--json", "--timeout", f"{options.timeout:g}"]  # fastdump's form
     argv += ["--in-job", job] if job is not None else []
     argv += ["--samples", str(options.samples), "--interval", f"{options.interval:g}"]
     argv += ["--native"] * options.native + ["--all-users"] * options.all_users

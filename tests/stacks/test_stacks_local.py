@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import run_dotdbg
+from stacks_support import run_dotdbg
 
 from tests.infra.jobs import RANKS_PROGRAM
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import DOTDBG, RankJob, run_dotdbg, stacks_json
+from stacks_support import DOTDBG, RankJob, run_dotdbg, stacks_json
 
 from tests.infra.procs import cmdline_of, environ_of, wait_for
 from tests.infra.slurm import SlurmCluster

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import DOTDBG, run_dotdbg
+from stacks_support import DOTDBG, run_dotdbg
 
 from tests.infra.jobs import RANKS_PROGRAM
 from tests.infra.procs import cmdline_of, wait_for
