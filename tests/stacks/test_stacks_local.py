@@ -96,3 +96,13 @@ def test_a_bad_record_file_is_one_line(tmp_path: Path) -> None:
     done = run_dotdbg("stacks", "--from", str(bad), env=dict(os.environ))
     assert done.returncode == 2
     assert done.stderr.startswith(f"dotdbg: error: {bad}:2: not JSON: ")
+
+
+def test_local_stacks_never_import_clustershell() -> None:
+    code = (
+        "import sys; from dotdbg.cli import app; from dotdbg.stacks import run, formats, render;"
+        "from dotdbg.stacks.fastdump import main; import dotdbg.fanout.slurm;"
+        "print(any(name.startswith('ClusterShell') for name in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "False\n"
