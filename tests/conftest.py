@@ -10,6 +10,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+# the real SLURM cluster and sshd, started once per session by the tests that ask for them
+pytest_plugins = ["tests.infra.fixtures"]
+
 
 @pytest.fixture(autouse=True)
 def fake_home(

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from dotdbg.commands import stacks as stacks_cli
 from dotdbg.console import run
 
 AllUsers = Annotated[
@@ -50,13 +51,26 @@ def watch_python(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one snapshot as JSON and exit.")
     ] = False,
+    job: stacks_cli.JobOpt = None,
+    nodes: stacks_cli.NodesOpt = None,
+    remote: stacks_cli.RemoteOpt = None,
+    in_job: stacks_cli.InJobOpt = None,
 ) -> None:
     """Watch every Python process: RSS, CPU, threads, env, rank, GPU memory; refreshed in place."""
     from dotdbg.helpers import watch_python as helper
     from dotdbg.helpers.pyprocs import compile_pattern
 
+    target = stacks_cli.target_of(job, nodes, remote)
+    if target is not None:
+        from dotdbg.helpers import watch_job
+
+        compile_pattern(pattern)  # a bad one is refused here, not on every node
+        # a refresh starts a process on every node: not twice a second
+        every = max(interval, watch_job.MIN_INTERVAL)
+        raise typer.Exit(watch_job.run(target, pattern, all_users, every, once, as_json))
+
     options = helper.WatchOptions(
-        compile_pattern(pattern), all_users, tree, pss, sort.value, interval
+        compile_pattern(pattern), all_users, tree, pss, sort.value, interval, in_job
     )
     if once or as_json:
         helper.print_once(helper.take_snapshot(options), as_json)
@@ -65,31 +79,33 @@ def watch_python(
 
 
 def pyspy(
-    pattern: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Argument(
-            metavar="PATTERN", help="Only processes whose command line matches this REGEX."
-        ),
-    ] = None,
-    tree: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option("--tree", metavar="PID", help="Dump PID and every Python process below it."),
-    ] = None,
-    native: Annotated[
-        bool, typer.Option("--native", help="Include C/C++ frames (py-spy --native).")
-    ] = False,
-    timeout: Annotated[
-        float,
-        typer.Option(
-            "--timeout", min=0.5, metavar="SECONDS", help="Seconds to wait for each dump."
-        ),
-    ] = 10.0,
+    pattern: stacks_cli.PatternArg = None,
+    tree: stacks_cli.TreeOpt = None,
+    native: stacks_cli.NativeOpt = False,
+    timeout: stacks_cli.TimeoutOpt = 10.0,
     all_users: AllUsers = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON stack record per process (JSON Lines).")
+    ] = False,
+    samples: stacks_cli.SamplesOpt = 1,
+    interval: stacks_cli.IntervalOpt = 1.0,
+    job: stacks_cli.JobOpt = None,
+    nodes: stacks_cli.NodesOpt = None,
+    remote: stacks_cli.RemoteOpt = None,
+    in_job: stacks_cli.InJobOpt = None,
 ) -> None:
     """Where is every Python process right now: py-spy dump of each, in parallel."""
     from dotdbg.helpers import pyspy as helper
     from dotdbg.helpers.pyprocs import compile_pattern
+    from dotdbg.stacks import run
 
+    target = stacks_cli.target_of(job, nodes, remote)
+    if as_json or target is not None or samples > 1 or in_job is not None:
+        options = run.DumpOptions(
+            pattern, tree, all_users, native, timeout, samples, interval, in_job
+        )
+        show = run.pyspy_json if as_json else run.pyspy_text
+        raise typer.Exit(stacks_cli.stopped_exit(lambda: show(options, target)))
     code = helper.run(compile_pattern(pattern, "PATTERN"), tree, native, timeout, all_users)
     raise typer.Exit(code)
 

@@ -33,8 +33,8 @@ def _raise_stopped(signum: int, _frame: FrameType | None) -> None:
 
 
 @contextlib.contextmanager
-def stop_on_signals() -> Iterator[None]:
-    previous = {signum: signal.signal(signum, _raise_stopped) for signum in STOP_SIGNALS}
+def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
+    previous = {signum: signal.signal(signum, _raise_stopped) for signum in signals}
     try:
         yield
     finally:

@@ -14,6 +14,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -32,7 +33,12 @@ _DENIED = re.compile(r"permission denied|operation not permitted|\(os error 1\)"
 class Dump:
     process: PyProcess
     status: str  # "ok", "denied", "timeout", "failed"
-    text: str
+    text: str  # py-spy's output (JSON with as_json), or what went wrong
+
+
+# py-spy children still running, so that a stop signal can end them before dotdbg exits.
+_running: set[subprocess.Popen[str]] = set()
+_running_lock = threading.Lock()
 
 
 def find_py_spy() -> str:
@@ -71,28 +77,76 @@ def classify(returncode: int, output: str) -> str:
     return "denied" if _DENIED.search(output) else "failed"
 
 
-def dump_one(py_spy: str, process: PyProcess, native: bool, timeout: float) -> Dump:
-    command = [py_spy, "dump", "--pid", str(process.pid), *(["--native"] if native else [])]
+def _communicate(command: list[str], timeout: float) -> tuple[int, str, str] | None:
+    """(returncode, stdout, stderr), or None after killing a run that overran ``timeout``."""
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True
+    )
+    with _running_lock:
+        _running.add(proc)
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return None
+    finally:
+        with _running_lock:
+            _running.discard(proc)
+    return proc.returncode, out, err
+
+
+def kill_running() -> None:
+    """End every py-spy still running (a stop signal or Ctrl-C came in)."""
+    with _running_lock:
+        for proc in _running:
+            proc.kill()
+
+
+def dump_one(
+    py_spy: str, process: PyProcess, native: bool, timeout: float, as_json: bool = False
+) -> Dump:
+    command = [py_spy, "dump", "--pid", str(process.pid)]
+    command += ["--native"] * native + ["--json"] * as_json
+    done = _communicate(command, timeout)
+    if done is None:
         return Dump(process, "timeout", f"py-spy did not finish within {timeout:g}s")
-    output = (done.stdout + done.stderr).strip()
-    status = classify(done.returncode, output)
+    returncode, out, err = done
+    output = out if returncode == 0 and as_json else (out + err).strip()
+    status = classify(returncode, output)
     if status == "denied":  # py-spy's own advice ends in a shell's `!!`: explained at the end
         output = "ptrace refused: py-spy may not attach (how to allow it is printed at the end)"
+    elif status == "failed":
+        output = _first_error_line(output) if as_json else output
     return Dump(process, status, output)
 
 
+def _first_error_line(output: str) -> str:
+    """py-spy's ``Error: …`` line without the Rust backtrace below it."""
+    for line in output.splitlines():
+        if line.startswith("Error:"):
+            return "py-spy: " + line.removeprefix("Error:").strip()
+    return output.splitlines()[0] if output else "py-spy failed without a message"
+
+
 def dump_all(
-    py_spy: str, targets: Iterable[PyProcess], native: bool, timeout: float
+    py_spy: str,
+    targets: Iterable[PyProcess],
+    native: bool,
+    timeout: float,
+    as_json: bool = False,
 ) -> Iterator[Dump]:
     """Dumps in the order of ``targets``, each yielded once it and all before it are done."""
     targets = list(targets)
-    with ThreadPoolExecutor(max_workers=max(1, min(MAX_PARALLEL, len(targets)))) as pool:
-        futures = [pool.submit(dump_one, py_spy, p, native, timeout) for p in targets]
+    pool = ThreadPoolExecutor(max_workers=max(1, min(MAX_PARALLEL, len(targets))))
+    try:
+        futures = [pool.submit(dump_one, py_spy, p, native, timeout, as_json) for p in targets]
         for future in futures:
             yield future.result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        kill_running()
+        pool.shutdown(wait=True)
 
 
 def section(dump: Dump) -> str:

@@ -33,6 +33,7 @@ class WatchOptions:
     pss: bool = False
     sort: str = "rss"
     interval: float = 0.5
+    in_job: str | None = None  # only this SLURM job's processes on this node
 
 
 @lru_cache(maxsize=64)
@@ -60,6 +61,10 @@ class Watcher:
     def refresh(self, height: int | None = None) -> Snapshot:
         """One scan; with a terminal ``height``, PSS is read only for the rows that fit."""
         processes = self._scanner.scan()
+        if self.options.in_job is not None:
+            from dotdbg.stacks.local import in_this_job
+
+            processes = [p for p in processes if in_this_job(p.pid, self.options.in_job)]
         now, uptime = self._clock(), procfs.uptime_seconds()
         gpu = self._gpu.snapshot()
         unattributable = gpu.attribution_problem(procfs.pid_exists) if gpu.available else ""

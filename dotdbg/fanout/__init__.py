@@ -1,0 +1,56 @@
+"""Running one command on many nodes through the engines already there: ``srun --overlap``
+inside a running SLURM job (``fanout.slurm``), ssh to a host list with ClusterShell
+(``fanout.ssh``). Each node's output comes back on its own, with its exit code, or as timed out
+with what it had sent. Nothing is left running: a stop ends the step, or every ssh session and
+the command behind it.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+NOT_FOUND = 127  # what a shell returns for a command it cannot find or run
+
+
+@dataclass(frozen=True)
+class NodeResult:
+    node: str
+    returncode: int | None  # None: it did not finish in time, or never reported
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+    def problem(self, argv: Sequence[str], timeout: float) -> str:
+        """One line on what went wrong, or "" when nothing did."""
+        said = _last_line(self.stderr)
+        if self.timed_out:
+            count = len(self.stdout.splitlines())
+            sent = f"{count} line{'s' * (count != 1)} sent"
+            return (
+                f"{self.node}: no answer within {timeout:g}s ({sent}{'; ' + said if said else ''})"
+            )
+        if self.returncode is None:
+            return f"{self.node}: ended without an exit code ({said or 'no message'})"
+        if self.returncode == NOT_FOUND:
+            return f"{self.node}: cannot run {shlex.quote(argv[0])} there ({said or 'not found'})"
+        if self.returncode is not None and self.returncode > 128:
+            return (
+                f"{self.node}: ended by signal {self.returncode - 128}{'; ' + said if said else ''}"
+            )
+        if self.returncode:
+            return f"{self.node}: exit {self.returncode}{'; ' + said if said else ''}"
+        return ""
+
+
+def _last_line(text: str) -> str:
+    """The error and its hint where the command printed dotdbg's two-line kind, else the last."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) >= 2 and lines[-1].startswith("hint:"):
+        return f"{lines[-2]}; {lines[-1]}"
+    return lines[-1] if lines else ""

@@ -1,0 +1,246 @@
+"""One task on every node of a running SLURM job: ``srun --jobid J --overlap``.
+
+The step asks for nothing of its own: ``--overlap`` shares the job's CPUs, memory and GRES
+(SLURM 22.05 and later), ``--gres=none`` keeps it off the GPUs, one CPU a task, so it starts at
+once even when the job holds every resource. SLURM_* variables of the caller (an ``salloc``
+shell) are dropped, so they do not shape this step.
+
+srun labels each line with its task number (``--label``), and cuts a longer line than 1024 bytes
+(SLURM's MAX_MSG_LEN) into labelled pieces of exactly 1024 bytes, which other tasks' lines may
+come between: a piece of 1024 bytes goes on in the task's next one (a line of exactly 1024 bytes
+is followed by an empty piece, its newline). Each task runs a small sh wrapper that names its node
+first and reports the command's exit code last.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+import selectors
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from dotdbg.errors import DotdbgError
+from dotdbg.fanout import NodeResult
+
+MARK = "@dotdbg-fanout-"
+WRAPPER = (
+    f'printf \'{MARK}node %s\\n\' "${{SLURMD_NODENAME:-$(hostname)}}"; "$@"; rc=$?; '
+    f'printf \'{MARK}rc %s\\n\' "$rc"; exit "$rc"'
+)
+PIECE_BYTES = 1024
+_RC = re.compile(rb"^(.*)" + re.escape(MARK.encode()) + rb"rc (\d+)$", re.DOTALL)
+SLURM_TIMEOUT = 30.0  # seconds for squeue and scontrol
+
+
+def _slurm_env() -> dict[str, str]:
+    return {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("SLURM_") or key == "SLURM_CONF"
+    }
+
+
+def _require(program: str) -> str:
+    found = shutil.which(program)
+    if found is None:
+        raise DotdbgError(
+            f"{program} not found: --job needs SLURM's commands on this machine",
+            hint="run it on the cluster's login node, or use --nodes HOSTS to go over ssh",
+        )
+    return found
+
+
+def _query(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv, capture_output=True, text=True, timeout=SLURM_TIMEOUT, env=_slurm_env(), check=False
+    )
+
+
+def job_nodes(job: str) -> list[str]:
+    """The nodes of a running job of this user; a DotdbgError for any other job."""
+    if not job.replace("_", "").isdigit():
+        raise DotdbgError(f"--job {job!r} is not a job id", hint="a number, as squeue shows it")
+    done = _query([_require("squeue"), "-h", "-j", job, "-o", "%T|%u|%N"])
+    fields = done.stdout.strip().split("|")
+    if done.returncode == 0 and not done.stdout.strip():
+        raise DotdbgError(
+            f"job {job} is not running (it has ended)", hint="squeue --me lists your jobs"
+        )
+    if done.returncode != 0 or len(fields) != 3:
+        reason = done.stderr.strip().removeprefix("slurm_load_jobs error: ") or "no such job"
+        raise DotdbgError(f"job {job}: {reason}", hint="squeue --me lists your jobs")
+    state, user, nodelist = fields
+    if state != "RUNNING":
+        raise DotdbgError(
+            f"job {job} is {state.lower()}, not running", hint="only a running job has stacks"
+        )
+    me = getpass.getuser()
+    if user != me and os.getuid() != 0:
+        raise DotdbgError(
+            f"job {job} belongs to {user}, not to {me}",
+            hint="only the job's owner (or root) may start a step in it",
+        )
+    return expand_hostlist(nodelist)
+
+
+def expand_hostlist(nodelist: str) -> list[str]:
+    done = _query([_require("scontrol"), "show", "hostnames", nodelist])
+    return done.stdout.split()
+
+
+def srun_argv(job: str, nodes: Sequence[str], argv: Sequence[str]) -> list[str]:
+    count = str(len(nodes))
+    return [
+        _require("srun"),
+        f"--jobid={job}",
+        "--overlap",
+        f"--nodes={count}",
+        f"--ntasks={count}",
+        "--ntasks-per-node=1",
+        f"--nodelist={','.join(nodes)}",
+        "--gres=none",
+        "--cpus-per-task=1",
+        "--kill-on-bad-exit=0",
+        "--input=none",
+        "--label",
+        "--quiet",
+        "--job-name=dotdbg",
+        "/bin/sh",
+        "-c",
+        WRAPPER,
+        "dotdbg-fanout",
+        *argv,
+    ]
+
+
+@dataclass
+class _Task:
+    node: str = ""
+    stdout: list[bytes] = field(default_factory=list)
+    stderr: list[bytes] = field(default_factory=list)
+    partial: dict[str, bytes] = field(default_factory=lambda: {"out": b"", "err": b""})
+    returncode: int | None = None
+
+
+class _Collector:
+    """srun's labelled pieces, put back together into each task's lines."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[int, _Task] = {}
+        self.messages: list[str] = []  # srun's own, not from a task
+
+    def piece(self, stream: str, raw: bytes) -> None:
+        label, sep, text = raw.partition(b": ")
+        if not sep or not label.strip().isdigit():
+            self.messages.append(raw.decode(errors="replace"))
+            return
+        task = self.tasks.setdefault(int(label), _Task())
+        if len(text) == PIECE_BYTES:
+            task.partial[stream] += text
+            return
+        line, task.partial[stream] = task.partial[stream] + text, b""
+        if stream == "err":
+            task.stderr.append(line)
+        else:
+            self._stdout_line(task, line)
+
+    def _stdout_line(self, task: _Task, line: bytes) -> None:
+        if line.startswith(MARK.encode() + b"node ") and not task.node:
+            task.node = line.split(b" ", 1)[1].decode(errors="replace")
+            return
+        ended = _RC.match(line)
+        if ended:
+            task.returncode = int(ended.group(2))
+            line = ended.group(1)
+            if not line:
+                return
+        task.stdout.append(line)
+
+
+def run_on_job(
+    job: str, nodes: Sequence[str], argv: Sequence[str], timeout: float
+) -> list[NodeResult]:
+    """Run ``argv`` once on each of ``nodes``; a node silent after ``timeout`` s is timed out."""
+    proc = subprocess.Popen(
+        srun_argv(job, nodes, argv),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env=_slurm_env(),
+        start_new_session=True,  # a Ctrl-C at the terminal is ours to pass on, not srun's
+    )
+    collector = _Collector()
+    try:
+        finished = _read(proc, collector, len(nodes), time.monotonic() + timeout)
+    finally:
+        _end(proc)
+    return _results(collector, nodes, timed_out=not finished)
+
+
+def _read(
+    proc: subprocess.Popen[bytes], collector: _Collector, count: int, deadline: float
+) -> bool:
+    """Read until srun ends or every task reported its exit code; False at the deadline."""
+    assert proc.stdout is not None and proc.stderr is not None
+    names = {proc.stdout.fileno(): "out", proc.stderr.fileno(): "err"}
+    buffers = dict.fromkeys(names, b"")
+    with selectors.DefaultSelector() as selector:
+        for fd in names:
+            selector.register(fd, selectors.EVENT_READ)
+        while selector.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            for key, _ in selector.select(left):
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    selector.unregister(key.fd)
+                    chunk = b"\n" if buffers[key.fd] else b""
+                *lines, buffers[key.fd] = (buffers[key.fd] + chunk).split(b"\n")
+                for line in lines:
+                    collector.piece(names[key.fd], line)
+            reported = [t for t in collector.tasks.values() if t.returncode is not None]
+            if len(reported) == count:
+                return True
+    return True
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """srun cancels the step on SIGTERM: slurmstepd then kills every process of it."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _results(collector: _Collector, nodes: Sequence[str], timed_out: bool) -> list[NodeResult]:
+    by_node = {task.node: task for task in collector.tasks.values() if task.node}
+    unnamed = [task for task in collector.tasks.values() if not task.node]
+    results = []
+    for node in nodes:
+        task = by_node.get(node) or (unnamed.pop(0) if unnamed else _Task(node))
+        messages = [m for m in collector.messages if node in m]
+        silent = task.returncode is None
+        results.append(
+            NodeResult(
+                node,
+                task.returncode,
+                _text(task.stdout),
+                "".join(line + "\n" for line in messages) + _text(task.stderr),
+                timed_out=silent and timed_out,
+            )
+        )
+    return results
+
+
+def _text(lines: list[bytes]) -> str:
+    return b"".join(line + b"\n" for line in lines).decode(errors="replace")

@@ -1,0 +1,100 @@
+"""A merged tree as JSON and as Graphviz DOT (STAT draws its trees the same way: frames as
+boxes, the processes that pass on each edge)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from dotdbg.stackrecord import Frame, StackRecord
+from dotdbg.stacks import ranksets
+from dotdbg.stacks.merge import Merged, StackClass, TreeNode
+from dotdbg.stacks.render import short_file
+
+
+def _who(record: StackRecord) -> dict[str, Any]:
+    return {"host": record.host, "pid": record.pid, "rank": record.rank}
+
+
+def _frame_json(frame: Frame) -> dict[str, Any]:
+    return {
+        "function": frame.function,
+        "file": frame.file,
+        "line": frame.line,
+        "native": frame.native,
+    }
+
+
+def _node_json(node: TreeNode) -> dict[str, Any]:
+    out: dict[str, Any] = _frame_json(node.frame) if node.frame else {}
+    out["count"] = len(node.members)
+    out["label"] = ranksets.label(node.members, limit=None)
+    out["processes"] = [_who(m) for m in node.members]
+    out["children"] = [_node_json(child) for child in node.children.values()]
+    return out
+
+
+def _class_json(stack_class: StackClass) -> dict[str, Any]:
+    return {
+        "size": len(stack_class.members),
+        "label": ranksets.label(stack_class.members, limit=None),
+        "ranks": sorted({m.rank for m in stack_class.members if m.rank is not None}),
+        "representative": _who(stack_class.representative),
+        "stuck": stack_class.stuck,
+        "processes": [_who(m) for m in stack_class.members],
+        # innermost first, as in the records
+        "threads": [[_frame_json(f) for f in reversed(path)] for path in stack_class.paths],
+    }
+
+
+def to_json(merged: Merged, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "processes": merged.processes,
+        "hosts": merged.hosts,
+        "samples": merged.samples,
+        "classes": [_class_json(c) for c in merged.classes],
+        "tree": _node_json(merged.root),
+        "not_dumped": [{**_who(r), "error": r.error} for r in merged.failed],
+        **(extra or {}),
+    }
+
+
+def _quote(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def to_dot(merged: Merged) -> str:
+    lines = [
+        "digraph stacks {",
+        '  node [shape=box, fontname="monospace", fontsize=10];',
+        '  edge [fontname="monospace", fontsize=9];',
+        f"  n0 [label={_quote(f'{merged.processes} processes')}, shape=ellipse];",
+    ]
+    lines += _dot_edges(merged.root, "n0", iter(range(1, 1 << 62)))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _dot_edges(node: TreeNode, name: str, ids: Iterator[int]) -> list[str]:
+    lines = []
+    for child in node.children.values():
+        assert child.frame is not None
+        child_name = f"n{next(ids)}"
+        label = f"{child.frame.function}\n{short_file(child.frame.file)}"
+        if child.frame.line is not None:
+            label += f":{child.frame.line}"
+        attributes = _leaf_colour(child) if not child.children else ""
+        lines.append(f"  {child_name} [label={_quote(label)}{attributes}];")
+        edge = f"{len(child.members)}: {ranksets.label(child.members)}"
+        lines.append(f"  {name} -> {child_name} [label={_quote(edge)}];")
+        lines += _dot_edges(child, child_name, ids)
+    return lines
+
+
+def _leaf_colour(node: TreeNode) -> str:
+    if any(c.stuck for c in node.classes):
+        return ", color=red, penwidth=2"
+    if any(c.stuck is False for c in node.classes):
+        return ", color=darkgreen"
+    return ""

@@ -1,0 +1,213 @@
+"""``dotdbg stacks`` and ``dotdbg pyspy --json``: gather records (here, on a job's nodes, over
+ssh, or from a file), merge them, print them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotdbg.errors import DotdbgError
+from dotdbg.helpers import pyspy
+from dotdbg.helpers.holding import stop_on_signals
+from dotdbg.stackrecord import RecordError, StackRecord, read, write
+from dotdbg.stacks import local
+from dotdbg.stacks.job import START_SLACK, Gathered, Target, collect, run_everywhere
+
+EXIT_STOPPED_SIGNALS = (2, 15, 1)  # SIGINT, SIGTERM, SIGHUP: py-spy children die with dotdbg
+
+
+@dataclass(frozen=True)
+class DumpOptions:
+    pattern: str | None = None
+    tree: int | None = None
+    all_users: bool = False
+    native: bool = False
+    timeout: float = 10.0
+    samples: int = 1
+    interval: float = 1.0
+    in_job: str | None = None  # only this SLURM job's processes (what --job asks each node)
+
+
+@dataclass(frozen=True)
+class View:
+    all_threads: bool = False
+    full: bool = False
+    as_json: bool = False
+    dot: Path | None = None
+    svg: Path | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def remote_argv(remote: str, options: DumpOptions, job: str | None) -> list[str]:
+    argv = [remote, "pyspy", "--json", "--timeout", f"{options.timeout:g}"]  # fastdump's form
+    argv += ["--in-job", job] if job is not None else []
+    argv += ["--samples", str(options.samples), "--interval", f"{options.interval:g}"]
+    argv += ["--native"] * options.native + ["--all-users"] * options.all_users
+    return argv + ([options.pattern] if options.pattern is not None else [])
+
+
+def local_records(options: DumpOptions) -> list[StackRecord] | None:
+    """Every sample of every matching process, in order; None when nothing matches."""
+    py_spy = pyspy.find_py_spy()
+    pattern = _compile(options.pattern)
+    targets = local.select(pattern, options.tree, options.all_users, options.in_job)
+    if not targets:
+        return None
+    rounds = local.sample_records(
+        py_spy, targets, options.native, options.timeout, options.samples, options.interval
+    )
+    return [record for sample in rounds for record in sample]
+
+
+def _compile(pattern: str | None) -> re.Pattern[str] | None:
+    from dotdbg.helpers.pyprocs import compile_pattern
+
+    return compile_pattern(pattern, "PATTERN")
+
+
+def gather(options: DumpOptions, target: Target | None) -> Gathered:
+    if target is None:
+        records = local_records(options)
+        if records is None:
+            return Gathered([], ["no Python process matches"], [local.host_name()])
+        return Gathered(records, [], [local.host_name()])
+    if options.tree is not None:
+        raise DotdbgError(
+            "--tree names a process on this machine", hint="use a PATTERN with --job or --nodes"
+        )
+    argv = remote_argv(target.remote_dotdbg, options, target.job)
+    # dumps take up to --timeout each, samples wait their interval, dotdbg takes time to start
+    budget = options.timeout + (options.samples - 1) * options.interval
+    budget += min(START_SLACK, options.timeout)
+    return collect(run_everywhere(target, argv, budget), argv, budget)
+
+
+def read_file(path: str) -> list[StackRecord]:
+    """Records from a JSON Lines file (``-``: standard input), e.g. ``dotdbg gdb --json``."""
+    try:
+        if path == "-":
+            return list(read(sys.stdin, "<stdin>"))
+        with open(path, encoding="utf-8") as handle:
+            return list(read(handle, path))
+    except OSError as error:
+        raise DotdbgError(f"cannot read {path}: {error.strerror}") from None
+    except RecordError as error:
+        raise DotdbgError(
+            str(error), hint="give the JSON Lines of dotdbg pyspy --json or dotdbg gdb --json"
+        ) from None
+
+
+def samples_in(records: list[StackRecord]) -> int:
+    """How many times the most sampled process appears (each sample lists it once)."""
+    counts = Counter((record.host, record.pid) for record in records)
+    return max(counts.values(), default=1)
+
+
+def pyspy_json(options: DumpOptions, target: Target | None) -> int:
+    """One record per line per process and sample; 0 when every dump worked."""
+    with stop_on_signals(EXIT_STOPPED_SIGNALS):
+        gathered = gather(options, target)
+    write(gathered.records, sys.stdout)
+    sys.stdout.flush()
+    for problem in gathered.problems:
+        print(f"dotdbg: {problem}", file=sys.stderr)
+    failed = any(record.error for record in gathered.records)
+    return 1 if gathered.problems or failed or not gathered.records else 0
+
+
+def pyspy_text(options: DumpOptions, target: Target | None) -> int:
+    """The dumps as py-spy prints them, one titled section per process, from every node."""
+    from dotdbg.stacks.render import dump_text
+
+    with stop_on_signals(EXIT_STOPPED_SIGNALS):
+        gathered = gather(options, target)
+    for record in gathered.records:
+        print(dump_text(record), flush=True)
+    for problem in gathered.problems:
+        print(f"dotdbg: {problem}", file=sys.stderr)
+    failed = any(record.error for record in gathered.records)
+    return 1 if gathered.problems or failed or not gathered.records else 0
+
+
+def stacks(
+    options: DumpOptions, target: Target | None, view: View, from_file: str | None = None
+) -> int:
+    if from_file is not None:
+        gathered = Gathered(read_file(from_file), [], [])
+    else:
+        with stop_on_signals(EXIT_STOPPED_SIGNALS):
+            gathered = gather(options, target)
+    from dotdbg.stacks.merge import merge_samples
+
+    records = gathered.records
+    merged = merge_samples(_split_samples(records), view.all_threads)
+    _show(merged, gathered.problems, view)
+    if not records:
+        return 1
+    return 1 if gathered.problems or merged.failed else 0
+
+
+def _split_samples(records: list[StackRecord]) -> list[list[StackRecord]]:
+    """Records in the order they came, the k-th of each process in sample k."""
+    rounds: list[list[StackRecord]] = [[] for _ in range(samples_in(records))]
+    seen: Counter[tuple[str, int]] = Counter()
+    for record in records:
+        key = (record.host, record.pid)
+        rounds[seen[key]].append(record)
+        seen[key] += 1
+    return rounds
+
+
+def _show(merged: object, problems: list[str], view: View) -> None:
+    from dotdbg.stacks import formats, render
+    from dotdbg.stacks.merge import Merged
+
+    assert isinstance(merged, Merged)
+    if view.dot is not None:
+        _write_atomic(view.dot, formats.to_dot(merged))
+    if view.svg is not None:
+        _write_svg(view.svg, formats.to_dot(merged))
+    if view.as_json:
+        print(json.dumps(formats.to_json(merged, {"node_problems": problems}), indent=1))
+        return
+    lines = render.all_lines(merged, view.full)
+    lines += [render.Line(f"no answer: {problem}", "error") for problem in problems]
+    if sys.stdout.isatty():
+        from rich.console import Console
+
+        Console(highlight=False, soft_wrap=True).print(render.styled(lines))
+    else:
+        sys.stdout.write(render.plain(lines))
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, suffix=".tmp") as out:
+            out.write(text)
+        os.replace(out.name, path)
+    except OSError as error:
+        raise DotdbgError(f"cannot write {path}: {error.strerror}") from None
+
+
+def _write_svg(path: Path, dot_text: str) -> None:
+    dot = shutil.which("dot")
+    if dot is None:
+        raise DotdbgError(
+            "--svg needs Graphviz's dot program, which is not installed",
+            hint="apt install graphviz (or brew install graphviz), or write --dot FILE instead",
+        )
+    done = subprocess.run(
+        [dot, "-Tsvg"], input=dot_text, capture_output=True, text=True, timeout=120, check=False
+    )
+    if done.returncode != 0:
+        raise DotdbgError(f"dot failed: {done.stderr.strip()[:200]}")
+    _write_atomic(path, done.stdout)

@@ -1,0 +1,108 @@
+"""``dotdbg pyspy --json`` and ``dotdbg stacks`` on this machine's real processes, real py-spy."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from stacks_support import run_dotdbg
+
+from tests.infra.jobs import RANKS_PROGRAM
+
+LAUNCHER = """
+import os, subprocess, sys
+program = sys.argv[1]
+ranks = [
+    subprocess.Popen([sys.executable, program], stdout=subprocess.PIPE, text=True,
+                     env=dict(os.environ, RANK=str(rank), LOCAL_RANK=str(rank)))
+    for rank in range(5)
+]
+for rank in ranks:
+    rank.stdout.readline()
+print("ready", flush=True)
+for rank in ranks:
+    rank.wait()
+"""
+
+
+@pytest.fixture(scope="module")
+def launcher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[subprocess.Popen[str]]:
+    """A torchrun-named launcher and its ranks 0-4 (0-3 in a barrier, 4 loading a batch)."""
+    folder = tmp_path_factory.mktemp("local")
+    (folder / "ranks.py").write_text(RANKS_PROGRAM)
+    script = folder / "torchrun"
+    script.write_text(f"#!{sys.executable}\n{LAUNCHER}")
+    script.chmod(0o755)
+    proc = subprocess.Popen(
+        [str(script), str(folder / "ranks.py")],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+        yield proc
+    finally:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+
+
+def test_pyspy_json_prints_one_record_per_process(launcher: subprocess.Popen[str]) -> None:
+    done = run_dotdbg("pyspy", "--json", "--tree", str(launcher.pid), env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(records) == 6
+    first = records[0]  # the launcher started first
+    assert (first["pid"], first["launcher"], first["rank"], first["source"]) == (
+        launcher.pid,
+        "torchrun",
+        None,
+        "py-spy",
+    )
+    ranks = sorted((r["rank"], r["local_rank"], r["ppid"]) for r in records[1:])
+    assert ranks == [(n, n, launcher.pid) for n in range(5)]
+    main = records[1]["threads"][0]
+    assert main["idle"] is True and main["frames"][-1]["function"] == "<module>"
+    assert set(main["frames"][0]) == {"function", "file", "line", "native"}
+
+
+def test_stacks_of_a_tree_with_dot_svg_and_from_file(
+    launcher: subprocess.Popen[str], tmp_path: Path
+) -> None:
+    dot, svg = tmp_path / "tree.dot", tmp_path / "tree.svg"
+    args = ("stacks", "--tree", str(launcher.pid), "--dot", str(dot), "--svg", str(svg))
+    done = run_dotdbg(*args, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("6 processes on 1 host, 3 classes\n")
+    assert "[1] 1 process · rank 4" in done.stdout
+    assert f"[2] 1 process · vm:{launcher.pid}" in done.stdout.replace(os.uname().nodename, "vm")
+    assert "[3] 4 processes · ranks 0-3" in done.stdout
+    assert dot.read_text().startswith("digraph stacks {") and "<svg" in svg.read_text()
+    records = tmp_path / "records.jsonl"
+    dumped = run_dotdbg("pyspy", "--json", "--tree", str(launcher.pid), env=dict(os.environ))
+    records.write_text(dumped.stdout)
+    again = run_dotdbg("stacks", "--from", str(records), env=dict(os.environ))
+    assert again.stdout.splitlines()[0] == "6 processes on 1 host, 3 classes"
+
+
+def test_a_bad_record_file_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"host": "a", "pid": 1}\nnot json\n')
+    done = run_dotdbg("stacks", "--from", str(bad), env=dict(os.environ))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"dotdbg: error: {bad}:2: not JSON: ")
+
+
+def test_local_stacks_never_import_clustershell() -> None:
+    code = (
+        "import sys; from dotdbg.cli import app; from dotdbg.stacks import run, formats, render;"
+        "from dotdbg.stacks.fastdump import main; import dotdbg.fanout.slurm;"
+        "print(any(name.startswith('ClusterShell') for name in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "False\n"

@@ -1,0 +1,240 @@
+"""``dotdbg stacks --job`` on a real SLURM cluster (munge, slurmctld, three slurmd) and a real
+6-rank job, with faults injected on single nodes through the remote dotdbg path."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from stacks_support import DOTDBG, RankJob, run_dotdbg, stacks_json
+
+from tests.infra.procs import cmdline_of, environ_of, wait_for
+from tests.infra.slurm import SlurmCluster
+
+pytestmark = pytest.mark.slow
+
+VENV_SITE = next(p for p in sys.path if p.endswith("site-packages"))
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def env(slurm_cluster: SlurmCluster) -> dict[str, str]:
+    return {**slurm_cluster.env, "NO_COLOR": "1"}
+
+
+def classes_of(report: dict) -> list[tuple[str, int, bool | None, str]]:  # type: ignore[type-arg]
+    return [
+        (c["label"], c["representative"]["pid"], c["stuck"], c["threads"][0][0]["function"])
+        for c in report["classes"]
+    ]
+
+
+def test_names_each_class_with_its_ranks_and_a_representative(
+    rank_job: RankJob, env: dict[str, str]
+) -> None:
+    report = stacks_json("--job", str(rank_job.job), rank_job.token, env=env)
+    assert report["hosts"] == ["node1", "node2", "node3"]
+    assert report["processes"] == 6 and report["node_problems"] == []
+    labels = [c["label"] for c in report["classes"]]
+    assert labels == ["rank 4", "rank 5", "ranks 0-3"]  # smallest first, outliers on top
+    waiting = report["classes"][2]
+    assert waiting["representative"] == {"host": "node1", "pid": rank_job.pids[0], "rank": 0}
+    assert [f["function"] for f in waiting["threads"][0][:3]] == [
+        "socket.accept",  # py-spy names methods by their class on Python 3.11+
+        "wait_for_peers",
+        "all_reduce",
+    ]
+    loading = report["classes"][0]
+    assert loading["representative"]["pid"] == rank_job.pids[4]
+    assert [f["function"] for f in loading["threads"][0][:2]] == ["fetch", "load_batch"]
+    hosts = {p["rank"]: p["host"] for c in report["classes"] for p in c["processes"]}
+    assert hosts == rank_job.nodes
+
+
+def test_text_report_shows_the_tree_and_the_classes(rank_job: RankJob, env: dict[str, str]) -> None:
+    done = run_dotdbg("stacks", "--job", str(rank_job.job), rank_job.token, env=env)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("6 processes on 3 hosts, 3 classes\n")
+    assert "└─ <module> (" in out and "6 processes · ranks 0-5" in out
+    assert "train_step (" in out and "4 processes · ranks 0-3" in out
+    assert f"representative: pid {rank_job.pids[0]} on node1 (rank 0)" in out
+    assert "[1] 1 process · rank 4" in out and "[3] 4 processes · ranks 0-3" in out
+
+
+def test_samples_tell_stuck_from_moving(rank_job: RankJob, env: dict[str, str]) -> None:
+    report = stacks_json(
+        "--job", str(rank_job.job), "--samples", "3", "--interval", "0.3", rank_job.token, env=env
+    )
+    assert report["samples"] == 3
+    states = {c["label"]: c["stuck"] for c in report["classes"]}
+    assert states == {"ranks 0-3": True, "rank 4": True, "rank 5": False}
+
+
+def fault_dotdbg(tmp_path: Path) -> Path:
+    """A dotdbg for the nodes that misbehaves on one node, as $FAULT says."""
+    no_py_spy = tmp_path / "bin"
+    no_py_spy.mkdir()
+    (no_py_spy / "python3").symlink_to(os.path.realpath(sys.executable))
+    bare = tmp_path / "dotdbg-without-py-spy"
+    bare.write_text(
+        f"#!{no_py_spy / 'python3'}\nimport sys\n"
+        f"sys.path[:0] = [{str(REPO)!r}, {VENV_SITE!r}]\n"
+        "from dotdbg.entry import main\nsys.exit(main())\n"
+    )
+    sleeping_py_spy = tmp_path / "sleepy"
+    sleeping_py_spy.mkdir()
+    (sleeping_py_spy / "py-spy").write_text("#!/bin/sh\nexec sleep 600\n")
+    wrapper = tmp_path / "dotdbg"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        'case "$SLURMD_NODENAME:$FAULT" in\n'
+        "  node3:hang) exec sleep 600 ;;\n"
+        "  node3:kill*) kill -KILL $$ ;;\n"
+        f"  node3:slow-py-spy) PATH={sleeping_py_spy}:$PATH ;;\n"
+        f'  node2:*no-py-spy) exec {bare} "$@" ;;\n'
+        "esac\n"
+        f'exec {DOTDBG} "$@"\n'
+    )
+    for path in (bare, wrapper, sleeping_py_spy / "py-spy"):
+        path.chmod(0o755)
+    return wrapper
+
+
+def with_fault(env: dict[str, str], fault: str) -> dict[str, str]:
+    # no venv on PATH: py-spy is found beside each dotdbg's interpreter, or not at all
+    return {**env, "FAULT": fault, "PATH": "/usr/local/bin:/usr/bin:/bin"}
+
+
+@pytest.mark.parametrize(
+    ("fault", "expected"),
+    [
+        ("hang", ["node3: no answer within 2s (0 lines sent)"]),
+        (
+            "kill+no-py-spy",
+            [
+                "node2: exit 2; dotdbg: error: py-spy is not installed",
+                "node3: ended by signal 9",
+            ],
+        ),
+    ],
+)
+def test_a_failing_node_is_named_and_the_rest_still_merged(
+    rank_job: RankJob, env: dict[str, str], tmp_path: Path, fault: str, expected: list[str]
+) -> None:
+    remote = fault_dotdbg(tmp_path)
+    args = ("--job", str(rank_job.job), "--remote-dotdbg", str(remote), "--timeout", "1")
+    done = run_dotdbg("stacks", *args, rank_job.token, env=with_fault(env, fault))
+    assert done.returncode == 1
+    problems = [line for line in done.stdout.splitlines() if line.startswith("no answer: ")]
+    assert len(problems) == len(expected), done.stdout
+    for problem, start in zip(problems, expected, strict=True):
+        assert problem.startswith(f"no answer: {start}")
+    if "no-py-spy" in fault:
+        assert "; hint: " in problems[0] and "-m pip install py-spy" in problems[0]
+    answered = {
+        node
+        for node in ("node1", "node2", "node3")
+        if node not in done.stdout.split("no answer:", 1)[1]
+    }
+    kept = [rank for rank, node in rank_job.nodes.items() if node in answered]
+    assert done.stdout.startswith(f"{len(kept)} processes on {len(answered)} host")
+
+
+@pytest.mark.parametrize(
+    ("job", "message"),
+    [
+        ("999999", "dotdbg: error: job 999999: Invalid job id specified"),
+        ("12x", "dotdbg: error: --job '12x' is not a job id"),
+    ],
+)
+def test_a_wrong_job_id_is_one_line_and_exit_2(env: dict[str, str], job: str, message: str) -> None:
+    done = run_dotdbg("stacks", "--job", job, env=env)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert lines[0] == message and lines[1].startswith("hint: ") and len(lines) == 2
+
+
+def test_a_job_not_running_is_one_line_and_exit_2(
+    slurm_cluster: SlurmCluster, rank_job: RankJob, env: dict[str, str]
+) -> None:
+    job = slurm_cluster.sbatch("#!/bin/sh\ntrue\n", "-N1")  # the 6 ranks hold every CPU
+    wait_for(lambda: slurm_cluster.job_state(job) == "PENDING", 30, "job to wait")
+    done = run_dotdbg("stacks", "--job", str(job), env=env)
+    assert (done.returncode, done.stderr.splitlines()[0]) == (
+        2,
+        f"dotdbg: error: job {job} is pending, not running",
+    )
+    slurm_cluster.run(["scancel", str(job)])
+    wait_for(lambda: slurm_cluster.job_state(job) != "PENDING", 30, "job to end")
+    done = run_dotdbg("stacks", "--job", str(job), env=env)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] in (
+        f"dotdbg: error: job {job} is not running (it has ended)",
+        f"dotdbg: error: job {job} is cancelled, not running",
+    )
+
+
+def step_processes(job: int) -> list[int]:
+    """Processes of ``job``'s steps other than the ranks' own (batch, step 0)."""
+    needle = f"SLURM_JOB_ID={job}\0".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and needle in environ_of(int(entry)):
+            command = cmdline_of(int(entry))
+            if "sleep 600" in command or " pyspy " in command:
+                found.append(int(entry))
+    return found
+
+
+def test_ctrl_c_ends_the_step_and_every_remote_dumper(
+    rank_job: RankJob, env: dict[str, str], tmp_path: Path
+) -> None:
+    remote = fault_dotdbg(tmp_path)
+    argv = [DOTDBG, "stacks", "--job", str(rank_job.job), "--remote-dotdbg", str(remote)]
+    proc = subprocess.Popen(
+        [*argv, "--timeout", "60", rank_job.token],
+        env=with_fault(env, "slow-py-spy"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        # node3's dotdbg is running, its py-spy asleep
+        wait_for(lambda: len(step_processes(rank_job.job)) >= 2, 30, "the dumpers to start")
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(30)
+        assert time.monotonic() - started < 10
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130
+    wait_for(lambda: step_processes(rank_job.job) == [], 15, "no dumper left on any node")
+
+
+def test_watch_python_over_the_job_has_a_host_column_and_node_totals(
+    rank_job: RankJob, env: dict[str, str]
+) -> None:
+    args = ("watch-python", "--job", str(rank_job.job), "--once", "-p", rank_job.token)
+    done = run_dotdbg(*args, env=env)
+    assert done.returncode == 0, done.stderr
+    header, *rows = done.stdout.splitlines()
+    assert header.split()[:2] == ["HOST", "PID"] and "RANK" in header
+    ranks = [(row.split()[0], row.split()[1]) for row in rows if not row.endswith("total")]
+    assert ranks == [(rank_job.nodes[r], str(rank_job.pids[r])) for r in range(6)]
+    totals = [row.split()[:3] for row in rows if row.endswith("total")]
+    assert [t[:2] for t in totals] == [[n, "2"] for n in ("node1", "node2", "node3")]
+    done = run_dotdbg(*args[:-3], "--json", "-p", rank_job.token, env=env)
+    snapshot = json.loads(done.stdout)
+    assert sorted(snapshot["nodes"]) == ["node1", "node2", "node3"]
+    assert sorted(p["pid"] for n in snapshot["nodes"].values() for p in n["processes"]) == sorted(
+        rank_job.pids.values()
+    )

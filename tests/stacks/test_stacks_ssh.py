@@ -1,0 +1,155 @@
+"""``dotdbg stacks --nodes`` over a real sshd on 127.0.0.2-4 (hosts n1-n3 in the test's ssh
+config). All three "hosts" are this machine, so the remote dotdbg is a wrapper that narrows the
+PATTERN to the ranks placed on its host (``host=n2`` in their command line): each rank is
+dumped once, by one host, as on a real cluster."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from stacks_support import DOTDBG, run_dotdbg
+
+from tests.infra.jobs import RANKS_PROGRAM
+from tests.infra.procs import cmdline_of, wait_for
+from tests.infra.sshd import SshServer
+
+pytestmark = pytest.mark.slow
+
+
+HOST_OF_RANK = ("n1", "n1", "n2", "n2", "n3", "n3")
+PER_HOST = (
+    "#!/bin/sh\n"
+    'case "$SSH_CONNECTION" in *" 127.0.0.2 "*) h=n1 ;; *" 127.0.0.3 "*) h=n2 ;; *) h=n3 ;; esac\n'
+    "n=$#; i=0\n"
+    'for a in "$@"; do i=$((i + 1)); [ $i -eq $n ] && a="$a host=$h"; set -- "$@" "$a"; done\n'
+    "shift $n\n"
+)
+
+
+def per_host_dotdbg(folder) -> str:  # type: ignore[no-untyped-def]
+    wrapper = folder / "dotdbg-per-host"
+    wrapper.write_text(PER_HOST + f'exec {DOTDBG} "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+@pytest.fixture(scope="module")
+def local_ranks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Ranks 0-5 of the test program started here, two a host; a PATTERN for them alone (it
+    does not match itself, in the command line of the dotdbg the test runs here)."""
+    folder = tmp_path_factory.mktemp("ranks")
+    token = f"dotdbgssh{os.getpid()}"
+    program = folder / f"{token}.py"
+    program.write_text(RANKS_PROGRAM)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(program), f"host={host}"],
+            env={**os.environ, "RANK": str(rank)},
+            stdout=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        for rank, host in enumerate(HOST_OF_RANK)
+    ]
+    try:
+        for proc in procs:
+            assert proc.stdout is not None and proc.stdout.readline().startswith("ready")
+        yield f"{token}[.]py"
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+def test_merges_the_hosts_of_a_node_set(
+    ssh_server: SshServer, local_ranks: str, tmp_path: Path
+) -> None:
+    env = {**os.environ, "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options}
+    remote = per_host_dotdbg(tmp_path)
+    args = ("--json", "--nodes", "n[1-3]", "--remote-dotdbg", remote, local_ranks)
+    done = run_dotdbg("stacks", *args, env=env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["hosts"] == ["n1", "n2", "n3"]
+    assert [(c["label"], c["size"]) for c in report["classes"]] == [
+        ("rank 4", 1),
+        ("rank 5", 1),
+        ("ranks 0-3", 4),
+    ]
+    hosts = {p["rank"]: p["host"] for c in report["classes"] for p in c["processes"]}
+    assert hosts == dict(enumerate(HOST_OF_RANK))
+
+
+def test_an_unreachable_host_and_a_missing_dotdbg_are_named(
+    ssh_server: SshServer, local_ranks: str
+) -> None:
+    env = {**os.environ, "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options}
+    done = run_dotdbg("stacks", "--nodes", "n1,127.0.0.5", "--timeout", "2", local_ranks, env=env)
+    assert done.returncode == 1
+    problems = [line for line in done.stdout.splitlines() if line.startswith("no answer: ")]
+    refused = "ssh: connect to host 127.0.0.5 port 22: Connection refused"
+    assert problems == [f"no answer: 127.0.0.5: ssh failed: {refused}"]
+    assert done.stdout.startswith("6 processes on 1 host")
+    done = run_dotdbg(
+        "stacks", "--nodes", "n2", "--remote-dotdbg", "/nonexistent/dotdbg", local_ranks, env=env
+    )
+    assert done.returncode == 1
+    (problem,) = [line for line in done.stdout.splitlines() if line.startswith("no answer: ")]
+    assert problem.startswith("no answer: n2: cannot run /nonexistent/dotdbg there")
+    assert "hint: install dotdbg on n2 at /nonexistent/dotdbg, or name its path" in problem
+
+
+def test_a_bad_node_set_is_one_line(ssh_server: SshServer) -> None:
+    done = run_dotdbg("stacks", "--nodes", "n[1-", env=dict(os.environ))
+    assert done.returncode == 2
+    assert done.stderr.startswith("dotdbg: error: --nodes 'n[1-' is not a host list")
+
+
+def test_ctrl_c_leaves_nothing_running_on_the_hosts(
+    ssh_server: SshServer, local_ranks: str, tmp_path: Path
+) -> None:
+    sleepy = tmp_path / "py-spy"
+    sleepy.write_text("#!/bin/sh\nexec sleep 601\n")
+    sleepy.chmod(0o755)
+    env = {
+        **os.environ,
+        "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options,
+        "PATH": f"{tmp_path}:/usr/bin:/bin",
+    }
+    remote = tmp_path / "dotdbg"
+    remote.write_text(f'#!/bin/sh\nPATH={tmp_path}:$PATH exec {DOTDBG} "$@"\n')
+    remote.chmod(0o755)
+    proc = subprocess.Popen(
+        [DOTDBG, "stacks", "--nodes", "n[1-3]", "--remote-dotdbg", str(remote), local_ranks],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_for(lambda: len(sleepers()) >= 3, 30, "py-spy on every host")
+        proc.send_signal(2)
+        assert proc.wait(30) == 130
+    finally:
+        proc.kill()
+        proc.wait()
+    wait_for(lambda: sleepers() == [] and remote_dumpers(local_ranks) == [], 15, "nothing left")
+
+
+def sleepers() -> list[int]:
+    return [
+        int(p) for p in os.listdir("/proc") if p.isdigit() and cmdline_of(int(p)) == "sleep 601 "
+    ]
+
+
+def remote_dumpers(pattern: str) -> list[int]:
+    return [
+        int(p)
+        for p in os.listdir("/proc")
+        if p.isdigit() and " pyspy --json" in cmdline_of(int(p)) and pattern in cmdline_of(int(p))
+    ]
