@@ -1,7 +1,8 @@
 """The ``dotdbg`` console script: route hot commands before any heavy import.
 
-``dotdbg cheat`` is typed many times a day, so it never imports typer, rich or jinja2; every
-other command goes through the typer app in ``dotdbg.cli``.
+``dotdbg cheat`` is typed many times a day, so it never imports typer, rich or jinja2, nor
+does the plain ``dotdbg gdb PID`` dump (timed against pystack); every other command goes
+through the typer app in ``dotdbg.cli``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ def main(argv: list[str] | None = None) -> int:
         from dotdbg.cheat.fast import main as cheat_main
 
         return cheat_main(args[command + 1 :])
+    if args[:1] == ["gdb"]:
+        from dotdbg.gdb.fast import main as gdb_main
+
+        code = gdb_main(args[1:])
+        if code is not None:
+            return code
     from dotdbg.cli import main as cli_main
 
     return cli_main(args)
