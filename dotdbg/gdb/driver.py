@@ -103,10 +103,13 @@ def _stop(gdb: subprocess.Popen[str]) -> None:
 
 
 def parse_dump(out: str, err: str) -> GdbDump:
+    """gdb's batch output: the JSON line, unless gdb could not open the target (then no thread)."""
     for line in out.splitlines():
         if line.startswith(JSON_MARK):
             data = json.loads(line[len(JSON_MARK) :])
-            return GdbDump([thread_from_dict(thread) for thread in data["threads"]], data["python"])
+            threads = [thread_from_dict(thread) for thread in data["threads"]]
+            if threads:
+                return GdbDump(threads, data["python"])
     raise _failure(err + out)
 
 

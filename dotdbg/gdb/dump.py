@@ -21,7 +21,7 @@ from dotdbg.helpers import procfs, pycmdline
 from dotdbg.stackrecord import StackRecord, Thread
 
 VIA = ("auto", "pystack", "gdb")
-_FINAL = frozenset({"denied", "gone"})  # gdb would be refused, or find nothing, just the same
+_FINAL = frozenset({"denied", "gone", "timeout"})  # gdb would fare no better
 
 
 @dataclass(frozen=True)
@@ -57,15 +57,25 @@ def _number(text: str | None) -> int | None:
 
 def dump_process(pid: int, via: str, timeout: float) -> Result:
     record = process_record(pid)
+    if not tracee.alive(pid):
+        return _failed(record, "gone", "the process has exited (its parent has not reaped it)")
     with tracee.kept_running(pid):
-        if via != "gdb":
-            result = _through_pystack(record, pystack_dump.threads_of_pid, (pid,), timeout)
-            if result.failure is None or result.failure in _FINAL or via == "pystack":
-                return result
-            return _through_gdb(
-                record, Target(pid=pid), interpreter.of_process(pid), timeout, result.notes
-            )
-        return _through_gdb(record, Target(pid=pid), interpreter.of_process(pid), timeout)
+        result = _read_process(record, pid, via, timeout)
+    if result.failure is not None and not tracee.alive(pid):  # ptrace says EPERM to a zombie
+        return _failed(result.record, "gone", "the process exited during the dump", result.notes)
+    return result
+
+
+def _read_process(record: StackRecord, pid: int, via: str, timeout: float) -> Result:
+    notes: tuple[str, ...] = ()
+    python = True
+    if via != "gdb":
+        result = _through_pystack(record, pystack_dump.threads_of_pid, (pid,), timeout)
+        if result.failure is None or result.failure in _FINAL or via == "pystack":
+            return result
+        notes, python = result.notes, result.failure != "not-python"
+    found = interpreter.of_process(pid)
+    return _through_gdb(record, Target(pid=pid), found, timeout, notes, python)
 
 
 def dump_core(core: str, exe: str | None, via: str, timeout: float) -> Result:
@@ -102,7 +112,7 @@ def _through_pystack(
     except DumpFailure as failure:
         if failure.kind in _FINAL:
             return _failed(record, failure.kind, failure.reason)
-        note = f"{failure.reason}: reading it with gdb instead"
+        note = f"{failure.reason}: the native stack comes from gdb"
         return Result(record, (note,), failure.kind)
     return Result(replace(record, threads=frames.main_first(threads, record.pid)))
 
@@ -113,9 +123,10 @@ def _through_gdb(
     found: Interpreter | None,
     timeout: float,
     notes: tuple[str, ...] = (),
+    python: bool = True,  # False: pystack found no Python in it, nothing of gdb's to explain
 ) -> Result:
     record = replace(record, source="gdb")
-    what = needs.of(found)
+    what = needs.of(found if python else None)
     argv = driver.dump_argv(needs.find_gdb(), what, target)
     try:
         dump = driver.run_dump(argv, timeout)
@@ -123,7 +134,7 @@ def _through_gdb(
         return _failed(record, "timeout", f"gdb did not finish within {timeout:g}s", notes)
     except DumpFailure as failure:
         return _failed(record, failure.kind, failure.reason, notes)
-    if not _has_python_frames(dump.threads):
+    if python and not _has_python_frames(dump.threads):
         notes = (*notes, *what.notes, "no Python frames: the native stack only")
     return Result(replace(record, threads=frames.main_first(dump.threads, record.pid)), notes)
 

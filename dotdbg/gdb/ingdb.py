@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from dataclasses import asdict
 
@@ -133,11 +134,27 @@ class JsonBacktrace(gdb.Command):
         print(JSON_MARK + json.dumps({"python": extension() is not None, "threads": threads}))
 
 
+def _sent_trap():
+    """Whether the stop is a SIGTRAP a process sent (os.kill, kill -TRAP), not a step's trap."""
+    try:
+        info = gdb.parse_and_eval("$_siginfo")
+        # si_code <= 0: sent by a process (SI_USER, SI_TKILL, SI_QUEUE); > 0: by the kernel
+        return int(info["si_signo"]) == signal.SIGTRAP and int(info["si_code"]) <= 0
+    except gdb.error:
+        return False
+
+
 def _on_stop(event):
+    # gdb reports a SIGTRAP as a plain stop, other signals (SIGSEGV, SIGABRT...) as signal stops
     if isinstance(event, gdb.SignalEvent):
-        print(f"\ndotdbg: the program stopped on {event.stop_signal}; its mixed stack:")
-        print(render.thread_text(current_thread(extension())))
-        print("dotdbg: py-bt, py-list, py-up, py-locals, bt; c continues, q quits")
+        name = event.stop_signal
+    elif not isinstance(event, gdb.BreakpointEvent) and _sent_trap():
+        name = "SIGTRAP"
+    else:
+        return
+    print(f"\ndotdbg: the program stopped on {name}; its mixed stack:")
+    print(render.thread_text(current_thread(extension())))
+    print("dotdbg: py-bt, py-list, py-up, py-locals, bt; c continues, q quits")
 
 
 class BreakIn(gdb.Command):

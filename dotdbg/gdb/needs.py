@@ -17,6 +17,7 @@ from dotdbg.errors import DotdbgError
 from dotdbg.gdb import elf, extension
 from dotdbg.gdb.extension import Extension
 from dotdbg.gdb.interpreter import Interpreter
+from dotdbg.paths import Paths
 
 LIBPYTHON_PY = "https://raw.githubusercontent.com/python/cpython/{tag}/Tools/gdb/libpython.py"
 
@@ -106,4 +107,6 @@ def init_commands(needs: Needs) -> list[str]:
     if needs.extension is not None:
         commands.append(f"add-auto-load-safe-path {needs.extension.path}")
     commands.append(f"set debuginfod enabled {'on' if debuginfod_urls() else 'off'}")
-    return commands
+    # indexing Debian's python3.11 debug file takes gdb half a second on every start, once cached
+    index = Paths.from_env().gdb_index_dir
+    return [*commands, f"set index-cache directory {index}", "set index-cache enabled on"]

@@ -63,13 +63,13 @@ def _engine() -> ModuleType:  # pystack.engine, imported only when a dump is ask
 
 
 def _failure(error: Exception) -> DumpFailure:
-    text = str(error)
+    text = str(error.args[0]) if error.args else str(error)  # without "Engine error: "
     if "Operation not permitted" in text or isinstance(error, PermissionError):
         return DumpFailure("denied", "ptrace refused: pystack may not attach")
     if isinstance(error, ProcessLookupError) or "No such process" in text or "/task" in text:
         return DumpFailure("gone", "the process exited")
     if "python version" in text or type(error).__name__ == "InvalidPythonProcess":
-        return DumpFailure("not-python", f"pystack: {text}")
+        return DumpFailure("not-python", f"pystack finds no Python in it ({text})")
     return DumpFailure("unreadable", f"pystack: {text}")
 
 

@@ -141,6 +141,10 @@ def prompt(target: Target, found: Interpreter | None, tui: bool) -> int:
     for line in wanted.notes:
         note(line)
     argv = prompt_argv(needs.find_gdb(), wanted, target, tui)
+    if wanted.extension is not None:
+        note(f"gdb loads {wanted.extension.path}: py-bt, py-list, py-up/py-down, py-locals work")
+    if target.pid is not None:
+        note("quit (or detach) lets the process run on; dotdbg-bt all shows every thread")
     if target.pid is None:
         return exec_prompt(argv)
     with tracee.kept_running(target.pid):
@@ -175,11 +179,16 @@ def check(found: Interpreter | None, target: Target | None) -> int:
     gdb = needs.find_gdb()
     for label, value in _check_lines(wanted, gdb):
         print(f"{label:<15}{value}")
-    if target is not None:
-        print(f"{'by hand':<15}{shlex.join(prompt_argv(gdb, wanted, target, False))}")
+    if target is not None and wanted.extension is not None:
+        print(f"{'by hand':<15}{shlex.join(by_hand(gdb, wanted.extension.path, target))}")
     for line in wanted.notes:
         note(line)
     return 0 if wanted.python_frames_possible else 1
+
+
+def by_hand(gdb: str, extension: str, target: Target) -> list[str]:
+    """The plain gdb command that loads the extension (the methodology's ``gdb -x``)."""
+    return [gdb, "-iex", f"add-auto-load-safe-path {extension}", "-x", extension, *target.args()]
 
 
 def _check_lines(wanted: needs.Needs, gdb: str) -> list[tuple[str, str]]:

@@ -38,6 +38,11 @@ def thread_states(pid: int) -> dict[int, str]:
     return states
 
 
+def alive(pid: int) -> bool:
+    """Running or stopped, not exited (a zombie keeps its pid until its parent reaps it)."""
+    return thread_states(pid).get(pid, "Z") not in ("Z", "X")
+
+
 def is_stopped(pid: int) -> bool:
     return any(state in STOPPED for state in thread_states(pid).values())
 
