@@ -19,7 +19,7 @@ from gdb_procs import (
     record_of,
 )
 
-from dotdbg.gdb import run
+from dotdbg.gdb import render, run
 from dotdbg.stackrecord import StackRecord, Thread
 
 pytestmark = pytest.mark.e2e
@@ -70,6 +70,17 @@ def test_live_process_through_pystack(blocked: int) -> None:
     assert (record.pid, record.source, record.command) == (blocked, "pystack", "blocked.py")
     assert_mixed_order(record)
     assert not any(frame.function.startswith("_PyEval") for frame in record.threads[0].frames)
+    assert_text_of(record)
+
+
+def assert_text_of(record: StackRecord) -> None:
+    """What ``dotdbg gdb PID`` prints for it: C and Py tags, the Python source line."""
+    lines = render.record_text(record).splitlines()
+    assert lines[0].startswith(f"── pid {record.pid} · blocked.py · pystack ")
+    assert lines[1] == f'Thread {record.pid} "python3" (idle, no GIL), most recent call first:'
+    at = next(i for i, line in enumerate(lines) if line.startswith("  Py  compare at "))
+    assert lines[at + 1].strip() == "time.sleep(600)"
+    assert any(line.startswith("  C   qsort_r at ") for line in lines)
 
 
 def assert_shared_shape(data: dict[str, Any]) -> None:
@@ -83,17 +94,6 @@ def assert_shared_shape(data: dict[str, Any]) -> None:
         for frame in thread["frames"]:
             assert list(frame) == ["function", "file", "line", "native"]
             assert isinstance(frame["native"], bool)
-
-
-def test_text_output_tags_frames_and_shows_the_python_source(blocked: int) -> None:
-    done = dotdbg(str(blocked))
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0].startswith(f"── pid {blocked} · blocked.py · pystack ")
-    assert lines[1] == f'Thread {blocked} "python3" (idle, no GIL), most recent call first:'
-    at = next(i for i, line in enumerate(lines) if line.startswith("  Py  compare at "))
-    assert lines[at + 1].strip() == "time.sleep(600)"
-    assert any(line.startswith("  C   qsort_r at ") for line in lines)
 
 
 def test_live_process_through_gdb_and_python_gdb_py(blocked: int) -> None:

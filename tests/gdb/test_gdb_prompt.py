@@ -13,9 +13,9 @@ pytestmark = pytest.mark.e2e
 PROMPT = "(gdb) "
 
 
-def spawn(*args: str, cwd: Path) -> pexpect.spawn:
+def spawn(*args: str, cwd: Path, term: str = "dumb") -> pexpect.spawn:
     env = {name: os.environ[name] for name in ("HOME", "PATH", "XDG_CACHE_HOME")}
-    env["TERM"] = "dumb"
+    env["TERM"] = term
     return pexpect.spawn(
         DOTDBG, ["gdb", *args], env=env, cwd=str(cwd), encoding="utf-8", timeout=30,
         dimensions=(60, 200),
@@ -44,6 +44,19 @@ def test_interactive_prompt_answers_py_bt_then_lets_the_process_go(
         answer = child.before
         assert "in compare\r\n    time.sleep(600)" in answer
         assert answer.index("in compare") < answer.index("in sort_in_c")
+        assert finish(child) == 0
+    finally:
+        child.terminate(force=True)
+    assert_running(blocked_venv_python)
+
+
+def test_tui_opens_gdbs_source_window(blocked_venv_python: int, tmp_path: Path) -> None:
+    child = spawn("--tui", str(blocked_venv_python), cwd=tmp_path, term="xterm")
+    try:
+        child.expect_exact(PROMPT)
+        child.sendline("info win")  # outside the TUI: "The TUI is not active."
+        child.expect_exact("src")
+        child.expect_exact("(has focus)")
         assert finish(child) == 0
     finally:
         child.terminate(force=True)
