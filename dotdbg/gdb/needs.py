@@ -78,7 +78,11 @@ def missing_extension(interpreter: Interpreter) -> str:
     if interpreter.kind == "build-tree":
         return f"{what}: make -C {shlex.quote(os.path.dirname(interpreter.exe))} python-gdb.py"
     if interpreter.version is None:
-        return f"{what}, whose Python version is not in its name: gdb shows native frames only"
+        target = shlex.quote(interpreter.exe + "-gdb.py")
+        return (
+            f"{what}, whose Python version is not in its name: copy Tools/gdb/libpython.py "
+            f"of that version to {target}"
+        )
     tag = f"v{interpreter.full_version}" if interpreter.full_version else interpreter.version
     url = LIBPYTHON_PY.format(tag=tag)
     return f"{what}: curl -fsSL {url} -o {shlex.quote(interpreter.exe + '-gdb.py')}"

@@ -16,13 +16,17 @@ from pathlib import Path
 import pytest
 from gdb_procs import (
     AS_NOBODY,
+    BLOCKED,
     DOTDBG,
     MANY_THREADS,
     SYSTEM_PYTHON,
     WITHOUT_PTRACE,
+    assert_in_order,
     assert_running,
+    c,
     dotdbg,
     gdb_wrapper,
+    record_of,
     start,
     stop,
     wait_until,
@@ -95,6 +99,31 @@ def test_a_process_that_exits_mid_dump(real_gdb: None, tmp_path: Path) -> None:
             dump.wait()
     assert dump.returncode == 1
     assert "[error] the process exited during the dump" in out
+
+
+def test_without_python_gdb_py_the_native_stack_comes_with_the_reason(
+    real_gdb: None, tmp_path: Path
+) -> None:
+    """An interpreter whose name says no version (an embedding app): no extension is found."""
+    renamed = tmp_path / "bin/trainer"
+    renamed.parent.mkdir()
+    shutil.copy2(os.path.realpath(SYSTEM_PYTHON), renamed)
+    (tmp_path / "blocked.py").write_text(BLOCKED)
+    proc = start([str(renamed), str(tmp_path / "blocked.py")])
+    try:
+        done = dotdbg("--via", "gdb", "--json", str(proc.pid))
+        assert_running(proc.pid)
+    finally:
+        stop(proc)
+    assert done.returncode == 0, done.stderr
+    main = record_of(done).threads[0]
+    assert all(frame.native for frame in main.frames)
+    assert_in_order(main.frames, c("time_sleep"), c("_PyEval_EvalFrameDefault"), c("qsort"))
+    assert done.stderr.splitlines() == [
+        f"dotdbg: note: no python-gdb.py for {renamed}, whose Python version is not in its "
+        f"name: copy Tools/gdb/libpython.py of that version to {renamed}-gdb.py",
+        "dotdbg: note: no Python frames: the native stack only",
+    ]
 
 
 def test_missing_gdb_says_how_to_install_it(blocked: int, tmp_path: Path) -> None:
