@@ -44,7 +44,8 @@ def gdb(
     ] = False,
     via: Annotated[Via, typer.Option("--via", help="Which engine reads the stacks.")] = Via.auto,
     timeout: Annotated[
-        float, typer.Option("--timeout", min=0.5, metavar="SECONDS", help="Per engine.")
+        float,
+        typer.Option("--timeout", min=0.5, metavar="SECONDS", help="Seconds each engine may take."),
     ] = DEFAULT_TIMEOUT,
     check: Annotated[
         bool, typer.Option("--check", help="Show what gdb needs for this interpreter, and where.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -47,8 +48,13 @@ def inspect(core: str, executable: str | None) -> CoreFacts:
             f"{core} is not a core file",
             hint="make one of a live process with: gcore -o core PID",
         )
-    from pystack.engine import CoreFileAnalyzer
-
+    try:
+        from pystack.engine import CoreFileAnalyzer
+    except ImportError as error:
+        raise DotdbgError(
+            f"pystack cannot be imported ({error}), and core files are read through it",
+            hint=f"{shlex.quote(sys.executable)} -m pip install pystack",
+        ) from None
     analyzer = CoreFileAnalyzer(core)
     recorded = str(analyzer.extract_executable())
     exe = executable or recorded

@@ -73,7 +73,7 @@ def _read_process(record: StackRecord, pid: int, via: str, timeout: float) -> Re
         result = _through_pystack(record, pystack_dump.threads_of_pid, (pid,), timeout)
         if result.failure is None or result.failure in _FINAL or via == "pystack":
             return result
-        notes, python = result.notes, result.failure != "not-python"
+        notes, python = (_handed_to_gdb(result),), result.failure != "not-python"
     found = interpreter.of_process(pid)
     return _through_gdb(record, Target(pid=pid), found, timeout, notes, python)
 
@@ -90,9 +90,13 @@ def dump_core(core: str, exe: str | None, via: str, timeout: float) -> Result:
         args = (core, facts.executable)
         result = _through_pystack(record, pystack_dump.threads_of_core, args, timeout)
         if result.failure is None or via == "pystack":
-            return replace(result, notes=(*notes, *result.notes))
-        notes = (*notes, *result.notes)
+            return replace(result, notes=notes)
+        notes = (*notes, _handed_to_gdb(result))
     return _through_gdb(record, target, found, timeout, notes)
+
+
+def _handed_to_gdb(result: Result) -> str:
+    return f"{result.record.error}: the stacks come from gdb"
 
 
 def _missing_libraries(facts: corefile.CoreFacts) -> tuple[str, ...]:
@@ -112,8 +116,7 @@ def _through_pystack(
     except DumpFailure as failure:
         if failure.kind in _FINAL:
             return _failed(record, failure.kind, failure.reason)
-        note = f"{failure.reason}: the native stack comes from gdb"
-        return Result(record, (note,), failure.kind)
+        return _failed(record, failure.kind, failure.reason)
     return Result(replace(record, threads=frames.main_first(threads, record.pid)))
 
 
@@ -125,7 +128,7 @@ def _through_gdb(
     notes: tuple[str, ...] = (),
     python: bool = True,  # False: pystack found no Python in it, nothing of gdb's to explain
 ) -> Result:
-    record = replace(record, source="gdb")
+    record = replace(record, source="gdb", error=None)
     what = needs.of(found if python else None)
     argv = driver.dump_argv(needs.find_gdb(), what, target)
     try:

@@ -23,9 +23,14 @@ from dataclasses import asdict
 
 import gdb
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from dotdbg.gdb import frames, render
+# dotdbg's pure modules, from where this file is; the path is taken back so that nothing else
+# gdb's Python imports later comes from dotdbg's environment
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, _ROOT)
+try:
+    from dotdbg.gdb import frames, render
+finally:
+    sys.path.remove(_ROOT)
 
 JSON_MARK = "@dotdbg-json@ "
 _READ_ERRORS = (gdb.error, gdb.MemoryError, RuntimeError, ValueError, AttributeError, TypeError)

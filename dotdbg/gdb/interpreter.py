@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from dotdbg.helpers import procfs
+from dotdbg.helpers import procfs, pycmdline
 
 _VERSION = re.compile(r"python(\d+\.\d+)")
 _DEBUG_BUILD = re.compile(r"python\d+\.\d+t?d$|-dbg$|-debug$")
@@ -34,6 +34,11 @@ class Interpreter:
     @property
     def debug_build(self) -> bool:
         return _DEBUG_BUILD.search(os.path.basename(self.exe)) is not None
+
+    @property
+    def looks_like_python(self) -> bool:
+        """By its name or its libpython: worth explaining a missing python-gdb.py for."""
+        return self.version is not None or pycmdline.is_python_name(os.path.basename(self.exe))
 
     @property
     def prefix(self) -> str:

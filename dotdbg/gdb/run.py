@@ -135,11 +135,18 @@ def dump_core(core: str, exe: str | None, via: str, timeout: float, as_json: boo
     return show_dump(dump.dump_core(core, exe, via, timeout), as_json)
 
 
+def _needs_said(found: Interpreter | None) -> needs.Needs:
+    """What gdb needs, with a note for each missing piece (none for a program not Python)."""
+    wanted = needs.of(found)
+    if found is None or found.looks_like_python:
+        for line in wanted.notes:
+            note(line)
+    return wanted
+
+
 def prompt(target: Target, found: Interpreter | None, tui: bool) -> int:
     """A gdb prompt on ``target`` with the extension loaded, the mixed stack shown first."""
-    wanted = needs.of(found)
-    for line in wanted.notes:
-        note(line)
+    wanted = _needs_said(found)
     argv = prompt_argv(needs.find_gdb(), wanted, target, tui)
     if wanted.extension is not None:
         note(f"gdb loads {wanted.extension.path}: py-bt, py-list, py-up/py-down, py-locals work")
@@ -167,9 +174,7 @@ def prompt_core(core: str, exe: str | None, tui: bool) -> int:
 def break_in(command: Sequence[str], tui: bool) -> int:
     """Run ``command`` under gdb; SIGTRAP (or a crash) stops it with its mixed stack shown."""
     argv = program.resolve(command)
-    wanted = needs.of(interpreter.describe(argv[0]))
-    for line in wanted.notes:
-        note(line)
+    wanted = _needs_said(interpreter.describe(argv[0]))
     return exec_prompt(break_in_argv(needs.find_gdb(), wanted, argv, tui))
 
 
