@@ -6,12 +6,8 @@ command (options, ``--help``, a prompt, a core file) returns None and goes throu
 
 from __future__ import annotations
 
-import sys
-
-from dotdbg.errors import DotdbgError
+from dotdbg.errors import run_plain
 from dotdbg.gdb import DEFAULT_TIMEOUT
-
-EXIT_INTERRUPTED = 130
 
 
 def plain_dump(args: list[str]) -> tuple[int, bool] | None:
@@ -28,11 +24,5 @@ def main(args: list[str]) -> int | None:
         return None
     from dotdbg.gdb import run
 
-    try:
-        return run.dump_pid(wanted[0], "auto", DEFAULT_TIMEOUT, wanted[1])
-    except DotdbgError as error:
-        print("\n".join(error.lines()), file=sys.stderr)
-        return error.exit_code
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return EXIT_INTERRUPTED
+    pid, as_json = wanted
+    return run_plain(lambda: run.dump_pid(pid, "auto", DEFAULT_TIMEOUT, as_json))
