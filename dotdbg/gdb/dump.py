@@ -59,8 +59,10 @@ def dump_process(pid: int, via: str, timeout: float) -> Result:
     record = process_record(pid)
     if not tracee.alive(pid):
         return _failed(record, "gone", "the process has exited (its parent has not reaped it)")
-    with tracee.kept_running(pid):
+    with tracee.kept_running(pid) as guard:
         result = _read_process(record, pid, via, timeout)
+        if result.failure == "timeout":  # the tracer was killed, maybe mid-attach
+            guard.killed_tracer()
     if result.failure is not None and not tracee.alive(pid):  # ptrace says EPERM to a zombie
         return _failed(result.record, "gone", "the process exited during the dump", result.notes)
     return result

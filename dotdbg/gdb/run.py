@@ -154,8 +154,11 @@ def prompt(target: Target, found: Interpreter | None, tui: bool) -> int:
         note("quit (or detach) lets the process run on; dotdbg-bt all shows every thread")
     if target.pid is None:
         return exec_prompt(argv)
-    with tracee.kept_running(target.pid):
-        return exec_prompt(argv)
+    with tracee.kept_running(target.pid) as guard:
+        code = exec_prompt(argv)
+        if code < 0:  # gdb itself was killed, before it could detach
+            guard.killed_tracer()
+    return code if code >= 0 else 128 - code
 
 
 def prompt_pid(pid: int, tui: bool) -> int:

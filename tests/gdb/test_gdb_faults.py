@@ -178,7 +178,7 @@ def test_a_dump_that_times_out_leaves_the_process_running(
 
 
 def test_ctrl_c_mid_dump_leaves_the_process_running(real_gdb: None) -> None:
-    proc = start([SYSTEM_PYTHON, "-c", MANY_THREADS, "300"])
+    proc = start([SYSTEM_PYTHON, "-c", MANY_THREADS, "1000"])  # a dump of a second or more
     dump = subprocess.Popen(
         [DOTDBG, "gdb", str(proc.pid)],
         stdout=subprocess.PIPE,
