@@ -15,8 +15,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
-SOURCES = ("py-spy", "pystack", "gdb")
-
 
 @dataclass(frozen=True)
 class Frame:

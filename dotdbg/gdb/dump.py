@@ -20,7 +20,6 @@ from dotdbg.gdb.pystack_dump import DumpFailure
 from dotdbg.helpers import procfs, pycmdline
 from dotdbg.stackrecord import StackRecord, Thread
 
-VIA = ("auto", "pystack", "gdb")
 _FINAL = frozenset({"denied", "gone", "timeout"})  # gdb would fare no better
 
 

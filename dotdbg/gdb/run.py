@@ -204,9 +204,10 @@ def _check_lines(wanted: needs.Needs, gdb: str) -> list[tuple[str, str]]:
     if found is None:
         return [("interpreter", "unknown"), ("gdb", gdb)]
     version = f"Python {found.full_version or found.version or '?'}"
+    kind = f"{found.kind}, debug build" if found.debug_build else found.kind
     extension = wanted.extension
     return [
-        ("interpreter", f"{found.exe} ({version}, {found.kind})"),
+        ("interpreter", f"{found.exe} ({version}, {kind})"),
         ("libpython", found.library or "linked into the executable"),
         ("python-gdb.py", extension.path if extension else "not found"),
         ("debug symbols", "yes" if wanted.symbols else "no"),
