@@ -38,12 +38,13 @@ def _root(
 FAST_COMMANDS = ("cheat",)
 
 # Feature modules add their commands here; each module keeps its own imports lazy.
-from dotdbg.commands import aliases_edit, cheat, core, fill, memlimit, stacks, watch  # noqa: E402
+from dotdbg.commands import aliases_edit, cheat, core, fill, gdb, memlimit, stacks, watch  # noqa: E402
 
 core.register(app)
 cheat.register(app)
 watch.register(app)
 stacks.register(app)
+gdb.register(app)
 memlimit.register(app)
 fill.register(app)
 aliases_edit.register(app)

@@ -1,8 +1,9 @@
 """The ``dotdbg`` console script: route hot commands before any heavy import.
 
-``dotdbg cheat`` is typed many times a day, so it never imports typer, rich or jinja2; nor does
-``dotdbg pyspy --json …``, which every node of a job-wide ``dotdbg stacks`` runs. Every other
-command goes through the typer app in ``dotdbg.cli``.
+``dotdbg cheat`` is typed many times a day, so it never imports typer, rich or jinja2; nor do
+``dotdbg pyspy --json …``, which every node of a job-wide ``dotdbg stacks`` runs, and the plain
+``dotdbg gdb PID`` dump (timed against pystack). Every other command goes through the typer app
+in ``dotdbg.cli``.
 """
 
 from __future__ import annotations
@@ -17,15 +18,25 @@ def main(argv: list[str] | None = None) -> int:
         from dotdbg.cheat.fast import main as cheat_main
 
         return cheat_main(args[command + 1 :])
-    if args[:2] == ["pyspy", "--json"]:  # what each node of a job-wide gather runs
-        from dotdbg.stacks.fastdump import main as dump_main
-
-        code = dump_main(args[1:])
-        if code is not None:
-            return code
+    code = _fast_path(args)
+    if code is not None:
+        return code
     from dotdbg.cli import main as cli_main
 
     return cli_main(args)
+
+
+def _fast_path(args: list[str]) -> int | None:
+    """The exit code of a command served without the typer app; None: the app serves it."""
+    if args[:2] == ["pyspy", "--json"]:  # what each node of a job-wide gather runs
+        from dotdbg.stacks.fastdump import main as dump_main
+
+        return dump_main(args[1:])
+    if args[:1] == ["gdb"]:
+        from dotdbg.gdb.fast import main as gdb_main
+
+        return gdb_main(args[1:])
+    return None
 
 
 if __name__ == "__main__":

@@ -71,6 +71,11 @@ class Paths:
         return self.cache_home / APP
 
     @property
+    def gdb_index_dir(self) -> Path:
+        """gdb's index of large debug files, kept between runs (``dotdbg gdb``)."""
+        return self.cache_dir / "gdb-index"
+
+    @property
     def backups_dir(self) -> Path:
         return self.state_dir / "backups"
 

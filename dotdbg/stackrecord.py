@@ -3,6 +3,9 @@
 ``dotdbg pyspy --json`` and ``dotdbg gdb --json`` print these; ``dotdbg stacks`` merges them,
 whatever their source. Frames are innermost first, as py-spy and gdb print them. ``error`` is
 set, and ``threads`` empty, when the process could not be dumped (the reason in words).
+
+Stdlib only, and no syntax newer than Python 3.8 outside annotations: the Python inside gdb
+imports it too (``dotdbg/gdb/ingdb.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import IO, Any
 SOURCES = ("py-spy", "pystack", "gdb")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Frame:
     function: str
     file: str | None
@@ -29,8 +32,8 @@ class Thread:
     id: int | None
     native_id: int | None
     idle: bool
-    gil: bool | None
-    frames: tuple[Frame, ...]
+    gil: bool | None  # holds the GIL; None when the dumper cannot tell
+    frames: tuple[Frame, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ class RecordError(ValueError):
 
 def from_dict(data: dict[str, Any]) -> StackRecord:
     try:
-        threads = tuple(_thread(thread) for thread in data.get("threads") or ())
+        threads = tuple(thread_from_dict(thread) for thread in data.get("threads") or ())
         return StackRecord(
             host=str(data["host"]),
             pid=int(data["pid"]),
@@ -78,7 +81,7 @@ def from_dict(data: dict[str, Any]) -> StackRecord:
         raise RecordError(f"not a stack record ({type(error).__name__}: {error})") from None
 
 
-def _thread(data: dict[str, Any]) -> Thread:
+def thread_from_dict(data: dict[str, Any]) -> Thread:
     return Thread(
         name=data.get("name"),
         id=_optional_int(data.get("id")),

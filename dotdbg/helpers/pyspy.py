@@ -169,16 +169,16 @@ def read_ptrace_scope() -> int | None:
 
 _SCOPE_MEANING = {
     0: "any process may trace another process of the same user",
-    1: "a process may only be traced by its ancestors, so py-spy started elsewhere is refused",
+    1: "a process may only be traced by its ancestors, so a tracer started elsewhere is refused",
     2: "only root (CAP_SYS_PTRACE) may trace",
     3: "no process may be traced at all until the next reboot",
 }
 
 
-def ptrace_advice(scope: int | None, others: bool, argv: list[str]) -> str:
-    """Why py-spy could not attach and how to allow it, with what allowing it means."""
+def ptrace_advice(scope: int | None, others: bool, argv: list[str], tool: str = "py-spy") -> str:
+    """Why ``tool`` could not attach and how to allow it, with what allowing it means."""
     again = 'sudo env "PATH=$PATH" ' + shlex.join(argv)
-    lines = ["py-spy was not allowed to attach to the process (ptrace was refused)."]
+    lines = [f"{tool} was not allowed to attach to the process (ptrace was refused)."]
     if scope is not None:
         lines.append(f"  kernel.yama.ptrace_scope is {scope}: {_SCOPE_MEANING.get(scope, '?')}.")
     if others:

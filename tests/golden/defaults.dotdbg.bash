@@ -154,7 +154,7 @@ _dotdbg_complete() {
     local cur=${COMP_WORDS[COMP_CWORD]}
     local words
     if (( COMP_CWORD == 1 )); then
-        words='alias aliases cheat diff disk-fill doctor expand fn gpu-fill init install mem-fill memlimit pyspy render restore stacks status suggest uninstall watch-python'
+        words='alias aliases cheat diff disk-fill doctor expand fn gdb gpu-fill init install mem-fill memlimit pyspy render restore stacks status suggest uninstall watch-python'
     elif [[ ${COMP_WORDS[1]} == cheat ]]; then
         __dotdbg_cheat_complete
         return 0
