@@ -1,90 +1,289 @@
 """Backups: one folder per command, holding every file the command changed, as it was.
 
 ``backups/<UTC timestamp>/<path relative to home>`` (``_abs/<absolute path>`` outside it), mode
-0600, each copied before its first change. Beside the copies, ``dotdbg-backup.json`` lists the
-files that did not exist yet and keeps dotdbg's manifest as it was: whether dotdbg created a file
-and which newline it added before a block are facts about the past that no file on disk records,
-so a restore puts them back with the files, and a later uninstall still undoes exactly what
-install did.
+0600. A folder is written as ``.partial-…``: every copy is written and fsynced, then the index
+``dotdbg-backup.json`` (the sha256 of each copy, the files that did not exist yet, the
+directories the command created, dotdbg's manifest as it was, and which command made it), and
+only then is the folder renamed to its timestamp. So a folder with a timestamp name is
+complete; a ``.partial-…`` one is a run that died and is never restored from, and a copy is
+written back only if its digest is the one recorded.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
+import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from dotdbg.fileops import atomic_write, backup_file, backup_name, new_backup_dir, original_path
+from dotdbg.errors import DotdbgError
+from dotdbg.fileops import (
+    backup_name,
+    fsync_dir,
+    make_dirs,
+    missing_dirs,
+    original_path,
+    real_target,
+    write_private,
+)
 from dotdbg.paths import Paths
-from dotdbg.state import MANIFEST_VERSION, read_manifest
+from dotdbg.state import MANIFEST_VERSION
 
 INDEX = "dotdbg-backup.json"  # never a backed-up name: those are dotfiles or in subfolders
+INDEX_VERSION = 2
+PARTIAL = ".partial-"  # a folder being written
+PRUNING = ".pruning-"  # a folder being deleted
+KEEP_NEWEST = 20
 
 
-class Backup:
-    """The backup folder of one command, made when the first file is saved into it."""
+def digest_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
-    def __init__(self, paths: Paths) -> None:
-        self.paths = paths
-        self.dir: Path | None = None
-        self._saved: set[Path] = set()
-        self._absent: list[str] = []
-        self._manifest: dict[str, Any] = {}
 
-    def save(self, files: Iterable[Path]) -> None:
-        """Copy each file not saved yet (or note that it does not exist), before it changes."""
-        new = [path for path in dict.fromkeys(files) if path not in self._saved]
-        if not new:
-            return
-        if self.dir is None:
-            self.dir = new_backup_dir(self.paths)
-            self._manifest = read_manifest(self.paths)
-        for path in new:
-            if path.exists():
-                backup_file(self.paths, self.dir, path)
-            else:
-                self._absent.append(str(backup_name(self.paths, path)))
-            self._saved.add(path)
-        index = {"version": 1, "absent": self._absent, "manifest": self._manifest or None}
+def encoded(text: str) -> bytes:
+    return text.encode("utf-8", errors="surrogateescape")
+
+
+@dataclass(frozen=True)
+class Saving:
+    """A file a command is about to change, and the text it was planned from (None: absent)."""
+
+    path: Path
+    before: str | None
+
+
+def make_backup(
+    paths: Paths,
+    files: Iterable[Saving],
+    *,
+    command: str,
+    manifest: dict[str, Any],
+    created_dirs: Iterable[Path] = (),
+    restored: str | None = None,
+) -> Path:
+    """Save every file, complete and fsynced, into a new folder; returns it.
+
+    A file that no longer holds the text the plan was made from was changed meanwhile (an
+    editor, by hand): nothing is written then. On any failure the partial folder is removed.
+    """
+    make_dirs(missing_dirs(paths.backups_dir), mode=0o700)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    partial = paths.backups_dir / f"{PARTIAL}{stamp}-{os.getpid()}"
+    partial.mkdir(mode=0o700)
+    try:
+        index = _save_files(paths, partial, files)
+        index.update(
+            version=INDEX_VERSION,
+            complete=True,
+            command=command,
+            restored=restored,
+            made=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            dirs=[str(backup_name(paths, d)) for d in created_dirs],
+            manifest=manifest or None,
+        )
         text = json.dumps(index, indent=2, sort_keys=True) + "\n"
-        atomic_write(self.dir / INDEX, text.encode(), mode=0o600)
+        write_private(partial / INDEX, text.encode())
+        fsync_dir(partial)
+        final = _free_name(paths.backups_dir, stamp)
+        os.rename(partial, final)
+        fsync_dir(paths.backups_dir)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return final
+
+
+def _save_files(paths: Paths, folder: Path, files: Iterable[Saving]) -> dict[str, Any]:
+    digests: dict[str, str] = {}
+    absent: list[str] = []
+    for saving in {saving.path: saving for saving in files}.values():
+        name = backup_name(paths, saving.path)
+        data = _current_bytes(saving.path)
+        expected = None if saving.before is None else encoded(saving.before)
+        if data != expected:
+            raise DotdbgError(
+                f"{paths.display(saving.path)} changed while dotdbg was running, so dotdbg "
+                "changed nothing",
+                hint="run the command again",
+            )
+        if data is None:
+            absent.append(str(name))
+            continue
+        copy = folder / name
+        make_dirs(missing_dirs(copy.parent), mode=0o700)
+        write_private(copy, data)
+        fsync_dir(copy.parent)
+        digests[str(name)] = digest_bytes(data)
+    return {"files": digests, "absent": sorted(absent)}
+
+
+def _current_bytes(path: Path) -> bytes | None:
+    try:
+        return real_target(path).read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _free_name(folder: Path, stamp: str) -> Path:
+    for suffix in ("", *(f"-{n}" for n in range(2, 10000))):
+        candidate = folder / f"{stamp}{suffix}"
+        if not os.path.lexists(candidate):
+            return candidate
+    raise DotdbgError(f"too many backups for {stamp} in {folder}")
+
+
+# -- reading a backup ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Contents:
     """What restoring a backup folder puts back."""
 
-    saved: dict[Path, Path]  # original file: its copy
+    folder: Path
+    saved: dict[Path, tuple[Path, str]]  # original file: its copy and the copy's sha256
     absent: tuple[Path, ...]  # files that did not exist: a restore deletes them
-    manifest: dict[str, Any] | None  # dotdbg's manifest then ({}: none); None: no index
+    dirs: tuple[Path, ...]  # directories the command created: a restore removes them if empty
+    manifest: dict[str, Any] | None  # dotdbg's manifest then ({}: none); None: unreadable
+    command: str
+    restored: str | None  # the backup that command (a restore) put back
 
 
-def read_backup(paths: Paths, backup_dir: Path) -> Contents:
-    copies = sorted(p for p in backup_dir.rglob("*") if p.is_file() and p.name != INDEX)
-    saved = {original_path(paths, copy.relative_to(backup_dir)): copy for copy in copies}
-    try:
-        index = json.loads((backup_dir / INDEX).read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # an older dotdbg's folder, or damaged: the copies only
-        index = None
-    if not isinstance(index, dict):
-        return Contents(saved, (), None)
-    absent = tuple(original_path(paths, Path(name)) for name in sorted(index.get("absent", [])))
+def read_backup(paths: Paths, folder: Path) -> Contents:
+    """The contents of a complete backup folder; an error for any other."""
+    index = _read_index(folder)
+    if index is None:
+        raise DotdbgError(
+            f"{paths.display(folder)} is not a complete backup (no index with digests, made by "
+            "a dotdbg run that died or by an older dotdbg), so dotdbg will not restore from it",
+            hint=f"its files are plain copies: compare them yourself (ls -la {folder})",
+        )
+    saved = {
+        original_path(paths, Path(name)): (folder / name, sha)
+        for name, sha in sorted(index["files"].items())
+    }
     manifest = index.get("manifest") or {}  # null: there was no manifest
     if manifest and manifest.get("version") != MANIFEST_VERSION:
-        return Contents(saved, absent, None)  # records this dotdbg cannot read
-    return Contents(saved, absent, manifest)
+        manifest = None  # records this dotdbg cannot read
+    return Contents(
+        folder=folder,
+        saved=saved,
+        absent=tuple(original_path(paths, Path(name)) for name in index.get("absent", [])),
+        dirs=tuple(original_path(paths, Path(name)) for name in index.get("dirs", [])),
+        manifest=manifest,
+        command=str(index.get("command", "")),
+        restored=index.get("restored"),
+    )
+
+
+def _read_index(folder: Path) -> dict[str, Any] | None:
+    try:
+        index = json.loads((folder / INDEX).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    complete = isinstance(index, dict) and index.get("complete") is True
+    if not complete or index.get("version") != INDEX_VERSION:
+        return None
+    return index if isinstance(index.get("files"), dict) else None
+
+
+def is_complete(folder: Path) -> bool:
+    return _read_index(folder) is not None
+
+
+def verified_copy(paths: Paths, contents: Contents, original: Path) -> str:
+    """The saved text of ``original``, only if its copy still has the recorded digest."""
+    copy, expected = contents.saved[original]
+    try:
+        data = copy.read_bytes()
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot read the saved copy of {paths.display(original)} in "
+            f"{paths.display(contents.folder)}: {error.strerror}",
+            hint="nothing was changed; pick another backup (`dotdbg restore --list`)",
+        ) from None
+    if digest_bytes(data) != expected:
+        raise DotdbgError(
+            f"the saved copy of {paths.display(original)} in {paths.display(contents.folder)} "
+            "is not the file that was saved (its sha256 differs), so dotdbg restored nothing",
+            hint="pick another backup (`dotdbg restore --list`)",
+        )
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+# -- the folders -----------------------------------------------------------------------------
 
 
 def backup_dirs(paths: Paths) -> list[Path]:
-    """Backup folders, oldest first: by UTC timestamp, then ``-2``, ``-3`` … ``-10``."""
+    """Backup folders (not the partial ones), oldest first: by UTC timestamp, then -2, -3 …"""
     if not paths.backups_dir.is_dir():
         return []
-    return sorted((p for p in paths.backups_dir.iterdir() if p.is_dir()), key=_order)
+    folders = (p for p in paths.backups_dir.iterdir() if p.is_dir() and p.name[0] != ".")
+    return sorted(folders, key=_order)
 
 
 def _order(folder: Path) -> tuple[str, int]:
     match = re.fullmatch(r"(.*)-(\d+)", folder.name)
     return (match[1], int(match[2])) if match else (folder.name, 1)
+
+
+def complete_backups(paths: Paths) -> list[Contents]:
+    return [read_backup(paths, folder) for folder in backup_dirs(paths) if is_complete(folder)]
+
+
+def step_back(paths: Paths) -> Contents:
+    """What a plain `dotdbg restore` puts back: the newest backup, or, when the newest command
+    was itself a restore, the backup before the one it restored (one more command back)."""
+    backups = complete_backups(paths)
+    if not backups:
+        raise DotdbgError(
+            "there are no backups to restore",
+            hint="dotdbg makes one each time a command changes your files",
+        )
+    newest = backups[-1]
+    if not newest.restored:
+        return newest
+    went_back_to = _order(newest.folder.with_name(newest.restored))
+    older = [b for b in backups if _order(b.folder) < went_back_to]
+    if not older:
+        raise DotdbgError(
+            f"the last restore went back to {newest.restored}, the oldest backup: there is "
+            "nothing further back",
+            hint=f"`dotdbg restore {newest.folder.name}` undoes that restore",
+        )
+    return older[-1]
+
+
+def remove_folder(folder: Path) -> None:
+    """Delete a backup folder: renamed first, so that a kill midway leaves no half folder
+    under a timestamp name."""
+    doomed = folder.with_name(f"{PRUNING}{folder.name}")
+    os.rename(folder, doomed)
+    shutil.rmtree(doomed, ignore_errors=True)
+
+
+def prune(paths: Paths, keep_newest: int = KEEP_NEWEST) -> list[Path]:
+    """Delete old backups: kept are the oldest one (the home before dotdbg's first change), the
+    first install's, and the newest ``keep_newest``. Folders this dotdbg cannot read are left
+    alone. Returns the folders removed."""
+    backups = complete_backups(paths)
+    keep = {b.folder for b in backups[-keep_newest:]}
+    keep |= {b.folder for b in backups[:1]}
+    first_install = [b.folder for b in backups if b.command == "install"][:1]
+    keep |= set(first_install)
+    doomed = [b.folder for b in backups if b.folder not in keep]
+    for folder in doomed:
+        remove_folder(folder)
+    return doomed
+
+
+def leftover_folders(paths: Paths) -> list[Path]:
+    """Partial and half-deleted folders of runs that died."""
+    if not paths.backups_dir.is_dir():
+        return []
+    return sorted(p for p in paths.backups_dir.iterdir() if p.name.startswith((PARTIAL, PRUNING)))

@@ -1,34 +1,34 @@
 """Round-trip edits of the user's config.toml: one alias or function added, replaced or removed.
 
 The text functions are pure: TOML text in, TOML text out, everything the user wrote outside the
-edited entry kept as it was (tomlkit). ``save_edit`` is the writer: it validates the new text
-exactly as a hand edit would be validated, backs the old file up, writes atomically and refreshes
-an installed dotdbg, all under one run lock and into one backup folder.
+edited entry kept as it was (tomlkit). ``save_edit`` reads the config under the run lock,
+validates the new text exactly as a hand edit would be validated, and hands the config and the
+refreshed installed files to the one writer as a single plan.
 """
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from dotdbg import tomledit
-from dotdbg.backup import Backup
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import atomic_write, run_lock
 from dotdbg.paths import Paths
 from dotdbg.sections import ALIAS_NAME, FUNCTION_NAME
 
 if TYPE_CHECKING:
     from dotdbg.install import Report
+    from dotdbg.render import Rendered
     from dotdbg.settings import Config
 
 Section = Literal["aliases", "functions"]
 VALUE_KEY: dict[Section, str] = {"aliases": "command", "functions": "body"}
 KIND: dict[Section, str] = {"aliases": "alias", "functions": "function"}
+SHORT: dict[Section, str] = {"aliases": "alias", "functions": "fn"}
 A_KIND: dict[Section, str] = {"aliases": "an alias", "functions": "a function"}
 
 
@@ -55,7 +55,7 @@ def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> s
     return tomledit.delete_entry(text, section, name)
 
 
-# -- the writer --------------------------------------------------------------------------------
+# -- saving an edit ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -63,54 +63,84 @@ class Saved:
     config: Config
     backup: Path | None  # the one folder of this edit: the config and the installed files
     install: Report | None  # None: dotdbg is not installed in this home
+    action: str = ""  # what happened to the entry, e.g. "added", "switched off"
 
 
-def read_user_text(paths: Paths) -> str:
-    """The user's config as written, Windows line endings (CRLF) included."""
+def read_user_text(paths: Paths) -> str | None:
+    """The user's config as written, Windows line endings (CRLF) included; None: no file."""
     try:
         with paths.config_file.open(encoding="utf-8", newline="") as file:
             return file.read()
     except FileNotFoundError:
-        return ""
-    except (OSError, UnicodeDecodeError) as error:
-        raise DotdbgError(f"cannot read {paths.display(paths.config_file)}: {error}") from None
+        return None
+    except UnicodeDecodeError as error:
+        raise DotdbgError(
+            f"cannot read {paths.display(paths.config_file)}: not UTF-8 (byte {error.start})",
+            hint="save the file as UTF-8",
+        ) from None
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot read {paths.display(paths.config_file)}: {error.strerror}",
+            hint=f"check the file: ls -l {paths.display(paths.config_file)}",
+        ) from None
 
 
-def save_edit(paths: Paths, change: Callable[[str], str]) -> Saved:
-    """Apply ``change`` to the user's config, check it like a hand edit, back up, write, install."""
+# Takes the config text (LF line endings) and the config it makes; returns the new text and
+# what happened to the entry.
+Edit = Callable[[str, "Config"], tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class _Edited:
+    """An edit worked out from one config text: what to write, and what it makes."""
+
+    old: str | None
+    new: str
+    action: str
+    config: Config
+    rendered: Rendered
+
+
+def _work_out(paths: Paths, old: str | None, edit: Edit) -> _Edited:
+    from dotdbg.install import checked_render
+
+    new, action = edit((old or "").replace("\r\n", "\n"), load_config(paths, user_text=old))
+    config = load_config(paths, user_text=new)
+    rendered = checked_render(paths, config)
+    if old is not None and "\r\n" in old:  # a file written on Windows keeps its endings
+        new = new.replace("\n", "\r\n")
+    return _Edited(old, new, action, config, rendered)
+
+
+def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
+    """Apply ``edit`` to the user's config and install the result, as one change.
+
+    The config is read under the run lock (a concurrent edit is never lost); the new text is
+    checked like a hand edit and the generated bash like `dotdbg install` checks it (once
+    before the lock too, so that a mistake fails before anything is created); one plan holds
+    the config and, when dotdbg is installed, the installed files: one backup, one journal,
+    all written or none.
+    """
     from dotdbg import install
-    from dotdbg.render import BASH_FILE, check_bash
-    from dotdbg.state import is_installed
+    from dotdbg.plan import Change, Plan, plan_install
+    from dotdbg.state import is_installed, read_state
+    from dotdbg.writer import apply, session
 
-    with run_lock(paths):
-        existed = paths.config_file.exists()
+    early = _work_out(paths, read_user_text(paths), edit)
+    with session(paths):
         old = read_user_text(paths)
-        new = change(old.replace("\r\n", "\n"))
-        config = load_config(paths, user_text=new)
-        # What `dotdbg install` would check, before anything is written: a body that breaks
-        # `bash -n` changes nothing.
-        check_bash(install.render_for(paths, config).files[BASH_FILE], config)
-        # One folder for the config and the installed files: one restore undoes the edit.
-        backup = Backup(paths)
-        backup.save([paths.config_file])
-        if "\r\n" in old:  # a file written on Windows keeps its line endings
-            new = new.replace("\n", "\r\n")
-        atomic_write(paths.config_file, new.encode("utf-8"))
-        try:
-            report = (
-                install.install(paths, config, backup=backup, locked=True)
-                if is_installed(paths)
-                else None
-            )
-        except DotdbgError as error:
-            # The shell files could not follow: put the config back, so that nothing changed.
-            if existed:
-                atomic_write(paths.config_file, old.encode("utf-8"))
-            else:
-                paths.config_file.unlink()
-            error.hint = f"{error.hint}; your config was left as it was".lstrip("; ")
-            raise
-    return Saved(config, backup.dir, report)
+        edited = early if old == early.old else _work_out(paths, old, edit)
+        change = Change(paths.config_file, old, edited.new)
+        installed = is_installed(paths)
+        if installed:
+            plan = plan_install(paths, edited.config, edited.rendered, read_state(paths))
+            plan = replace(plan, changes=(change, *plan.changes))
+        else:
+            plan = Plan((change,), None, keep_manifest=True)
+        folder = apply(paths, plan, command=command)
+    config = edited.config
+    report = install.Report(plan, folder, config.warnings, config) if installed else None
+    return Saved(config, folder, report, edited.action)
 
 
 def defined_in_defaults(paths: Paths, section: Section, name: str) -> bool:
@@ -161,33 +191,43 @@ def add(
 ) -> Outcome:
     """Define alias or function ``name`` in the user's config, replacing an earlier one."""
     _check_name(section, name)
-    before = load_config(paths)
-    _refuse_other_kind(before, section, name)
-    existed = _defines(before, section, name)
-    saved = save_edit(paths, lambda text: set_entry(text, section, name, value, desc, pack))
+
+    def edit(text: str, before: Config) -> tuple[str, str]:
+        _refuse_other_kind(before, section, name)
+        action = "replaced" if _defines(before, section, name) else "added"
+        return set_entry(text, section, name, value, desc, pack), action
+
+    saved = save_edit(paths, edit, f"{SHORT[section]} add")
     reload = reload_line(paths, section, name, removed=False)
-    off_pack = _off_pack(saved.config, section, name)
-    return Outcome("replaced" if existed else "added", saved, reload, off_pack)
+    return Outcome(saved.action, saved, reload, _off_pack(saved.config, section, name))
 
 
 def remove(paths: Paths, section: Section, name: str) -> Outcome:
     """Remove ``name``; one the defaults define is switched off (``name = false``)."""
-    before = load_config(paths)
-    if not _defines(before, section, name):
-        _refuse_other_kind(before, section, name, removing=True)
-        if off_pack := _off_pack(before, section, name):
-            raise DotdbgError(
-                f"{name} is in pack {off_pack}, which is switched off: there is nothing to remove",
-                hint=f"`{off_pack} = false` under [packs] already keeps it out of your shell",
-            )
-        raise DotdbgError(
-            f"there is no {KIND[section]} named {name}",
-            hint="`dotdbg aliases` lists every alias and function",
-        )
     in_defaults = defined_in_defaults(paths, section, name)
-    saved = save_edit(paths, lambda text: remove_entry(text, section, name, in_defaults))
-    reload = reload_line(paths, section, name, removed=True)
-    return Outcome("switched off" if in_defaults else "removed", saved, reload)
+
+    def edit(text: str, before: Config) -> tuple[str, str]:
+        _refuse_unknown(before, section, name)
+        action = "switched off" if in_defaults else "removed"
+        return remove_entry(text, section, name, in_defaults), action
+
+    saved = save_edit(paths, edit, f"{SHORT[section]} rm")
+    return Outcome(saved.action, saved, reload_line(paths, section, name, removed=True))
+
+
+def _refuse_unknown(config: Config, section: Section, name: str) -> None:
+    if _defines(config, section, name):
+        return
+    _refuse_other_kind(config, section, name, removing=True)
+    if off_pack := _off_pack(config, section, name):
+        raise DotdbgError(
+            f"{name} is in pack {off_pack}, which is switched off: there is nothing to remove",
+            hint=f"`{off_pack} = false` under [packs] already keeps it out of your shell",
+        )
+    raise DotdbgError(
+        f"there is no {KIND[section]} named {name}",
+        hint="`dotdbg aliases` lists every alias and function",
+    )
 
 
 def _check_name(section: Section, name: str) -> None:

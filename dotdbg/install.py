@@ -1,131 +1,34 @@
-"""Install, uninstall, restore and the login-file fix: lock, plan, then apply the plan.
+"""Install, uninstall, restore and the login-file fix: lock, read, plan, then apply the plan.
 
-``apply`` is the one writer of home files: it checks every target first, backs up, writes each
-file atomically and rolls back on failure, so a run changes everything or nothing.
+Each reads the config and the files under the run lock (a concurrent `alias add` is never
+half-seen), plans with the pure functions of ``plan``, and hands the plan to ``writer.apply``,
+the one writer. A dry run (status, diff, --dry-run) takes no lock and writes nothing.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import stat
-from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from dotdbg.backup import Backup, backup_dirs
+from dotdbg import blocks
+from dotdbg.backup import Contents, read_backup, step_back
+from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import atomic_write, real_target, run_lock
 from dotdbg.paths import Paths
-from dotdbg.plan import Change, Plan, plan_install, plan_profile_fix, plan_restore, plan_uninstall
+from dotdbg.plan import (
+    Plan,
+    accepted_blocks,
+    plan_install,
+    plan_profile_fix,
+    plan_restore,
+    plan_uninstall,
+)
 from dotdbg.render import BASH_FILE, Rendered, render_all
 from dotdbg.settings import Config
-from dotdbg.state import read_state
-
-# -- applying --------------------------------------------------------------------------------
-
-
-def preflight(paths: Paths, changes: Iterable[Change]) -> None:
-    """Refuse before the first write if any file cannot be written: nothing is half-changed."""
-    for change in changes:
-        target = real_target(change.path)
-        if target.exists() and not target.stat().st_mode & stat.S_IWUSR:
-            shown = paths.display(change.path)
-            raise DotdbgError(
-                f"{shown} is read-only, so dotdbg changed nothing",
-                hint=f"make it writable (chmod u+w {shown}) or switch off its pack in the config",
-            )
-        directory = _existing_parent(target)
-        if not directory.is_dir():
-            raise DotdbgError(
-                f"{directory} is a file where dotdbg needs a directory, so dotdbg changed nothing",
-                hint=f"move it away (mv {directory} {directory}.old), then run it again",
-            )
-        if not os.access(directory, os.W_OK):
-            raise DotdbgError(
-                f"cannot write in {directory}, so dotdbg changed nothing",
-                hint="check the directory's permissions",
-            )
-
-
-def _existing_parent(path: Path) -> Path:
-    parent = path.parent
-    while not parent.exists():
-        parent = parent.parent
-    return parent
-
-
-def apply(paths: Paths, plan: Plan, backup: Backup | None = None) -> Path | None:
-    """Back up, then write or delete each pending change atomically; returns the backup dir.
-
-    ``backup``: the folder of the command this plan is part of (`alias add` edits the config
-    first), so that one restore undoes the whole command.
-    """
-    pending = plan.pending
-    preflight(paths, pending)
-    backup = backup or Backup(paths)
-    backup.save(change.path for change in pending)
-    backup_dir = backup.dir
-    done: list[Change] = []
-    for change in pending:
-        try:
-            _write(change.path, change.after)
-        except OSError as error:  # what preflight cannot see: chattr +i, a full disk, EROFS
-            _roll_back(paths, done, change, error, backup_dir)
-        done.append(change)
-    _save_manifest(paths, plan.manifest)
-    for change in pending:
-        if change.after is None and change.path.parent in (paths.data_dir, paths.config_dir):
-            _remove_if_empty(change.path.parent)
-    return backup_dir
-
-
-def _write(path: Path, text: str | None) -> None:
-    if text is None:
-        real_target(path).unlink()
-    else:
-        atomic_write(path, text.encode("utf-8", errors="surrogateescape"))
-
-
-def _roll_back(
-    paths: Paths, done: Sequence[Change], failed: Change, error: OSError, backup_dir: Path | None
-) -> None:
-    """Undo the changes already written, then raise: a run changes everything or nothing."""
-    shown = paths.display(failed.path)
-    for change in reversed(done):
-        try:
-            _write(change.path, change.before)
-        except OSError:
-            saved = f"; the old files are in {paths.display(backup_dir)}" if backup_dir else ""
-            raise DotdbgError(
-                f"cannot write {shown} ({error.strerror}), and undoing the files written before "
-                f"it failed too at {paths.display(change.path)}",
-                hint=f"`dotdbg status` shows the state{saved}",
-            ) from None
-    raise DotdbgError(
-        f"cannot write {shown} ({error.strerror}), so dotdbg changed nothing",
-        hint=f"check the file and its directory: ls -ld {shown} (lsattr for chattr +i; df)",
-    ) from None
-
-
-def _remove_if_empty(directory: Path) -> None:
-    try:
-        directory.rmdir()
-    except OSError:
-        pass  # not empty (the user keeps files there) or already gone
-
-
-def _save_manifest(paths: Paths, manifest: dict[str, Any] | None) -> None:
-    if manifest is None:
-        paths.manifest_file.unlink(missing_ok=True)
-    else:
-        text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-        atomic_write(paths.manifest_file, text.encode(), mode=0o600)
-
-
-# -- the operations the CLI calls ------------------------------------------------------------
+from dotdbg.state import State, block_files, read_state
+from dotdbg.writer import apply, session
 
 
 @dataclass(frozen=True)
@@ -133,6 +36,8 @@ class Report:
     plan: Plan
     backup_dir: Path | None = None
     warnings: tuple[str, ...] = field(default=())
+    config: Config | None = None
+    restored: str | None = None  # the backup a restore put back
 
 
 def render_for(paths: Paths, config: Config) -> Rendered:
@@ -149,56 +54,107 @@ def command_names() -> list[str]:
     return names()
 
 
-def _lock_unless(dry_run: bool, paths: Paths) -> AbstractContextManager[None]:
-    """A dry run (status, diff, --dry-run) writes nothing, not even the lock file: every
-    write is a rename, so it reads each file whole, before or after a concurrent run."""
-    return nullcontext() if dry_run else run_lock(paths)
-
-
-def install(
-    paths: Paths,
-    config: Config,
-    *,
-    dry_run: bool = False,
-    backup: Backup | None = None,
-    locked: bool = False,
-) -> Report:
-    """``backup`` and ``locked``: the install is one step of a command (`alias add`) that
-    backs up into that folder and already holds the run lock."""
+def checked_render(paths: Paths, config: Config) -> Rendered:
+    """The generated files, once bash -n and shellcheck accept them."""
     from dotdbg.render import check_bash
 
     rendered = render_for(paths, config)
     check_bash(rendered.files[BASH_FILE], config)
-    with _lock_unless(dry_run or locked, paths):
+    return rendered
+
+
+@contextmanager
+def _session_unless(dry_run: bool, paths: Paths) -> Iterator[None]:
+    """A dry run takes no lock: every write is a rename, so it reads each file whole."""
+    if dry_run:
+        yield
+    else:
+        with session(paths):
+            yield
+
+
+def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False) -> Report:
+    """``config``: None reads it under the lock (tests hand one in)."""
+    early: tuple[Config, Rendered] | None = None
+    if config is None and not dry_run:
+        # Checked once before the lock too, so that a bad config fails before anything
+        # (the lock, the state directory) is created.
+        read = load_config(paths)
+        early = (read, checked_render(paths, read))
+    with _session_unless(dry_run, paths):
+        config = config or load_config(paths)
+        same = early is not None and early[0] == config
+        rendered = early[1] if early and same else checked_render(paths, config)
         plan = plan_install(paths, config, rendered, read_state(paths))
-        backup_dir = None if dry_run else apply(paths, plan, backup)
-    return Report(plan, backup_dir, config.warnings)
+        backup_dir = None if dry_run else apply(paths, plan, command="install")
+    return Report(plan, backup_dir, config.warnings, config)
 
 
 def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:
-    with _lock_unless(dry_run, paths):
-        plan = plan_uninstall(paths, read_state(paths))
-        backup_dir = None if dry_run else apply(paths, plan)
+    with _session_unless(dry_run, paths):
+        state = read_state(paths)
+        plan = plan_uninstall(paths, state, _accepted(paths, state))
+        backup_dir = None if dry_run else apply(paths, plan, command="uninstall")
     return Report(plan, backup_dir)
 
 
+def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
+    """The blocks install would write now: they prove a block dotdbg's when its records are
+    gone. Rendered only then; none when the config cannot be read (records alone decide)."""
+    unrecorded = [
+        path
+        for path in block_files(paths)
+        if blocks.START in (state.text(path) or "") and not state.block_record(path)
+    ]
+    if not unrecorded:
+        return {}
+    try:
+        config = load_config(paths)
+        return accepted_blocks(paths, config, state, render_for(paths, config))
+    except DotdbgError:
+        return {}
+
+
 def fix_profile(paths: Paths, *, dry_run: bool = False) -> Report:
-    with _lock_unless(dry_run, paths):
+    with _session_unless(dry_run, paths):
         plan = plan_profile_fix(paths, read_state(paths))
-        backup_dir = None if dry_run or not plan.pending else apply(paths, plan)
+        backup_dir = None if dry_run or not plan.pending else apply(paths, plan, command="fix")
     return Report(plan, backup_dir)
 
 
 def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Report:
-    available = backup_dirs(paths)
-    chosen = [b for b in available if stamp is None or b.name == stamp]
-    if not chosen:
-        names = ", ".join(b.name for b in available[-5:]) or "none yet"
+    """Put back backup ``stamp``, or by default step one command further back."""
+    with _session_unless(dry_run, paths):
+        backup = step_back(paths) if stamp is None else _named(paths, stamp)
+        plan = plan_restore(paths, backup)
+        backup_dir = (
+            None if dry_run else apply(paths, plan, command="restore", restored=backup.folder.name)
+        )
+    return Report(plan, backup_dir, restored=backup.folder.name)
+
+
+def _named(paths: Paths, stamp: str) -> Contents:
+    folder = paths.backups_dir / stamp
+    if "/" in stamp or stamp.startswith(".") or not folder.is_dir():
+        from dotdbg.backup import backup_dirs
+
+        names = ", ".join(b.name for b in backup_dirs(paths)[-5:]) or "none yet"
         raise DotdbgError(
-            f"no backup named {stamp!r}" if stamp else "there are no backups to restore",
+            f"no backup named {stamp!r}",
             hint=f"recent backups: {names} (`dotdbg restore --list`)",
         )
-    with _lock_unless(dry_run, paths):
-        plan = plan_restore(paths, chosen[-1])
-        backup_dir = None if dry_run else apply(paths, plan)
-    return Report(plan, backup_dir)
+    return read_backup(paths, folder)
+
+
+def create_config(paths: Paths, text: str) -> Path | None:
+    """Write a new config file (`dotdbg init`); an existing one is an error, left alone."""
+    from dotdbg.plan import Change
+
+    with session(paths):
+        if paths.config_file.exists():
+            raise DotdbgError(
+                f"{paths.display(paths.config_file)} already exists; dotdbg left it alone",
+                hint="edit it, or move it away to get a fresh starter file",
+            )
+        plan = Plan((Change(paths.config_file, None, text),), None, keep_manifest=True)
+        return apply(paths, plan, command="init")

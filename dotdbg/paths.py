@@ -87,6 +87,11 @@ class Paths:
     def lock_file(self) -> Path:
         return self.state_dir / "lock"
 
+    @property
+    def journal_file(self) -> Path:
+        """What a run is changing, written before its first change and removed after its last."""
+        return self.state_dir / "journal.json"
+
     # -- files in the home directory that get a managed block --------------------------------
     @property
     def bashrc(self) -> Path:

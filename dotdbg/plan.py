@@ -9,12 +9,14 @@ backup it restores and the files it would replace.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dotdbg import blocks
-from dotdbg.backup import read_backup
+from dotdbg.backup import Contents, verified_copy
+from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.render import BASH_FILE, INPUTRC_FILE, PDBRC_FILE, Rendered, bash_source_line
 from dotdbg.settings import Config
@@ -51,6 +53,8 @@ class Plan:
     changes: tuple[Change, ...]
     manifest: dict[str, Any] | None  # None: remove the manifest
     notes: tuple[str, ...] = ()
+    keep_manifest: bool = False  # the manifest is left as it is (a config edit, not installed)
+    remove_dirs: tuple[Path, ...] = ()  # removed after the writes, each if it is empty
 
     @property
     def pending(self) -> tuple[Change, ...]:
@@ -122,6 +126,7 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
         "generated": {
             str(c.path): digest(c.after) for c in changes[: len(rendered.files)] if c.after
         },
+        "dirs": state.manifest.get("dirs", []),
     }
     return Plan(
         tuple(changes),
@@ -134,10 +139,11 @@ def _block_change(path: Path, body: str | None, state: State) -> tuple[Change, d
     before = state.text(path)
     record = dict(state.block_record(path))
     if body is None:
-        after = _without_block(path, before, record)
+        after = _without_block(path, before, record, ())
         return Change(path, before, after), {}
     record.setdefault("created", before is None)
     block = blocks.make_block(body)
+    check_ours(path, before or "", record, (block,))
     after, separator = blocks.upsert(before or "", block, str(path))
     if separator or "separator" not in record:
         record["separator"] = separator
@@ -145,40 +151,112 @@ def _block_change(path: Path, body: str | None, state: State) -> tuple[Change, d
     return Change(path, before, after), record
 
 
-def _without_block(path: Path, before: str | None, record: dict[str, Any]) -> str | None:
+class NotOurBlock(DotdbgError):
+    """A block between dotdbg's markers that dotdbg cannot prove it wrote."""
+
+
+def check_ours(path: Path, text: str, record: Mapping[str, Any], accepted: Collection[str]) -> None:
+    """Refuse to replace or remove a block dotdbg cannot prove it wrote: its records hold the
+    block's digest, or it is exactly a block dotdbg writes. Anything else between the markers
+    (written by hand, inside a heredoc, edited since) is the user's."""
+    span = blocks.find_block(text, str(path))
+    if span is None:
+        return
+    block = text[span.start : span.end]
+    if record.get("sha256") == digest(block) or _same_block(block, accepted):
+        return
+    first = text.count("\n", 0, span.start) + 1
+    last = text.count("\n", 0, span.end - 1) + 1
+    where = f"{path}:{first}"
+    if record:
+        raise NotOurBlock(
+            f"the dotdbg block (lines {first}-{last}) was edited by hand since dotdbg wrote "
+            "it, so dotdbg changed nothing",
+            hint=f"move the lines you added out of the block, or delete lines {first}-{last} "
+            "to drop your edits; then run the command again",
+            location=where,
+        )
+    raise NotOurBlock(
+        f"lines {first}-{last} are a '{blocks.START}' block that dotdbg's records do not know "
+        "(written by hand, or inside a heredoc), so dotdbg changed nothing",
+        hint="if they are yours, change the two marker lines (add a word to each); if they are "
+        f"an old dotdbg block, delete lines {first}-{last}; then run the command again",
+        location=where,
+    )
+
+
+def _same_block(block: str, accepted: Collection[str]) -> bool:
+    return block.rstrip("\n") in {text.rstrip("\n") for text in accepted}
+
+
+def _without_block(
+    path: Path, before: str | None, record: Mapping[str, Any], accepted: Collection[str]
+) -> str | None:
     if before is None:
         return None
+    check_ours(path, before, record, accepted)
     after = blocks.remove(before, record.get("separator", ""), str(path))
     if record.get("created") and after == "" and after != before:
         return None
     return after
 
 
-def plan_uninstall(paths: Paths, state: State) -> Plan:
+def plan_uninstall(
+    paths: Paths, state: State, accepted: Mapping[Path, Collection[str]] | None = None
+) -> Plan:
+    """Remove every block and generated file. ``accepted``: the blocks dotdbg would write now,
+    which prove a block is dotdbg's when its records are missing."""
     changes = [
         Change(path, state.text(path), None)
         for path in generated_files(paths)
         if state.text(path) is not None
     ]
     for path in block_files(paths):
-        after = _without_block(path, state.text(path), state.block_record(path))
+        record = state.block_record(path)
+        after = _without_block(path, state.text(path), record, (accepted or {}).get(path, ()))
         if after != state.text(path):
             changes.append(Change(path, state.text(path), after))
-    return Plan(tuple(changes), None, tuple(drift_notes(paths, state)))
+    dirs = [Path(name) for name in state.manifest.get("dirs", [])]
+    return Plan(
+        tuple(changes),
+        None,
+        tuple(drift_notes(paths, state)),
+        remove_dirs=(*dirs, paths.data_dir),
+    )
+
+
+def accepted_blocks(
+    paths: Paths, config: Config, state: State, rendered: Rendered
+) -> dict[Path, set[str]]:
+    """Every block dotdbg would write now into each file (~/.inputrc with and without the
+    system include it adds to a file it creates)."""
+    accepted: dict[Path, set[str]] = {path: set() for path in block_files(paths)}
+    for path, body in desired_blocks(paths, config, state, rendered).items():
+        if body is not None:
+            accepted[path] |= {blocks.make_block(body)}
+    system = f"$include {SYSTEM_INPUTRC}\n"
+    for body in _bodies(accepted[paths.inputrc]):
+        bare = body.removeprefix(system)
+        accepted[paths.inputrc] |= {blocks.make_block(bare), blocks.make_block(system + bare)}
+    for path in paths.login_files:
+        accepted[path].add(blocks.make_block(PROFILE_BODY))
+    return accepted
+
+
+def _bodies(made: set[str]) -> set[str]:
+    """The bodies of blocks ``make_block`` made (the inverse of it)."""
+    prefix = f"{blocks.START}\n{blocks.NOTICE}\n"
+    return {block.removeprefix(prefix).removesuffix(f"{blocks.END}\n") for block in made}
 
 
 def drift_notes(paths: Paths, state: State) -> list[str]:
-    """Files and blocks edited by hand since dotdbg last wrote them."""
+    """Generated files edited by hand since dotdbg wrote them (a block edited by hand is an
+    error instead: its lines are the user's)."""
     notes = []
     for name, expected in state.manifest.get("generated", {}).items():
         text = state.text(Path(name))
         if text is not None and digest(text) != expected:
             notes.append(f"{paths.display(Path(name))} was edited by hand since dotdbg wrote it")
-    for name, record in state.manifest.get("blocks", {}).items():
-        text = state.text(Path(name))
-        block = blocks.block_text(text, name) if text is not None else None
-        if block is not None and digest(block) != record.get("sha256"):
-            notes.append(f"the dotdbg block in {paths.display(Path(name))} was edited by hand")
     return notes
 
 
@@ -216,24 +294,27 @@ def plan_profile_fix(paths: Paths, state: State) -> Plan:
     return Plan((change,), manifest)
 
 
-def plan_restore(paths: Paths, backup_dir: Path) -> Plan:
-    """Put every file saved in ``backup_dir`` back where it came from, delete the files that did
-    not exist then, and give each of them back the manifest record it had."""
-    backup = read_backup(paths, backup_dir)
+def plan_restore(paths: Paths, backup: Contents) -> Plan:
+    """Put every file saved in ``backup`` back where it came from (only copies whose digest
+    is the one recorded), delete the files that did not exist then, and give each of them back
+    the manifest record it had."""
     changes = [
-        Change(path, read_text(path), read_text(copy)) for path, copy in backup.saved.items()
+        Change(path, read_text(path), verified_copy(paths, backup, path)) for path in backup.saved
     ]
     changes += [Change(path, read_text(path), None) for path in backup.absent]
     changes.sort(key=lambda change: str(change.path))
     current = read_manifest(paths)
     if backup.manifest is None:
         note = (
-            "an older dotdbg made this backup: files created since are kept and dotdbg's "
-            "records unchanged; check `dotdbg status`"
+            "this backup keeps dotdbg's records in a format this dotdbg cannot read: files "
+            "created since are kept and the records unchanged; check `dotdbg status`"
         )
-        return Plan(tuple(changes), current or None, (note,))
+        return Plan(tuple(changes), current or None, (note,), remove_dirs=backup.dirs)
     files = [change.path for change in changes]
-    return Plan(tuple(changes), restored_manifest(current, backup.manifest, files))
+    manifest = restored_manifest(current, backup.manifest, files)
+    dropped = set(current.get("dirs", [])) - set((manifest or {}).get("dirs", []))
+    dirs = (*backup.dirs, *sorted(Path(name) for name in dropped))
+    return Plan(tuple(changes), manifest, remove_dirs=dirs)
 
 
 def restored_manifest(
@@ -249,7 +330,10 @@ def restored_manifest(
             if path in saved.get(key, {}):
                 records[path] = saved[key][path]
         manifest[key] = records
-    return manifest if manifest["blocks"] or manifest["generated"] else None
+    if not (manifest["blocks"] or manifest["generated"]):
+        return None
+    manifest["dirs"] = sorted(set(current.get("dirs", [])) | set(saved.get("dirs", [])))
+    return manifest
 
 
 def unified_diff(paths: Paths, plan: Plan) -> str:

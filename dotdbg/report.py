@@ -6,8 +6,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from dotdbg.backup import backup_dirs, read_backup
+from dotdbg.backup import backup_dirs, is_complete, read_backup, step_back
+from dotdbg.errors import DotdbgError
 from dotdbg.install import Report
+from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
 from dotdbg.plan import Plan, unified_diff
 from dotdbg.settings import Config
@@ -18,14 +20,6 @@ if TYPE_CHECKING:
 
 VERBS = {"create": "create", "update": "update", "delete": "delete", "unchanged": "unchanged"}
 PAST = {"create": "created", "update": "updated", "delete": "deleted", "unchanged": "unchanged"}
-
-
-def warn(line: str) -> None:
-    print(f"dotdbg: warning: {line}", file=sys.stderr)
-
-
-def note(line: str) -> None:
-    print(f"dotdbg: {line}", file=sys.stderr)
 
 
 def change_lines(paths: Paths, plan: Plan, *, dry_run: bool) -> list[str]:
@@ -69,14 +63,25 @@ def print_uninstall(paths: Paths, done: Report, *, dry_run: bool, diff: bool) ->
 
 
 def print_backups(paths: Paths) -> None:
-    """One line per backup, oldest first: the files it puts back, and those it deletes (they
-    did not exist before that command)."""
+    """One line per backup, oldest first: the command that made it, the files it puts back,
+    and those it deletes (they did not exist before that command)."""
+    try:
+        next_one = step_back(paths).folder
+    except DotdbgError:
+        next_one = None
     for folder in backup_dirs(paths):
+        if not is_complete(folder):
+            print(f"{folder.name}  (no complete index: restore refuses it)")
+            continue
         contents = read_backup(paths, folder)
         what = [" ".join(paths.display(path) for path in contents.saved)]
         if contents.absent:
             what.append("restore deletes " + " ".join(paths.display(p) for p in contents.absent))
-        print(f"{folder.name}  {'; '.join(part for part in what if part)}")
+        made_by = contents.command or "?"
+        if contents.restored:
+            made_by += f" {contents.restored}"
+        mark = "  <- next `dotdbg restore`" if folder == next_one else ""
+        print(f"{folder.name}  {made_by}: {'; '.join(part for part in what if part)}{mark}")
 
 
 def print_status(paths: Paths, done: Report, *, installed: bool) -> int:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dotdbg.errors import DotdbgError
+from dotdbg.fileops import atomic_write, fsync_dir, read_state_file
 from dotdbg.paths import Paths
 from dotdbg.render import BASH_FILE, INPUTRC_FILE, PDBRC_FILE
 
@@ -64,13 +67,30 @@ def read_text(path: Path) -> str | None:
 
 
 def read_manifest(paths: Paths) -> dict[str, Any]:
+    """dotdbg's records of its last run ({} when there are none, or only an older format's).
+
+    An unreadable or damaged manifest is an error: without it uninstall cannot tell which
+    files dotdbg created and which newline it added, so it must not guess.
+    """
+    shown = paths.display(paths.manifest_file)
     try:
-        manifest: dict[str, Any] = json.loads(paths.manifest_file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+        raw = read_state_file(paths.manifest_file)
+    except OSError as error:
+        why = "it is a symlink" if error.errno == errno.ELOOP else error.strerror
+        raise DotdbgError(
+            f"cannot read {shown}: {why}", hint="nothing was changed; check the file"
+        ) from None
+    if raw is None:
         return {}
-    except (ValueError, OSError):
-        # A damaged manifest only loses the created/separator memory; blocks have markers.
-        return {}
+    try:
+        manifest = json.loads(raw)
+    except ValueError:
+        manifest = None
+    if not isinstance(manifest, dict):
+        raise DotdbgError(
+            f"{shown} is damaged (not dotdbg's JSON records), so dotdbg changed nothing",
+            hint=f"move it away (mv {shown} {shown}.damaged) and run the command again",
+        )
     return manifest if manifest.get("version") == MANIFEST_VERSION else {}
 
 
@@ -81,3 +101,14 @@ def is_installed(paths: Paths) -> bool:
 
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
+
+
+def save_manifest(paths: Paths, manifest: dict[str, Any] | None) -> None:
+    """Write the manifest (None: remove it); a symlink in its place is replaced, not followed."""
+    if manifest is None:
+        if os.path.lexists(paths.manifest_file):
+            paths.manifest_file.unlink()
+            fsync_dir(paths.state_dir)
+        return
+    text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    atomic_write(paths.manifest_file, text.encode(), mode=0o600, follow=False)

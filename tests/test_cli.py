@@ -163,10 +163,12 @@ def test_restore_after_uninstall_is_installed_again_and_listed(tmp_path: Path) -
     status = dotdbg("status", home=tmp_path)
     assert (status.returncode, status.stdout.splitlines()[-1]) == (0, "installed and current")
     listing = dotdbg("restore", "--list", home=tmp_path).stdout.splitlines()
+    uninstalled = listing[1].split()[0]
     assert [line.split("  ", 1)[1] for line in listing] == [
-        f"~/.bashrc; restore deletes {CREATED}",  # install: what it created, restore deletes
-        f"~/.bashrc {CREATED}",  # uninstall: every file as it was
-        f"~/.bashrc; restore deletes {CREATED}",  # the restore brought those back
+        # what install created, restore deletes; a plain restore now steps back to it
+        f"install: ~/.bashrc; restore deletes {CREATED}  <- next `dotdbg restore`",
+        f"uninstall: ~/.bashrc {CREATED}",  # every file as it was
+        f"restore {uninstalled}: ~/.bashrc; restore deletes {CREATED}",  # brought those back
     ]
     assert all(re.match(STAMP + "  ", line) for line in listing)
     dotdbg("uninstall", home=tmp_path)
@@ -248,15 +250,21 @@ def test_doctor_lists_the_memlimit_backends(tmp_path: Path) -> None:
     assert "--  memlimit systemd: " in out or "ok  memlimit systemd: " in out
 
 
-def test_status_reports_hand_edits_as_drift(tmp_path: Path) -> None:
+def test_status_reports_a_block_edited_by_hand_and_install_refuses_it(tmp_path: Path) -> None:
     assert dotdbg("install", home=tmp_path).returncode == 0
     bashrc = tmp_path / ".bashrc"
     bashrc.write_text(bashrc.read_text().replace("fi\n", "fi\nalias mine=ls\n"))
+    edited = bashrc.read_text()
     status = dotdbg("status", home=tmp_path)
     assert status.returncode == 1
-    assert "  the dotdbg block in ~/.bashrc was edited by hand" in status.stdout
-    assert "  ~/.pdbrc: current" in status.stdout
-    assert dotdbg("install", home=tmp_path).returncode == 0  # puts the block back, backed up
+    assert status.stdout.splitlines()[0] == (
+        f"{bashrc}:1: the dotdbg block (lines 1-7) was edited by hand since dotdbg wrote it, "
+        "so dotdbg changed nothing"
+    )
+    refused = dotdbg("install", home=tmp_path)  # the line inside the block is the user's
+    assert refused.returncode == 2 and "delete lines 1-7" in refused.stderr
+    assert bashrc.read_text() == edited
+    bashrc.write_text(edited.replace("alias mine=ls\n", ""))  # moved out (here: dropped)
     assert dotdbg("status", home=tmp_path).stdout.endswith("installed and current\n")
 
 
@@ -272,7 +280,7 @@ def test_render_and_init_into_a_file_are_user_errors(
     (tmp_path / ".config/dotdbg").write_text("")
     assert main(["init", "--home", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("dotdbg: error: cannot write ~/.config/dotdbg/config.toml")
+    assert err.startswith(f"dotdbg: error: {tmp_path}/.config/dotdbg is a file where dotdbg")
 
 
 def test_doctor_finds_the_shellcheck_install_uses_even_off_path(

@@ -163,17 +163,13 @@ def test_switching_a_pack_off_removes_its_block(tmp_path: Path) -> None:
     assert "history-search" not in (tmp_path / ".local/share/dotdbg/inputrc").read_text()
 
 
-def test_hand_edits_inside_a_block_are_reported_as_drift(tmp_path: Path) -> None:
+def test_a_hand_edited_generated_file_is_reported_as_drift(tmp_path: Path) -> None:
     paths = do_install(tmp_path)
-    bashrc = tmp_path / ".bashrc"
-    bashrc.write_text(bashrc.read_text().replace("fi\n", "fi\necho edited\n"))
     generated = tmp_path / ".local/share/dotdbg/dotdbg.bash"
     generated.write_text(generated.read_text() + "alias mine=ls\n")
     report = install(paths, load_config(paths), dry_run=True)
-    assert "the dotdbg block in ~/.bashrc was edited by hand" in report.plan.notes
-    assert (
-        "~/.local/share/dotdbg/dotdbg.bash was edited by hand since dotdbg wrote it"
-        in report.plan.notes
+    assert report.plan.notes == (
+        "~/.local/share/dotdbg/dotdbg.bash was edited by hand since dotdbg wrote it",
     )
 
 
@@ -277,15 +273,21 @@ def test_restore_keeps_the_records_of_files_the_backup_does_not_hold(tmp_path: P
     assert not install(paths, load_config(paths), dry_run=True).plan.notes
 
 
-def test_a_backup_without_an_index_puts_its_files_back_and_says_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("index", [None, '{"version": 1, "absent": []}', "{not json"])
+def test_a_backup_without_a_complete_index_is_never_restored(
+    tmp_path: Path, index: str | None
+) -> None:
     paths = do_install(tmp_path)
-    old = paths.backups_dir / "20200101T000000Z"  # as dotdbg wrote them before the index
+    old = paths.backups_dir / "20200101T000000Z"  # a dead run's, or an older dotdbg's
     old.mkdir()
-    (old / ".bashrc").write_text("export OLD=1\n")
-    report = restore(paths, old.name)
-    assert paths.bashrc.read_text() == "export OLD=1\n"
-    assert paths.inputrc.exists() and is_installed(paths)  # nothing else known, nothing deleted
-    assert "older dotdbg" in report.plan.notes[0]
+    (old / ".bashrc").write_text("")
+    if index is not None:
+        (old / "dotdbg-backup.json").write_text(index)
+    before = snapshot(tmp_path)
+    with pytest.raises(DotdbgError, match="is not a complete backup") as caught:
+        restore(paths, old.name)
+    assert "will not restore from it" in caught.value.message
+    assert snapshot(tmp_path) == before
 
 
 def test_backups_are_ordered_by_time_then_by_number(tmp_path: Path) -> None:
@@ -472,19 +474,19 @@ def test_new_files_follow_the_umask(tmp_path: Path) -> None:
 def test_a_write_that_fails_midway_undoes_the_earlier_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import dotdbg.install
+    import dotdbg.writer
 
     (tmp_path / ".bashrc").write_text("export A=1\n")
     (tmp_path / ".pdbrc").write_text("alias x p 1\n")
     before = snapshot(tmp_path)
-    real_write = dotdbg.install.atomic_write
+    real_write = dotdbg.writer.atomic_write
 
     def full_disk_at_pdbrc(path: Path, data: bytes, mode: int | None = None) -> None:
         if path.name == ".pdbrc":
             raise OSError(28, "No space left on device")
         real_write(path, data, mode)
 
-    monkeypatch.setattr(dotdbg.install, "atomic_write", full_disk_at_pdbrc)
+    monkeypatch.setattr(dotdbg.writer, "atomic_write", full_disk_at_pdbrc)
     paths = Paths.from_env(tmp_path)
     with pytest.raises(DotdbgError) as caught:
         install(paths, load_config(paths))

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from dotdbg import install as installer
-from dotdbg import report
+from dotdbg import notices, report
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
@@ -54,9 +54,9 @@ def install(
 ) -> int:
     """Render the config and install it into ~/.bashrc, ~/.inputrc and ~/.pdbrc."""
     paths = Paths.from_env(home)
-    config = load_config(paths)
-    done = installer.install(paths, config, dry_run=dry_run)
-    warnings = [*done.warnings, *_new_shadows(paths, config, done)]
+    done = installer.install(paths, dry_run=dry_run)
+    assert done.config is not None
+    warnings = [*done.warnings, *_new_shadows(paths, done.config, done)]
     report.print_install(paths, done, warnings, dry_run=dry_run, diff=diff)
     return 0
 
@@ -82,15 +82,27 @@ def uninstall(
 
 def status(home: HomeOption = None) -> int:
     """Is dotdbg installed, current with the config, and untouched? Exit 1 if not."""
+    from dotdbg.plan import NotOurBlock
+    from dotdbg.recover import interrupted
+
     paths = Paths.from_env(home)
-    done = installer.install(paths, load_config(paths), dry_run=True)
+    pending = interrupted(paths)
+    if pending:
+        print(pending)
+        return 1
+    try:
+        done = installer.install(paths, dry_run=True)
+    except NotOurBlock as problem:
+        for line in problem.lines():
+            print(line.removeprefix("dotdbg: error: "))
+        return 1
     return report.print_status(paths, done, installed=is_installed(paths))
 
 
 def diff(home: HomeOption = None) -> int:
     """Show what `dotdbg install` would change, as a unified diff. Exit 1 if anything would."""
     paths = Paths.from_env(home)
-    done = installer.install(paths, load_config(paths), dry_run=True)
+    done = installer.install(paths, dry_run=True)
     sys.stdout.write(unified_diff(paths, done.plan))
     return 1 if done.plan.pending else 0
 
@@ -129,23 +141,10 @@ def render(
 
 def init(home: HomeOption = None) -> int:
     """Write a commented starter config; never overwrites an existing one."""
-    from dotdbg.fileops import atomic_write
     from dotdbg.render import render_starter_config
 
     paths = Paths.from_env(home)
-    if paths.config_file.exists():
-        raise DotdbgError(
-            f"{paths.display(paths.config_file)} already exists; dotdbg left it alone",
-            hint="edit it, or move it away to get a fresh starter file",
-        )
-    text = render_starter_config(load_config(paths))
-    try:
-        atomic_write(paths.config_file, text.encode(), mode=0o644)
-    except OSError as error:
-        raise DotdbgError(
-            f"cannot write {paths.display(paths.config_file)}: {error.strerror}",
-            hint=f"check that {paths.display(paths.config_dir)} is a writable directory",
-        ) from None
+    installer.create_config(paths, render_starter_config(load_config(paths)))
     print(f"wrote {paths.display(paths.config_file)}; edit it, then run `dotdbg install`")
     return 0
 
@@ -164,7 +163,7 @@ def doctor(
         done = installer.fix_profile(paths)
         report.print_changes(paths, done.plan, dry_run=False)
         if not done.plan.pending:
-            report.note("login shells already load ~/.bashrc: nothing to fix")
+            notices.note("login shells already load ~/.bashrc: nothing to fix")
     results = checks.run_checks(paths)
     report.print_checks(results)
     return 0 if all(result.ok or result.optional for result in results) else 1
@@ -201,5 +200,5 @@ def restore(
     done = installer.restore(paths, stamp, dry_run=dry_run)
     report.print_uninstall(paths, done, dry_run=dry_run, diff=diff)
     for line in done.plan.notes:
-        report.warn(line)
+        notices.warn(line)
     return 0

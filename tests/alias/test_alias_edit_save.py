@@ -215,9 +215,8 @@ def test_a_refresh_that_fails_puts_the_config_back(installed: Paths, had_config:
     generated = installed.data_dir / "dotdbg.bash"
     generated.unlink()
     generated.mkdir()  # install cannot write it
-    with pytest.raises(DotdbgError, match="is a directory") as error:
+    with pytest.raises(DotdbgError, match="is a directory"):
         edit.add(installed, "aliases", "zz", "echo z")
-    assert error.value.hint.endswith("your config was left as it was")
     if had_config:
         assert installed.config_file.read_text() == "# mine\n"
     else:

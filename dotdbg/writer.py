@@ -1,0 +1,278 @@
+"""The one writer of a home: every command that changes files applies its plan here.
+
+``apply`` checks every target, saves a complete backup, writes the journal, then the files and
+the manifest, and removes the journal: a run completes, or changes nothing (rolled back at once,
+or by the next run when this one is killed). ``session`` is the lock every writing command
+holds, and the place where the leftovers of a dead run are finished first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from dotdbg.backup import Saving, digest_bytes, encoded, make_backup, prune, remove_folder
+from dotdbg.errors import DotdbgError
+from dotdbg.fileops import (
+    atomic_write,
+    blocking_file,
+    fsync_dir,
+    make_dirs,
+    missing_dirs,
+    real_target,
+    remove_empty_dirs,
+    run_lock,
+)
+from dotdbg.journal import Journal, Step, now, remove_journal, write_journal
+from dotdbg.notices import note, warn
+from dotdbg.paths import Paths
+from dotdbg.plan import Change, Plan
+from dotdbg.recover import recover, roll_back
+from dotdbg.state import read_manifest, save_manifest
+
+
+@contextlib.contextmanager
+def session(paths: Paths) -> Iterator[None]:
+    """The run lock, with whatever a dead run left finished first (and said, one line each)."""
+    with run_lock(paths):
+        for line in recover(paths):
+            note(line)
+        yield
+
+
+# -- checks before the first write -----------------------------------------------------------
+
+
+def preflight(paths: Paths, changes: Iterable[Change]) -> None:
+    """Refuse before the first write if any file cannot be written: nothing is half-changed."""
+    for change in changes:
+        target = real_target(change.path)
+        shown = paths.display(change.path)
+        try:
+            info = target.stat() if target.exists() else None
+        except OSError as error:
+            raise cannot("read", paths, change.path, error) from None
+        if info is not None:
+            _check_owned(shown, info)
+            if not info.st_mode & stat.S_IWUSR:
+                raise DotdbgError(
+                    f"{shown} is read-only, so dotdbg changed nothing",
+                    hint=f"make it writable (chmod u+w {shown}) or switch off its pack in the "
+                    "config",
+                )
+        _check_directory(target.parent)
+
+
+def _check_owned(shown: str, info: os.stat_result) -> None:
+    """A file of another user is never replaced: the new file would be the runner's. (Root
+    keeps the owner: atomic_write gives the new file the old one's.)"""
+    if os.geteuid() in (0, info.st_uid):
+        return
+    owner = _user_name(info.st_uid)
+    raise DotdbgError(
+        f"{shown} belongs to {owner}, not to you, so dotdbg changed nothing",
+        hint=f"dotdbg does not take over another user's file; ask {owner} to make it yours "
+        f"(chown), or switch off its pack in the config",
+    )
+
+
+def _user_name(uid: int) -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
+def _check_directory(directory: Path) -> None:
+    blocker = blocking_file(directory)
+    if blocker is not None:
+        raise DotdbgError(
+            f"{blocker} is a file where dotdbg needs a directory, so dotdbg changed nothing",
+            hint=f"move it away (mv {blocker} {blocker}.old), then run it again",
+        )
+    directory = _existing_parent(directory)
+    if not os.access(directory, os.W_OK):
+        raise DotdbgError(
+            f"cannot write in {directory}, so dotdbg changed nothing",
+            hint="check the directory's permissions",
+        )
+
+
+def _existing_parent(directory: Path) -> Path:
+    while not directory.exists():
+        directory = directory.parent
+    return directory
+
+
+def cannot(action: str, paths: Paths, path: Path | str | None, error: OSError) -> DotdbgError:
+    """An OSError as one line: what could not be done, to which path, and why."""
+    shown = paths.display(Path(path)) if path else "a file"
+    return DotdbgError(
+        f"cannot {action} {shown}: {error.strerror or error}, so dotdbg changed nothing",
+        hint=f"check it and its directory (ls -ld {shown}; df for a full disk)",
+    )
+
+
+# -- applying --------------------------------------------------------------------------------
+
+
+def apply(paths: Paths, plan: Plan, *, command: str, restored: str | None = None) -> Path | None:
+    """Write ``plan``; returns its backup folder (None when no file changes).
+
+    ``restored``: the backup a restore puts back, recorded so that the next plain restore goes
+    one step further back.
+    """
+    pending = plan.pending
+    old_manifest = read_manifest(paths)
+    if not pending:
+        if not plan.keep_manifest and (plan.manifest or {}) != old_manifest:
+            _save_manifest_or_fail(paths, plan.manifest)
+        remove_empty_dirs(list(plan.remove_dirs))
+        return None
+    preflight(paths, pending)
+    dirs = [d for change in pending if change.after is not None for d in _dirs_for(change)]
+    dirs = list(dict.fromkeys(dirs))
+    manifest = _with_dirs(plan.manifest, dirs)
+    folder = _back_up(paths, pending, command, old_manifest, dirs, restored)
+    journal = Journal(
+        command=command,
+        started=now(),
+        backup=folder.name,
+        steps=tuple(_step(change) for change in pending),
+        dirs=tuple(dirs),
+        manifest=manifest,
+        writes_manifest=not plan.keep_manifest,
+    )
+    try:
+        write_journal(paths, journal)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            remove_folder(folder)
+        raise cannot("write", paths, paths.journal_file, error) from None
+    _write_all(paths, journal, pending)
+    _done(paths, plan)
+    return folder
+
+
+def _dirs_for(change: Change) -> list[Path]:
+    return missing_dirs(real_target(change.path).parent)
+
+
+def _with_dirs(manifest: dict[str, Any] | None, dirs: list[Path]) -> dict[str, Any] | None:
+    """The manifest to come, remembering the directories this run creates for uninstall."""
+    if manifest is None or not dirs:
+        return manifest
+    recorded = set(manifest.get("dirs", [])) | {str(directory) for directory in dirs}
+    return {**manifest, "dirs": sorted(recorded)}
+
+
+def _step(change: Change) -> Step:
+    def sha(text: str | None) -> str | None:
+        return None if text is None else digest_bytes(encoded(text))
+
+    return Step(change.path, sha(change.before), sha(change.after))
+
+
+def _back_up(
+    paths: Paths,
+    pending: tuple[Change, ...],
+    command: str,
+    old_manifest: dict[str, Any],
+    dirs: list[Path],
+    restored: str | None,
+) -> Path:
+    try:
+        return make_backup(
+            paths,
+            (Saving(change.path, change.before) for change in pending),
+            command=command,
+            manifest=old_manifest,
+            created_dirs=dirs,
+            restored=restored,
+        )
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot back up {_shown_name(paths, error)} into "
+            f"{paths.display(paths.backups_dir)}: {error.strerror}, so dotdbg changed nothing",
+            hint="dotdbg changes nothing it cannot save first (df for a full disk)",
+        ) from None
+
+
+def _shown_name(paths: Paths, error: OSError) -> str:
+    return paths.display(Path(error.filename)) if error.filename else "the files"
+
+
+def _write_all(paths: Paths, journal: Journal, pending: tuple[Change, ...]) -> None:
+    """The writes, in order; on any failure (or Ctrl-C) everything is rolled back at once."""
+    at: Path = paths.home
+    try:
+        for directory in journal.dirs:
+            at = directory
+            make_dirs([directory])
+        for change in pending:
+            at = change.path
+            _write(change.path, change.after)
+        if journal.writes_manifest:
+            at = paths.manifest_file
+            save_manifest(paths, journal.manifest)
+    except BaseException as error:
+        _undo(paths, journal, at, error)
+        raise
+
+
+def _write(path: Path, text: str | None) -> None:
+    if text is None:
+        target = real_target(path)
+        target.unlink()
+        fsync_dir(target.parent)
+    else:
+        atomic_write(path, encoded(text))
+
+
+def _undo(paths: Paths, journal: Journal, at: Path, error: BaseException) -> None:
+    """Roll back after ``error``; raises what the user reads when it was an OSError."""
+    shown = paths.display(at)
+    try:
+        roll_back(paths, journal)
+    except (OSError, DotdbgError) as failed:
+        why = failed.strerror if isinstance(failed, OSError) else failed.message
+        reason = error.strerror if isinstance(error, OSError) else "interrupted"
+        raise DotdbgError(
+            f"cannot write {shown} ({reason}), and putting back the files written before it "
+            f"failed too ({why}): the next dotdbg command finishes putting them back",
+            hint=f"the files from before are in {paths.display(paths.backups_dir)}/"
+            f"{journal.backup}; `dotdbg status` shows what is pending",
+        ) from None
+    if isinstance(error, OSError):
+        raise DotdbgError(
+            f"cannot write {shown} ({error.strerror}), so dotdbg changed nothing",
+            hint=f"check the file and its directory: ls -ld {shown} (lsattr for chattr +i; df)",
+        ) from None
+
+
+def _done(paths: Paths, plan: Plan) -> None:
+    """After the last write: the journal goes, then empty directories and old backups."""
+    try:
+        remove_journal(paths)
+    except OSError as error:
+        warn(
+            f"every file is written, but {paths.display(paths.journal_file)} could not be "
+            f"removed ({error.strerror}): the next dotdbg command does it"
+        )
+        return
+    remove_empty_dirs(list(plan.remove_dirs))
+    with contextlib.suppress(OSError):
+        prune(paths)
+
+
+def _save_manifest_or_fail(paths: Paths, manifest: dict[str, Any] | None) -> None:
+    try:
+        save_manifest(paths, manifest)
+    except OSError as error:
+        raise cannot("write", paths, paths.manifest_file, error) from None
