@@ -56,7 +56,7 @@ def command_names() -> list[str]:
 
 def checked_render(paths: Paths, config: Config) -> Rendered:
     """The generated files, once bash -n and shellcheck accept them."""
-    from dotdbg.render import check_bash
+    from dotdbg.bashcheck import check_bash
 
     rendered = render_for(paths, config)
     check_bash(rendered.files[BASH_FILE], config)

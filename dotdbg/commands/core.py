@@ -117,7 +117,7 @@ def render(
     ] = None,
 ) -> int:
     """Print the generated files (or write them into a directory); installs nothing."""
-    from dotdbg.render import check_bash
+    from dotdbg.bashcheck import check_bash
 
     paths = Paths.from_env(home)
     config = load_config(paths)
