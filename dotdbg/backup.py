@@ -3,10 +3,10 @@
 ``backups/<UTC timestamp>/<path relative to home>`` (``_abs/<absolute path>`` outside it), mode
 0600. A folder is written as ``.partial-…``: every copy is written and fsynced, then the index
 ``dotdbg-backup.json`` (the sha256 of each copy, the files that did not exist yet, the
-directories the command created, dotdbg's manifest as it was, and which command made it), and
-only then is the folder renamed to its timestamp. So a folder with a timestamp name is
-complete; a ``.partial-…`` one is a run that died and is never restored from, and a copy is
-written back only if its digest is the one recorded.
+directories the command created, dotdbg's manifest as it was, and which command made it); the
+run's journal names it, and only then is it renamed to its timestamp, just before the first
+change. So a folder with a timestamp name is complete; a ``.partial-…`` one is a run that died
+and is never restored from, and a copy is written back only if its digest is the one recorded.
 """
 
 from __future__ import annotations
@@ -67,14 +67,14 @@ def make_backup(
     created_dirs: Iterable[Path] = (),
     restored: str | None = None,
 ) -> Path:
-    """Save every file, complete and fsynced, into a new folder; returns it.
+    """Save every file, complete and fsynced, into a new ``.partial-…`` folder; returns it.
+    ``publish`` gives it its timestamp name once the run's journal names it.
 
     A file that no longer holds the text the plan was made from was changed meanwhile (an
     editor, by hand): nothing is written then. On any failure the partial folder is removed.
     """
     make_dirs(missing_dirs(paths.backups_dir), mode=0o700)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    partial = paths.backups_dir / f"{PARTIAL}{stamp}-{os.getpid()}"
+    partial = paths.backups_dir / f"{PARTIAL}{_stamp()}-{os.getpid()}"
     partial.mkdir(mode=0o700)
     try:
         index = _save_files(paths, partial, files)
@@ -90,13 +90,29 @@ def make_backup(
         text = json.dumps(index, indent=2, sort_keys=True) + "\n"
         write_private(partial / INDEX, text.encode())
         fsync_dir(partial)
-        final = _free_name(paths.backups_dir, stamp)
-        os.rename(partial, final)
-        fsync_dir(paths.backups_dir)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
-    return final
+    return partial
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def new_name(paths: Paths) -> Path:
+    """A timestamp name no backup folder has yet (-2, -3 … within one second)."""
+    stamp = _stamp()
+    for suffix in ("", *(f"-{n}" for n in range(2, 10000))):
+        candidate = paths.backups_dir / f"{stamp}{suffix}"
+        if not os.path.lexists(candidate):
+            return candidate
+    raise DotdbgError(f"too many backups for {stamp} in {paths.backups_dir}")
+
+
+def publish(partial: Path, final: Path) -> None:
+    os.rename(partial, final)
+    fsync_dir(final.parent)
 
 
 def _save_files(paths: Paths, folder: Path, files: Iterable[Saving]) -> dict[str, Any]:
@@ -116,9 +132,12 @@ def _save_files(paths: Paths, folder: Path, files: Iterable[Saving]) -> dict[str
             absent.append(str(name))
             continue
         copy = folder / name
-        make_dirs(missing_dirs(copy.parent), mode=0o700)
-        write_private(copy, data)
-        fsync_dir(copy.parent)
+        try:
+            make_dirs(missing_dirs(copy.parent), mode=0o700)
+            write_private(copy, data)
+            fsync_dir(copy.parent)
+        except OSError as error:  # name the file being saved, not the copy
+            raise OSError(error.errno, error.strerror, str(saving.path)) from None
         digests[str(name)] = digest_bytes(data)
     return {"files": digests, "absent": sorted(absent)}
 
@@ -128,14 +147,6 @@ def _current_bytes(path: Path) -> bytes | None:
         return real_target(path).read_bytes()
     except FileNotFoundError:
         return None
-
-
-def _free_name(folder: Path, stamp: str) -> Path:
-    for suffix in ("", *(f"-{n}" for n in range(2, 10000))):
-        candidate = folder / f"{stamp}{suffix}"
-        if not os.path.lexists(candidate):
-            return candidate
-    raise DotdbgError(f"too many backups for {stamp} in {folder}")
 
 
 # -- reading a backup ------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Shared by ``dotdbg`` and the stand-alone scripts (``watch-python``, ``memlimit``, ``gpu-fill``…).
 Real bugs keep their traceback; a ``DotdbgError`` prints ``dotdbg: error: …`` and ``hint: …``
-(with the traceback too under ``--verbose`` or ``DOTDBG_VERBOSE=1``).
+(with the traceback too under ``--verbose`` or ``DOTDBG_VERBOSE=1``), and so does an OSError
+no command turned into a better sentence: a full disk or a failing device is not a bug.
 """
 
 from __future__ import annotations
@@ -46,4 +47,15 @@ def run(app: typer.Typer, argv: list[str], prog_name: str) -> int:
     except (KeyboardInterrupt, typer.Abort):
         print(file=sys.stderr)
         return EXIT_INTERRUPTED
+    except OSError as error:  # the machine (a full disk, EIO), not dotdbg: one line too
+        if verbose:
+            traceback.print_exc()
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"{prog_name}: error: {where}{error.strerror or error}", file=sys.stderr)
+        print(
+            "hint: an operation on that file failed; fix it (df for a full disk) and run the "
+            "command again",
+            file=sys.stderr,
+        )
+        return 1
     return result if isinstance(result, int) else 0

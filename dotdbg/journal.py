@@ -1,10 +1,10 @@
 """The journal: what a run is changing, on disk from before its first change to after its last.
 
-``state/journal.json`` names the complete backup folder of the run, each file with the sha256 of
-its text before and after (null: no file), the directories the run creates and the manifest it
-will write. A journal left on disk means the run died in between: the next run that takes the
-lock finishes it (``recover``). Every file is written by rename, so each one is wholly before or
-wholly after, and the digests tell which.
+``state/journal.json`` names the complete backup folder of the run, each file with the sha256
+of its text before and after (null: no file), the directories the run creates and those it
+removes when empty, and the manifest it will write. A journal left on disk means the run died
+in between: the next run that takes the lock finishes it (``recover``). Every file is written
+by rename, so each one is wholly before or wholly after, and the digests tell which.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ class Journal:
     dirs: tuple[Path, ...]  # created by the run, outermost first
     manifest: dict[str, Any] | None  # the manifest to come (None: none)
     writes_manifest: bool
+    remove_dirs: tuple[Path, ...] = ()  # removed, if empty, after the last write
 
     def to_json(self) -> str:
         data = {
@@ -54,6 +55,7 @@ class Journal:
             "dirs": [str(d) for d in self.dirs],
             "manifest": self.manifest,
             "writes_manifest": self.writes_manifest,
+            "remove_dirs": [str(d) for d in self.remove_dirs],
         }
         return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
@@ -68,6 +70,7 @@ class Journal:
             dirs=tuple(Path(d) for d in data["dirs"]),
             manifest=data["manifest"],
             writes_manifest=data["writes_manifest"],
+            remove_dirs=tuple(Path(d) for d in data.get("remove_dirs", [])),
         )
 
     @property

@@ -60,6 +60,7 @@ def finish(paths: Paths, journal: Journal) -> str:
         if all_written(journal):
             if journal.writes_manifest:
                 save_manifest(paths, journal.manifest)
+            remove_empty_dirs(list(journal.remove_dirs))
             remove_journal(paths)
             return f"finished {what}: every file had been written; its records are saved now"
         kept = roll_back(paths, journal)
@@ -82,14 +83,18 @@ def finish(paths: Paths, journal: Journal) -> str:
 def roll_back(paths: Paths, journal: Journal) -> list[Path]:
     """Put every file of the run back from its backup; returns the files left alone because
     they hold neither the text from before nor the run's (someone changed them since)."""
-    backup = read_backup(paths, paths.backups_dir / journal.backup)
-    kept = [step.path for step in reversed(journal.steps) if not _put_back(paths, backup, step)]
-    if journal.writes_manifest and backup.manifest is not None:
-        save_manifest(paths, backup.manifest or None)
+    changed = [step for step in journal.steps if current_digest(step.path) != step.before]
+    kept = []
+    folder = paths.backups_dir / journal.backup
+    if changed:  # else the run died before its first change (its backup may not be named yet)
+        backup = read_backup(paths, folder)
+        kept = [step.path for step in reversed(changed) if not _put_back(paths, backup, step)]
+        if journal.writes_manifest and backup.manifest is not None:
+            save_manifest(paths, backup.manifest or None)
     remove_empty_dirs(list(journal.dirs))
     remove_journal(paths)
     with contextlib.suppress(OSError):  # the files are as saved there: the copy is spare
-        remove_folder(backup.folder)
+        remove_folder(folder)
     return kept
 
 

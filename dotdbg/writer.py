@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from dotdbg.backup import Saving, digest_bytes, encoded, make_backup, prune, remove_folder
+from dotdbg.backup import Saving, digest_bytes, encoded, make_backup, new_name, prune, publish
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import (
     atomic_write,
@@ -139,7 +140,8 @@ def apply(paths: Paths, plan: Plan, *, command: str, restored: str | None = None
     dirs = [d for change in pending if change.after is not None for d in _dirs_for(change)]
     dirs = list(dict.fromkeys(dirs))
     manifest = _with_dirs(plan.manifest, dirs)
-    folder = _back_up(paths, pending, command, old_manifest, dirs, restored)
+    partial = _back_up(paths, pending, command, old_manifest, dirs, restored)
+    folder = new_name(paths)
     journal = Journal(
         command=command,
         started=now(),
@@ -148,16 +150,28 @@ def apply(paths: Paths, plan: Plan, *, command: str, restored: str | None = None
         dirs=tuple(dirs),
         manifest=manifest,
         writes_manifest=not plan.keep_manifest,
+        remove_dirs=plan.remove_dirs,
     )
+    _start(paths, journal, partial, folder)
+    _write_all(paths, journal, pending)
+    _done(paths, journal)
+    return folder
+
+
+def _start(paths: Paths, journal: Journal, partial: Path, folder: Path) -> None:
+    """The journal, then the backup under its name: from here on a dead run is finished by
+    the next one. If either fails, nothing was changed and nothing is left."""
+    at = paths.journal_file
     try:
         write_journal(paths, journal)
+        at = folder
+        publish(partial, folder)
     except OSError as error:
         with contextlib.suppress(OSError):
-            remove_folder(folder)
-        raise cannot("write", paths, paths.journal_file, error) from None
-    _write_all(paths, journal, pending)
-    _done(paths, plan)
-    return folder
+            if at == folder:
+                remove_journal(paths)
+            shutil.rmtree(partial, ignore_errors=True)
+        raise cannot("write", paths, at, error) from None
 
 
 def _dirs_for(change: Change) -> list[Path]:
@@ -199,7 +213,7 @@ def _back_up(
     except OSError as error:
         raise DotdbgError(
             f"cannot back up {_shown_name(paths, error)} into "
-            f"{paths.display(paths.backups_dir)}: {error.strerror}, so dotdbg changed nothing",
+            f"{paths.display(paths.backups_dir)} ({error.strerror}), so dotdbg changed nothing",
             hint="dotdbg changes nothing it cannot save first (df for a full disk)",
         ) from None
 
@@ -256,8 +270,9 @@ def _undo(paths: Paths, journal: Journal, at: Path, error: BaseException) -> Non
         ) from None
 
 
-def _done(paths: Paths, plan: Plan) -> None:
-    """After the last write: the journal goes, then empty directories and old backups."""
+def _done(paths: Paths, journal: Journal) -> None:
+    """After the last write: empty directories go, then the journal, then old backups."""
+    remove_empty_dirs(list(journal.remove_dirs))
     try:
         remove_journal(paths)
     except OSError as error:
@@ -266,7 +281,6 @@ def _done(paths: Paths, plan: Plan) -> None:
             f"removed ({error.strerror}): the next dotdbg command does it"
         )
         return
-    remove_empty_dirs(list(plan.remove_dirs))
     with contextlib.suppress(OSError):
         prune(paths)
 

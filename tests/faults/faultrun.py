@@ -1,0 +1,290 @@
+"""Fault injection with strace: a dotdbg command run with EIO, ENOSPC or SIGKILL at one of its
+write-side system calls, and the checks that must hold after it.
+
+A point is the N-th call of one system call (strace's ``when=N`` counts per system call), found
+by tracing the command once with ``-y`` (file descriptors shown with their paths) and keeping
+the calls that touch the test's home. Only the dotdbg process is traced: faults in bash -n or
+shellcheck are their own story. PYTHONHASHSEED is fixed so that each run makes the same calls.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotdbg.backup import backup_dirs, is_complete, read_backup, verified_copy
+from dotdbg.config import load_config
+from dotdbg.edit import add
+from dotdbg.install import install
+from dotdbg.paths import Paths
+
+STRACE = shutil.which("strace")
+SYSCALLS = (
+    "openat",
+    "read",
+    "write",
+    "fsync",
+    "rename",
+    "unlink",
+    "mkdir",
+    "rmdir",
+    "fchmod",
+    "flock",
+)
+FAULTS = ("EIO", "ENOSPC", "SIGKILL")
+_CALL = re.compile(r"^(?P<name>[a-z0-9_]+)\((?P<args>.*)")
+SKEL = Path("/etc/skel/.bashrc")
+DEBIAN = (
+    SKEL.read_bytes() if SKEL.exists() else b'# ~/.bashrc\nHISTSIZE=1000\n[ -z "$PS1" ] && return\n'
+)
+
+
+@dataclass(frozen=True)
+class Point:
+    syscall: str
+    nth: int  # strace's when=N
+    line: str  # the traced call, for reports
+
+    def __str__(self) -> str:
+        return f"{self.syscall}#{self.nth}: {self.line[:110]}"
+
+
+# -- homes -------------------------------------------------------------------------------------
+
+
+def shape_home(home: Path, shape: str) -> None:
+    """A home with a ~/.bashrc of one of the shapes users have."""
+    home.mkdir(parents=True, exist_ok=True)
+    bashrc = home / ".bashrc"
+    if shape == "debian":
+        bashrc.write_bytes(DEBIAN)
+    elif shape == "symlinked":
+        (home / "dotfiles").mkdir()
+        (home / "dotfiles/bashrc").write_bytes(DEBIAN)
+        bashrc.symlink_to(home / "dotfiles/bashrc")
+    elif shape == "crlf":
+        bashrc.write_bytes(b"export A=1\r\nalias ll='ls -l'\r\n")
+    elif shape == "no-newline":
+        bashrc.write_bytes(b"export EDITOR=vim")
+    elif shape == "existing-block":
+        bashrc.write_bytes(DEBIAN)
+        (home / ".pdbrc").write_bytes(b"alias pl pp locals()\n")
+        install(Paths.from_env(home), load_config(Paths.from_env(home), user_text=""))
+    elif shape != "missing":
+        raise ValueError(shape)
+
+
+SHAPES = ("debian", "symlinked", "crlf", "no-newline", "existing-block", "missing")
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    argv: tuple[str, ...]  # after `dotdbg`; --home is added
+    setup: Callable[[Paths], None] = field(default=lambda paths: None)
+
+
+def _installed(paths: Paths) -> None:
+    install(paths, load_config(paths))
+
+
+def _installed_and_edited(paths: Paths) -> None:
+    _installed(paths)
+    add(paths, "aliases", "zz", "echo zz")
+
+
+OPERATIONS = {
+    "install": Operation("install", ("install",)),
+    "uninstall": Operation("uninstall", ("uninstall",), _installed),
+    "restore": Operation("restore", ("restore",), _installed_and_edited),
+    "alias add": Operation("alias add", ("alias", "add", "gst", "git status --short"), _installed),
+    "alias rm": Operation("alias rm", ("alias", "rm", "zz"), _installed_and_edited),
+    "fn add (not installed)": Operation("fn add", ("fn", "add", "mkcd", 'mkdir -p "$1"')),
+}
+
+
+def snapshot(home: Path) -> dict[str, bytes]:
+    """Every file of the home but dotdbg's state (lock, journal, manifest, backups); a
+    symlink as its link text."""
+    found = {}
+    for path in sorted(home.rglob("*")):
+        name = str(path.relative_to(home))
+        if name.startswith(".local/state"):
+            continue
+        if path.is_symlink():
+            found[name] = b"-> " + os.readlink(path).encode()
+        elif path.is_file():
+            found[name] = path.read_bytes()
+    return found
+
+
+# -- running ---------------------------------------------------------------------------------
+
+
+def command(operation: Operation, home: Path) -> list[str]:
+    return [sys.executable, "-m", "dotdbg", *operation.argv, "--home", str(home)]
+
+
+def environment(home: Path) -> dict[str, str]:
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",  # a first run writing .pyc files would shift the count
+        "NO_COLOR": "1",
+        "LANG": "C.UTF-8",
+    }
+
+
+def write_points(argv: list[str], home: Path, trace: Path) -> list[Point]:
+    """The calls of ``argv`` that write (or read dotdbg's state) in ``home``, numbered as
+    strace's when=N counts them."""
+    assert STRACE
+    subprocess.run(
+        [STRACE, "-y", "-o", str(trace), "-e", f"trace={','.join(SYSCALLS)}", *argv],
+        env=environment(home),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    counts: dict[str, int] = {}
+    points = []
+    for line in trace.read_text(errors="replace").splitlines():
+        match = _CALL.match(line)
+        if not match or match["name"] not in SYSCALLS:
+            continue
+        name = match["name"]
+        counts[name] = counts.get(name, 0) + 1
+        if _touches_home(name, match["args"], home):
+            points.append(Point(name, counts[name], line))
+    return points
+
+
+def _touches_home(name: str, args: str, home: Path) -> bool:
+    if str(home) not in args:
+        return False
+    if name == "openat":
+        return "O_RDONLY" not in args or "/.local/state/" in args
+    if name == "read":
+        return "/.local/state/" in args.split(",")[0]
+    return True
+
+
+def run_faulted(
+    argv: list[str], home: Path, point: Point, fault: str
+) -> subprocess.CompletedProcess[str]:
+    assert STRACE
+    what = "signal=SIGKILL" if fault == "SIGKILL" else f"error={fault}"
+    inject = f"inject={point.syscall}:{what}:when={point.nth}"
+    return subprocess.run(
+        [STRACE, "-o", "/dev/null", "-e", f"trace={point.syscall}", "-e", inject, *argv],
+        env=environment(home),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+# -- the checks --------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    cases: int = 0
+    bytes_lost: int = 0
+    tracebacks: int = 0
+    leftovers: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        return (
+            f"cases run: {self.cases}, bytes lost: {self.bytes_lost}, tracebacks: "
+            f"{self.tracebacks}, leftovers: {self.leftovers}, other failures: "
+            f"{len(self.failures) - self.tracebacks - (self.bytes_lost > 0) - (self.leftovers > 0)}"
+        )
+
+
+def lost_bytes(state: dict[str, bytes], before: dict[str, bytes], after: dict[str, bytes]) -> int:
+    """Bytes of the files from before that are in neither version now (a torn or emptied file
+    loses all of its old bytes)."""
+    lost = 0
+    for name in set(before) | set(after):
+        if state.get(name) not in (before.get(name), after.get(name)):
+            lost += len(before.get(name, b"")) or 1
+    return lost
+
+
+def leftovers(paths: Paths) -> list[str]:
+    found = [str(p) for p in paths.home.rglob("*.dotdbg-tmp")]
+    if paths.backups_dir.is_dir():
+        found += [str(p) for p in paths.backups_dir.iterdir() if p.name.startswith(".")]
+    if paths.journal_file.exists():
+        found.append(str(paths.journal_file))
+    return found
+
+
+def unrestorable(paths: Paths) -> list[str]:
+    """Backup folders whose copies do not all have their recorded digest."""
+    bad = []
+    for folder in backup_dirs(paths):
+        if not is_complete(folder):
+            bad.append(f"{folder.name}: incomplete")
+            continue
+        contents = read_backup(paths, folder)
+        for original in contents.saved:
+            try:
+                verified_copy(paths, contents, original)
+            except Exception as error:  # reported, not raised
+                bad.append(f"{folder.name}: {error}")
+    return bad
+
+
+def check_case(
+    result: subprocess.CompletedProcess[str],
+    paths: Paths,
+    before: dict[str, bytes],
+    after: dict[str, bytes],
+    recover: Callable[[Paths], str],
+    tally: Tally,
+    label: str,
+) -> None:
+    """Everything that must hold after one faulted run, then after the next command."""
+    tally.cases += 1
+    problems = []
+    if "Traceback" in result.stderr:
+        tally.tracebacks += 1
+        problems.append("traceback: " + result.stderr.strip().splitlines()[-1])
+    errors = [line for line in result.stderr.splitlines() if line.startswith("dotdbg: error:")]
+    if result.returncode not in (0, -9) and len(errors) != 1:
+        problems.append(f"exit {result.returncode} without one error line: {result.stderr!r}")
+    state = snapshot(paths.home)
+    lost = lost_bytes(state, before, after)
+    if result.returncode == 0 and state != after:
+        problems.append("exit 0 but the home is not as the command leaves it")
+    said = recover(paths)  # what the next dotdbg command does first
+    final = snapshot(paths.home)
+    if final not in (before, after):
+        lost = max(lost, lost_bytes(final, before, after)) or 1
+        changed = sorted(n for n in set(final) | set(before) if final.get(n) != before.get(n))
+        problems.append(f"after recovery the home is neither as before nor as after: {changed}")
+    # An error that did not hand its rollback to the next command must have changed nothing.
+    finished = "next dotdbg command" in result.stderr
+    if result.returncode not in (0, -9) and not finished and state != before:
+        problems.append("an error exit changed the home")
+    tally.bytes_lost += lost
+    left = leftovers(paths)
+    tally.leftovers += len(left)
+    if left:
+        problems.append(f"leftovers: {left}")
+    bad = unrestorable(paths)
+    if bad:
+        problems.append(f"backups not restorable: {bad}")
+    if problems:
+        tally.failures.append(f"{label}: {'; '.join(problems)} (recovery said: {said!r})")

@@ -1,0 +1,140 @@
+"""The fault matrix: EIO, ENOSPC and SIGKILL injected with strace at the write-side system calls
+of install, uninstall, restore and alias edits, over the shapes a ~/.bashrc has.
+
+After every case: each file is wholly old or wholly new (never empty, never mixed), an error is
+one line, there is no traceback, the next command recovers the home byte-exact (as before, or as
+the command leaves it), nothing is left behind, and every backup is restorable. The default run
+tries a few chosen points; `pytest --fault-sweep` tries every point (see README, Development).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shutil
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from dotdbg.paths import Paths
+from dotdbg.writer import session
+from tests.faults.faultrun import (
+    FAULTS,
+    OPERATIONS,
+    SHAPES,
+    STRACE,
+    Operation,
+    Point,
+    Tally,
+    check_case,
+    command,
+    run_faulted,
+    shape_home,
+    snapshot,
+    write_points,
+)
+
+pytestmark = pytest.mark.skipif(STRACE is None, reason="strace is not installed")
+
+
+def recover(paths: Paths) -> str:
+    """What the next dotdbg command does first: take the lock and finish what is left."""
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said), session(paths):
+        pass
+    return said.getvalue()
+
+
+class Matrix:
+    """One operation on one shape: a template home, its state before and after, its points."""
+
+    def __init__(self, root: Path, operation: Operation, shape: str) -> None:
+        self.operation = operation
+        self.home = root / "home"
+        self.template = root / "template"
+        shape_home(self.home, shape)
+        operation.setup(Paths.from_env(self.home))
+        shutil.copytree(self.home, self.template, symlinks=True)
+        self.before = snapshot(self.home)
+        self.argv = command(operation, self.home)
+        self.points = write_points(self.argv, self.home, root / "trace")  # runs it, untouched
+        self.after = snapshot(self.home)
+        self.label = f"{operation.name} on {shape}"
+
+    def run(self, point: Point, fault: str, tally: Tally) -> None:
+        shutil.rmtree(self.home)
+        shutil.copytree(self.template, self.home, symlinks=True)
+        result = run_faulted(self.argv, self.home, point, fault)
+        paths = Paths.from_env(self.home)
+        label = f"{self.label}, {fault} at {point}"
+        check_case(result, paths, self.before, self.after, recover, tally, label)
+
+
+def first(points: list[Point], wanted: Callable[[Point], bool]) -> Point:
+    return next(point for point in points if wanted(point))
+
+
+# The faults of issue 16, each at the call where it did harm.
+SAMPLE = [
+    # 16.1: a full disk while copying ~/.bashrc into the backup
+    ("install", "debian", "ENOSPC", lambda p: p.syscall == "write" and "/backups/" in p.line),
+    # 16.5: killed after the files were written, before the manifest
+    ("install", "debian", "SIGKILL", lambda p: p.syscall == "rename" and "manifest" in p.line),
+    # 16.7: a nearly full disk while writing the new config
+    ("alias add", "crlf", "ENOSPC", lambda p: p.syscall == "write" and "config.toml" in p.line),
+    # killed between the config and the installed files of one edit
+    ("alias add", "crlf", "SIGKILL", lambda p: p.syscall == "rename" and "dotdbg.bash" in p.line),
+]
+
+
+@pytest.fixture
+def matrices(tmp_path: Path) -> Callable[[str, str], Matrix]:
+    made: dict[tuple[str, str], Matrix] = {}
+
+    def get(operation: str, shape: str) -> Matrix:
+        if (operation, shape) not in made:
+            root = tmp_path / f"m{len(made)}"
+            made[(operation, shape)] = Matrix(root, OPERATIONS[operation], shape)
+        return made[(operation, shape)]
+
+    return get
+
+
+def test_chosen_faults_leave_every_file_old_or_new_and_the_next_run_recovers(
+    matrices: Callable[[str, str], Matrix],
+) -> None:
+    tally = Tally()
+    for operation, shape, fault, wanted in SAMPLE:
+        matrix = matrices(operation, shape)
+        matrix.run(first(matrix.points, wanted), fault, tally)
+    assert tally.cases == len(SAMPLE)
+    assert not tally.failures, "\n".join(tally.failures)
+
+
+@pytest.fixture(scope="module")
+def sweep_tally() -> Iterator[Tally]:
+    tally = Tally()
+    yield tally
+    print(f"\nfault sweep: {tally.line()}", file=sys.__stderr__)
+
+
+@pytest.mark.faults
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("operation", sorted(OPERATIONS))
+def test_every_fault_at_every_point(
+    tmp_path: Path, operation: str, shape: str, sweep_tally: Tally
+) -> None:
+    matrix = Matrix(tmp_path, OPERATIONS[operation], shape)
+    assert matrix.points, "no write-side call found: the trace is broken"
+    tally = Tally()
+    for point in matrix.points:
+        for fault in FAULTS:
+            matrix.run(point, fault, tally)
+    for key in ("cases", "bytes_lost", "tracebacks", "leftovers"):
+        setattr(sweep_tally, key, getattr(sweep_tally, key) + getattr(tally, key))
+    sweep_tally.failures += tally.failures
+    print(f"\n{matrix.label}: {len(matrix.points)} points, {tally.line()}", file=sys.__stderr__)
+    assert not tally.failures, "\n".join(tally.failures[:20])
