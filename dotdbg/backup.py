@@ -174,6 +174,10 @@ def read_backup(paths: Paths, folder: Path) -> Contents:
             "a dotdbg run that died or by an older dotdbg), so dotdbg will not restore from it",
             hint=f"its files are plain copies: compare them yourself (ls -la {folder})",
         )
+    return _contents(paths, folder, index)
+
+
+def _contents(paths: Paths, folder: Path, index: dict[str, Any]) -> Contents:
     saved = {
         original_path(paths, Path(name)): (folder / name, sha)
         for name, sha in sorted(index["files"].items())
@@ -244,7 +248,9 @@ def _order(folder: Path) -> tuple[str, int]:
 
 
 def complete_backups(paths: Paths) -> list[Contents]:
-    return [read_backup(paths, folder) for folder in backup_dirs(paths) if is_complete(folder)]
+    """The backups restore can use, oldest first (each index read once)."""
+    indexed = ((folder, _read_index(folder)) for folder in backup_dirs(paths))
+    return [_contents(paths, folder, index) for folder, index in indexed if index is not None]
 
 
 def step_back(paths: Paths) -> Contents:

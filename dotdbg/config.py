@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg.checker import Checker
+from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.sections import (
     ALIAS_NAME,
@@ -43,7 +44,14 @@ def load_config(paths: Paths, user_text: str | None = None) -> Config:
     if user_text is None and user_path.exists():  # a directory there is an error, not "none"
         user_text = read_user_file(user_path)
     user = Source(user_path, user_text) if user_text is not None else None
-    return build_config(defaults, user)
+    try:
+        return build_config(defaults, user)
+    except RecursionError:  # the reader and the checks follow the nesting level by level
+        raise DotdbgError(
+            "the TOML nests arrays or tables too deeply to read",
+            hint="a dotdbg config needs two levels at most (e.g. [pdb.aliases]); flatten it",
+            location=str(user_path),
+        ) from None
 
 
 # -- merging and validation --------------------------------------------------------------------

@@ -141,9 +141,9 @@ def _block_change(path: Path, body: str | None, state: State) -> tuple[Change, d
     if body is None:
         after = _without_block(path, before, record, ())
         return Change(path, before, after), {}
-    record.setdefault("created", before is None)
     block = blocks.make_block(body)
     check_ours(path, before or "", record, (block,))
+    record.setdefault("created", before is None)
     after, separator = blocks.upsert(before or "", block, str(path))
     if separator or "separator" not in record:
         record["separator"] = separator

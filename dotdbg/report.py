@@ -14,8 +14,11 @@ from dotdbg.paths import Paths
 from dotdbg.plan import Plan, unified_diff
 from dotdbg.settings import Config
 from dotdbg.shadows import shadow_warnings
+from dotdbg.visible import pieces, visible
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from dotdbg.doctor import Check
 
 VERBS = {"create": "create", "update": "update", "delete": "delete", "unchanged": "unchanged"}
@@ -114,38 +117,50 @@ def print_checks(results: Sequence[Check]) -> None:
 
 
 def print_aliases(config: Config) -> None:
+    """The table of every alias and function. Values are text: no rich markup is read in them
+    (`[bold]x[/]` stays as written) and control characters show as escapes."""
     from rich.console import Console
     from rich.table import Table
 
     table = Table("name", "pack", "kind", "expansion", "description", box=None, header_style="bold")
-    for alias in config.aliases:
-        table.add_row(alias.name, alias.pack, "alias", alias.command, alias.desc)
+    rows = [(a.name, a.pack, "alias", a.command, a.desc) for a in config.aliases]
     for function in config.functions:
-        first_line = function.body.strip().splitlines()[0]
-        more = " …" if len(function.body.strip().splitlines()) > 1 else ""
-        table.add_row(function.name, function.pack, "function", first_line + more, function.desc)
+        lines = function.body.strip().splitlines()
+        more = " …" if len(lines) > 1 else ""
+        rows.append((function.name, function.pack, "function", lines[0] + more, function.desc))
     if config.cheat.alias:
-        table.add_row(config.cheat.alias, "cheat", "alias", "dotdbg cheat", "look up a cheatsheet")
+        rows.append((config.cheat.alias, "cheat", "alias", "dotdbg cheat", "look up a cheatsheet"))
     if config.cheat.key:
         what = "pick a cheatsheet command onto the prompt line (never runs it)"
-        table.add_row(config.cheat.key, "cheat", "key", "cheatsheet picker", what)
-    Console(soft_wrap=False).print(table)
+        rows.append((config.cheat.key, "cheat", "key", "cheatsheet picker", what))
+    for row in rows:
+        table.add_row(*(_text(cell) for cell in row))
+    Console(soft_wrap=False, markup=False, emoji=False, highlight=False).print(table)
+
+
+def _text(value: str) -> Text:
+    from rich.text import Text
+
+    text = Text()
+    for piece, hidden in pieces(value):
+        text.append(piece, style="reverse" if hidden else "")
+    return text
 
 
 def explain(config: Config, name: str, which: Callable[[str], str | None]) -> int:
     """Like bash's `type NAME` for dotdbg's items; exit 1 if dotdbg does not define NAME."""
     for alias in config.aliases:
         if alias.name == name:
-            print(f"{name} is an alias (pack {alias.pack}): {alias.desc}")
-            print(f"  {name} → {alias.command}")
+            print(f"{name} is an alias (pack {alias.pack}): {visible(alias.desc)}")
+            print(f"  {name} → {visible(alias.command)}")
             _print_shadow(config, name, which)
             return 0
     for function in config.functions:
         if function.name == name:
-            print(f"{name} is a function (pack {function.pack}): {function.desc}")
+            print(f"{name} is a function (pack {function.pack}): {visible(function.desc)}")
             print(f"{name}() {{")
             for line in function.body.strip("\n").splitlines():
-                print(f"    {line}")
+                print(f"    {visible(line)}")
             print("}")
             _print_shadow(config, name, which)
             return 0

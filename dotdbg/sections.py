@@ -205,8 +205,7 @@ def readline_section(
     for key, function in values["bindings"].items():
         at = ("readline", "bindings", key)
         checker.typed(function, str, at, '"\\\\C-x\\\\C-r" = "re-read-init-file"')
-        trailing_backslashes = len(key) - len(key.rstrip("\\"))
-        if not key or any(c in key for c in '"\n\r') or trailing_backslashes % 2:
+        if not is_key_sequence(key):
             raise checker.fail(
                 at,
                 f"readline key {key!r} is invalid",
@@ -228,6 +227,14 @@ def readline_section(
     )
 
 
+def is_key_sequence(key: str) -> bool:
+    """Whether ``key`` can stand between the double quotes of a readline binding: no quote,
+    no line break, and no lone backslash at the end (it would escape the closing quote, and
+    every new shell would complain)."""
+    trailing_backslashes = len(key) - len(key.rstrip("\\"))
+    return bool(key) and not any(c in key for c in '"\n\r') and trailing_backslashes % 2 == 0
+
+
 def _check_readline_knows(function: str, at: tuple[str, ...], checker: Checker) -> None:
     """readline ignores a binding to a name it does not know, without a word: refuse it here.
     Any well-formed name passes when there is no bash to ask."""
@@ -244,10 +251,13 @@ def _check_readline_knows(function: str, at: tuple[str, ...], checker: Checker) 
 
 def cheat_section(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> Cheat:
     values = _section(base, over, "cheat", checker)
-    key_hint = 'a readline key sequence such as "\\\\C-g" or "\\\\eg", or "" for no key'
+    key_hint = (
+        'a readline key sequence such as "\\\\C-g" or "\\\\eg" (no lone backslash at its '
+        'end), or "" for no key'
+    )
     key = values["key"]
     # A key without a backslash escape is plain typing: "C-g" would take over the letter C.
-    if key and (not key.startswith("\\") or any(c in key for c in "\n\r\"'")):
+    if key and (not key.startswith("\\") or "'" in key or not is_key_sequence(key)):
         raise checker.fail(("cheat", "key"), f"cheat.key {key!r} is not a key sequence", key_hint)
     alias_hint = 'a short name such as "ch", or "" for no alias'
     if values["alias"] and not ALIAS_NAME.fullmatch(values["alias"]):

@@ -281,7 +281,7 @@ def _done(paths: Paths, journal: Journal) -> None:
             f"removed ({error.strerror}): the next dotdbg command does it"
         )
         return
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, DotdbgError):  # old backups can wait for the next run
         prune(paths)
 
 

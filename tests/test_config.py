@@ -147,6 +147,21 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
         ('[aliases\nx = "ls"\n', ":1:9", "TOML syntax error", ""),
         ('[aliases]\nx = "ls', ":2:8", "TOML syntax error: unterminated string", "fix the TOML"),
         ('x = { command = "ls"\n\n', ":1:21", "unclosed inline table", ""),
+        # a lone backslash at the end escapes the binding's closing quote in every new shell
+        ('[cheat]\nkey = "\\\\C-g\\\\"\n', ":2:1", "is not a key sequence", "lone backslash"),
+        ("[readline]\nbindings = { '\\C-x\\' = 'abort' }\n", ":2:14", "readline key", "C-x"),
+        (
+            "x = " + "[" * 5000 + "]" * 5000 + "\n",
+            "",
+            "nests arrays or tables too deeply",
+            "flatten",
+        ),
+        (
+            "[aliases]\ny = " + "{a=" * 3000 + "1" + "}" * 3000 + "\n",
+            "",
+            "nests arrays or tables too deeply",
+            "",
+        ),
     ],
 )
 def test_bad_config_says_where_what_and_how(

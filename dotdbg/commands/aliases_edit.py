@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -21,6 +22,7 @@ from dotdbg.settings import Config
 from dotdbg.shadows import shadow_warnings
 from dotdbg.suggest import Existing, format_suggestions, learned_stems, pick, rc_names
 from dotdbg.suggest import suggest as propose
+from dotdbg.visible import visible
 
 alias_app = typer.Typer(help="Add or remove an alias in your config.", no_args_is_help=True)
 fn_app = typer.Typer(help="Add or remove a shell function in your config.", no_args_is_help=True)
@@ -176,7 +178,10 @@ def expand(
     config = load_config(paths)
     functions = {function.name for function in config.functions}
     result = expand_aliases(command, shell_aliases(config), functions)
-    print(result.text)
+    shown = visible(result.text) if sys.stdout.isatty() else result.text
+    print(shown)
+    if shown != result.text:
+        warn("control characters in it are shown as escapes; pipe the output for the exact text")
     for name in dict.fromkeys(result.open_ended):
         warn(
             f"alias {name} ends inside a quote or $(: bash reads on into the text after it, "
@@ -185,7 +190,7 @@ def expand(
     descriptions = {function.name: function.desc for function in config.functions}
     for name in dict.fromkeys(result.functions):
         note(
-            f"{name} is a dotdbg function ({descriptions[name]}), not inlined: "
+            f"{name} is a dotdbg function ({visible(descriptions[name])}), not inlined: "
             f"readers without dotdbg need its definition (`type {name}`)"
         )
     return 0
