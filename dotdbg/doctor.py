@@ -32,8 +32,9 @@ def run_checks(paths: Paths) -> list[Check]:
 
 
 def memlimit_checks() -> list[Check]:
-    """Which memlimit backends work here; one working backend is enough."""
-    from dotdbg.helpers.memlimit import probe_backends
+    """Which memlimit backends work here (one working backend is enough), and the commands
+    that memlimit runs killed -9 left running under their limit."""
+    from dotdbg.helpers.memlimit import find_leftovers, probe_backends
 
     probes = probe_backends()
     checks = [
@@ -41,6 +42,10 @@ def memlimit_checks() -> list[Check]:
     ]
     if not any(probe.works for probe in probes):
         checks.append(Check("memlimit", False, "no backend can limit memory here"))
+    checks += [
+        Check("memlimit leftovers", False, leftover.message(), leftover.fix)
+        for leftover in find_leftovers()
+    ]
     return checks
 
 

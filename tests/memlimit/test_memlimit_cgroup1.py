@@ -166,6 +166,41 @@ def test_a_cgroup_left_by_a_memlimit_killed_9_goes_at_the_next_run(cgroup_v1: Cg
     assert cgroup_v1() == before
 
 
+def test_a_command_left_running_by_a_memlimit_killed_9_is_reported(cgroup_v1: Cgroups) -> None:
+    """Issue 16.11: the next run and `dotdbg doctor` name the cgroup, the command, and how to
+    end it; once it is ended, the next run removes the cgroup."""
+    before = cgroup_v1()
+    proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", SLEEP)
+    command = psutil.Process(proc.pid).children()[0]
+    proc.kill()
+    proc.wait()
+    left = f"{own_v1_dir()}/dotdbg-memlimit-{proc.pid}"
+    said = f"a memlimit run killed -9 left 1 process(es) running under its limit in {left}: "
+    try:
+        done = run_cli(*CGROUP1, "100M", "--", "true")
+        assert done.returncode == 0
+        note = next(line for line in done.stderr.splitlines() if "killed -9 left" in line)
+        assert note.startswith(f"memlimit: note: {said}{command.pid} ({sys.executable} -c ")
+        assert note.endswith(
+            f"end them with `kill {command.pid}` (the next memlimit run then removes the cgroup)"
+        )
+        doctor = subprocess.run(
+            [sys.executable, "-m", "dotdbg", "doctor"], capture_output=True, text=True, timeout=60
+        )
+        assert f"!!  memlimit leftovers: {said}{command.pid} (" in doctor.stdout
+        assert f"     fix: kill {command.pid}" in doctor.stdout
+        assert doctor.returncode == 1
+    finally:
+        command.kill()
+        command.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while (Path(left) / "cgroup.procs").read_text().strip():
+        assert time.monotonic() < deadline, "the killed command stayed in its cgroup"
+        time.sleep(0.05)
+    assert "removed 1 empty cgroup(s)" in run_cli(*CGROUP1, "100M", "--", "true").stderr
+    assert cgroup_v1() == before
+
+
 def test_sigint_from_kill_is_relayed_once(cgroup_v1: Cgroups) -> None:
     proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", LIST_SIGINTS)
     proc.send_signal(signal.SIGINT)

@@ -12,6 +12,9 @@ from dotdbg.helpers.memlimit.backends import (
     BackendProbe,
     default_backends,
 )
+from dotdbg.helpers.memlimit.backends.cgroup1 import Cgroup1Backend
+from dotdbg.helpers.memlimit.backends.cgroup2 import Cgroup2Backend
+from dotdbg.helpers.memlimit.backends.cgroupdir import Leftover
 from dotdbg.helpers.memlimit.cgroupfs import CgroupFS
 from dotdbg.helpers.memlimit.limits import Limits, build_limits
 from dotdbg.helpers.memlimit.run import run_memlimit
@@ -19,11 +22,20 @@ from dotdbg.helpers.memlimit.run import run_memlimit
 __all__ = [
     "BACKEND_NAMES",
     "BackendProbe",
+    "Leftover",
     "Limits",
     "build_limits",
+    "find_leftovers",
     "probe_backends",
     "run_memlimit",
 ]
+
+
+def find_leftovers(fs: CgroupFS | None = None) -> list[Leftover]:
+    """Commands still running in the cgroups of memlimit runs that were killed -9."""
+    fs = fs or CgroupFS()
+    found = [*Cgroup2Backend(fs=fs).leftovers(), *Cgroup1Backend(fs=fs).leftovers()]
+    return list({leftover.directory: leftover for leftover in found}.values())
 
 
 def probe_backends(fs: CgroupFS | None = None) -> list[BackendProbe]:

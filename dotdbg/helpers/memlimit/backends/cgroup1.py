@@ -9,7 +9,9 @@ from dotdbg.helpers.memlimit.backends.base import BackendProbe, BackendUnavailab
 from dotdbg.helpers.memlimit.backends.cgroupdir import (
     V1,
     CgroupPlacement,
+    Leftover,
     arm_cgroup,
+    leftovers,
     note_enclosing_limit,
     verify_limit,
     write_limit,
@@ -48,6 +50,14 @@ class Cgroup1Backend:
         )
         note_enclosing_limit(placement, self.fs, mount, placement.directory, LIMIT, limits.ram)
         return placement
+
+    def leftovers(self) -> list[Leftover]:
+        """Commands of memlimit runs killed -9 that still run in their cgroup here."""
+        try:
+            _, parent = self._parent()
+        except BackendUnavailable:
+            return []
+        return leftovers(self.fs, parent)
 
     def _parent(self) -> tuple[Mount, PurePosixPath]:
         mount = next((m for m in self.fs.mounts() if self._is_memory(m)), None)

@@ -15,7 +15,9 @@ from dotdbg.helpers.memlimit.backends.base import BackendProbe, BackendUnavailab
 from dotdbg.helpers.memlimit.backends.cgroupdir import (
     V2,
     CgroupPlacement,
+    Leftover,
     arm_cgroup,
+    leftovers,
     note_enclosing_limit,
     verify_limit,
     write_limit,
@@ -45,6 +47,14 @@ class Cgroup2Backend:
             placement, self.fs, mount, placement.directory, "memory.max", limits.ram
         )
         return placement
+
+    def leftovers(self) -> list[Leftover]:
+        """Commands of memlimit runs killed -9 that still run in their cgroup here."""
+        try:
+            _, parent = self._parent()
+        except BackendUnavailable:
+            return []
+        return leftovers(self.fs, parent)
 
     def _parent(self) -> tuple[Mount, PurePosixPath]:
         mount = next((m for m in self.fs.mounts() if m.fstype == "cgroup2"), None)

@@ -37,6 +37,53 @@ def remove_stale(fs: CgroupFS, parent: PurePosixPath) -> int:
     return removed
 
 
+@dataclass(frozen=True)
+class Leftover:
+    """The cgroup of a memlimit run killed -9, its command still running in it."""
+
+    directory: PurePosixPath
+    pids: tuple[int, ...]
+    commands: tuple[str, ...]
+
+    def message(self) -> str:
+        shown = ", ".join(
+            f"{pid} ({command})" for pid, command in zip(self.pids, self.commands, strict=True)
+        )
+        pids = " ".join(map(str, self.pids))
+        return (
+            f"a memlimit run killed -9 left {len(self.pids)} process(es) running under its "
+            f"limit in {self.directory}: {shown}; end them with `kill {pids}` (the next "
+            "memlimit run then removes the cgroup)"
+        )
+
+    @property
+    def fix(self) -> str:
+        return f"kill {' '.join(map(str, self.pids))}"
+
+
+def leftovers(fs: CgroupFS, parent: PurePosixPath) -> list[Leftover]:
+    """The cgroups of memlimit runs that are gone but whose command still runs there."""
+    found = []
+    for name in fs.children(parent):
+        match = _OURS.fullmatch(name)
+        if match is None or pid_exists(int(match["pid"])):
+            continue
+        pids = tuple(fs.pids(parent / name))
+        if pids:
+            commands = tuple(_command_line(fs, pid) for pid in pids)
+            found.append(Leftover(parent / name, pids, commands))
+    return found
+
+
+def _command_line(fs: CgroupFS, pid: int) -> str:
+    try:
+        words = fs.read(PurePosixPath(f"/proc/{pid}/cmdline")).split("\0")
+    except OSError:
+        return "?"
+    line = " ".join(word for word in words if word)
+    return line if len(line) <= 60 else line[:57] + "..."
+
+
 def make_cgroup(fs: CgroupFS, parent: PurePosixPath) -> PurePosixPath:
     """A new child cgroup of ``parent`` named after this process."""
     for attempt in range(100):
@@ -221,6 +268,7 @@ def arm_cgroup(
     )
     if stale:
         placement.notes.append(f"removed {stale} empty cgroup(s) left by memlimit runs killed -9")
+    placement.notes.extend(leftover.message() for leftover in leftovers(fs, parent))
     try:
         placement.notes.extend(apply(directory))
     except BackendUnavailable:
