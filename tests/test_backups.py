@@ -1,0 +1,109 @@
+"""Issue 10.4: backups are pruned by a documented policy, `restore` steps further back each
+time, and uninstall removes the directories install created."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dotdbg import edit
+from dotdbg.backup import (
+    KEEP_NEWEST,
+    Saving,
+    backup_dirs,
+    complete_backups,
+    make_backup,
+    new_name,
+    prune,
+    publish,
+)
+from dotdbg.config import load_config
+from dotdbg.errors import DotdbgError
+from dotdbg.install import install, restore, uninstall
+from dotdbg.paths import Paths
+from tests.test_install import home_files
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> Paths:
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    return Paths.from_env(tmp_path)
+
+
+def test_each_plain_restore_undoes_one_more_command(paths: Paths) -> None:
+    states = [home_files(paths.home)]
+    install(paths, load_config(paths))
+    states.append(home_files(paths.home))
+    for name in ("aa", "bb"):
+        edit.add(paths, "aliases", name, f"echo {name}")
+        states.append(home_files(paths.home))
+    for back in (2, 1, 0):  # not a toggle between the last two states
+        restore(paths)
+        assert home_files(paths.home) == states[back]
+    with pytest.raises(DotdbgError, match="the oldest backup: there is nothing further back"):
+        restore(paths)
+    assert home_files(paths.home) == states[0]
+
+
+def test_restoring_the_backup_a_restore_made_undoes_that_restore(paths: Paths) -> None:
+    install(paths, load_config(paths))
+    edit.add(paths, "aliases", "aa", "echo aa")
+    edited = home_files(paths.home)
+    undo = restore(paths)
+    assert undo.backup_dir is not None
+    restore(paths, undo.backup_dir.name)
+    assert home_files(paths.home) == edited
+    restore(paths)  # steps back from where that put us: the state before `aa`... again
+    assert "aa" not in (paths.data_dir / "dotdbg.bash").read_text()
+
+
+def fake_backups(paths: Paths, commands: list[str]) -> list[Path]:
+    """Complete backup folders, one per command, as fast as the writer makes them."""
+    folders = []
+    bashrc = paths.bashrc.read_text()
+    for command in commands:
+        partial = make_backup(paths, [Saving(paths.bashrc, bashrc)], command=command, manifest={})
+        folder = new_name(paths)
+        publish(partial, folder)
+        folders.append(folder)
+    return folders
+
+
+def test_pruning_keeps_the_oldest_the_first_install_and_the_newest(paths: Paths) -> None:
+    commands = ["alias add", "install", *["alias add"] * (KEEP_NEWEST + 10)]
+    folders = fake_backups(paths, commands)
+    removed = prune(paths)
+    assert len(removed) == 10
+    kept = backup_dirs(paths)
+    assert kept == [folders[0], folders[1], *folders[-KEEP_NEWEST:]]
+    assert [b.command for b in complete_backups(paths)][:2] == ["alias add", "install"]
+    assert not [p for p in paths.backups_dir.iterdir() if p.name.startswith(".")]
+
+
+def test_many_edits_keep_a_bounded_history(paths: Paths) -> None:
+    install(paths, load_config(paths))
+    fake_backups(paths, ["alias add"] * (KEEP_NEWEST + 5))
+    edit.add(paths, "aliases", "aa", "echo aa")  # a real run prunes after its last write
+    assert len(backup_dirs(paths)) == KEEP_NEWEST + 1  # + the first install's
+
+
+def test_uninstall_removes_the_directories_install_created(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    (tmp_path / ".config").mkdir()  # the user's, empty: it stays
+    paths = Paths.from_env(tmp_path)
+    install(paths, load_config(paths))
+    assert (tmp_path / ".local/share/dotdbg").is_dir()
+    uninstall(paths)
+    assert not (tmp_path / ".local/share").exists()
+    assert (tmp_path / ".config").is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".bashrc", ".config", ".local"]
+    assert sorted(p.name for p in (tmp_path / ".local").iterdir()) == ["state"]  # backups stay
+
+
+def test_restoring_the_first_install_removes_its_directories_too(tmp_path: Path) -> None:
+    (tmp_path / ".bashrc").write_text("export A=1\n")
+    paths = Paths.from_env(tmp_path)
+    install(paths, load_config(paths))
+    restore(paths)
+    assert not (tmp_path / ".local/share").exists()
