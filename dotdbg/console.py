@@ -57,5 +57,5 @@ def run(app: typer.Typer, argv: list[str], prog_name: str) -> int:
             "command again",
             file=sys.stderr,
         )
-        return 1
+        return 2
     return result if isinstance(result, int) else 0
