@@ -422,3 +422,19 @@ def test_with_umask_000_nothing_dotdbg_writes_is_writable_by_others(home: Path) 
         os.umask(old)
     for path in [*paths.data_dir.iterdir(), paths.data_dir, home / ".inputrc", home / ".local"]:
         assert not stat.S_IMODE(path.stat().st_mode) & 0o022, path
+
+
+@needs_strace
+def test_backup_copies_are_fsynced_before_the_first_change(tmp_path: Path, home: Path) -> None:
+    points = write_points(argv_of("install", home=home), home, tmp_path / "trace")
+    lines = [point.line for point in points]
+    copy_synced = next(
+        n for n, line in enumerate(lines) if line.startswith("fsync(") and "/.partial-" in line
+    )
+    first_change = next(
+        n for n, line in enumerate(lines) if line.startswith("rename(") and '/.bashrc"' in line
+    )
+    assert "/backups/.partial-" in lines[copy_synced] and lines[copy_synced].endswith(
+        ".bashrc>) = 0"
+    )
+    assert copy_synced < first_change

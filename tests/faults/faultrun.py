@@ -206,8 +206,7 @@ class Tally:
     def line(self) -> str:
         return (
             f"cases run: {self.cases}, bytes lost: {self.bytes_lost}, tracebacks: "
-            f"{self.tracebacks}, leftovers: {self.leftovers}, other failures: "
-            f"{len(self.failures) - self.tracebacks - (self.bytes_lost > 0) - (self.leftovers > 0)}"
+            f"{self.tracebacks}, leftovers: {self.leftovers}, failing cases: {len(self.failures)}"
         )
 
 

@@ -9,10 +9,12 @@ tries a few chosen points; `pytest --fault-sweep` tries every point (see README,
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import io
 import shutil
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -37,12 +39,16 @@ from tests.faults.faultrun import (
 )
 
 pytestmark = pytest.mark.skipif(STRACE is None, reason="strace is not installed")
+WORKERS = 2
+
+
+_STDERR = threading.Lock()  # redirect_stderr swaps sys.stderr for every thread
 
 
 def recover(paths: Paths) -> str:
     """What the next dotdbg command does first: take the lock and finish what is left."""
     said = io.StringIO()
-    with contextlib.redirect_stderr(said), session(paths):
+    with _STDERR, contextlib.redirect_stderr(said), session(paths):
         pass
     return said.getvalue()
 
@@ -127,14 +133,32 @@ def sweep_tally() -> Iterator[Tally]:
 def test_every_fault_at_every_point(
     tmp_path: Path, operation: str, shape: str, sweep_tally: Tally
 ) -> None:
-    matrix = Matrix(tmp_path, OPERATIONS[operation], shape)
+    # Two workers, each with its own home (same calls, numbered the same), half the cases each.
+    workers = [Matrix(tmp_path / f"w{n}", OPERATIONS[operation], shape) for n in range(WORKERS)]
+    matrix = workers[0]
     assert matrix.points, "no write-side call found: the trace is broken"
+    assert all(len(worker.points) == len(matrix.points) for worker in workers)
+    cases = [(point, fault) for point in matrix.points for fault in FAULTS]
+    tallies = [Tally() for _ in workers]
+
+    def work(n: int) -> None:
+        for index in range(n, len(cases), WORKERS):
+            point, fault = cases[index]
+            workers[n].run(workers[n].points[matrix.points.index(point)], fault, tallies[n])
+
+    with concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
+        list(pool.map(work, range(WORKERS)))
     tally = Tally()
-    for point in matrix.points:
-        for fault in FAULTS:
-            matrix.run(point, fault, tally)
+    for part in tallies:
+        for key in ("cases", "bytes_lost", "tracebacks", "leftovers"):
+            setattr(tally, key, getattr(tally, key) + getattr(part, key))
+        tally.failures += part.failures
     for key in ("cases", "bytes_lost", "tracebacks", "leftovers"):
         setattr(sweep_tally, key, getattr(sweep_tally, key) + getattr(tally, key))
     sweep_tally.failures += tally.failures
-    print(f"\n{matrix.label}: {len(matrix.points)} points, {tally.line()}", file=sys.__stderr__)
+    print(
+        f"{matrix.label}: {len(matrix.points)} points, {tally.line()}",
+        file=sys.__stderr__,
+        flush=True,
+    )
     assert not tally.failures, "\n".join(tally.failures[:20])
