@@ -246,11 +246,12 @@ def test_an_io_error_anywhere_is_one_line_and_changes_nothing(
 
 @pytest.fixture
 def full_tmpfs(tmp_path: Path) -> Iterator[Path]:
-    """A real 64 KiB tmpfs, mounted for the test (root only)."""
+    """A real 128 KiB tmpfs, mounted for the test (root only): room for an installed home, and
+    then filled up."""
     mount = tmp_path / "small"
     mount.mkdir()
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", str(mount)],
+        ["mount", "-t", "tmpfs", "-o", "size=128k,mode=0755", "tmpfs", str(mount)],
         capture_output=True,
         check=False,
     )
@@ -271,14 +272,17 @@ def fill(directory: Path, leave: int) -> None:
             filler.write(b"\0" * size)
 
 
-def test_alias_add_on_a_full_disk_leaves_the_config_as_it_was(full_tmpfs: Path) -> None:
+# With 16 KiB left an older dotdbg wrote the new config, then died on the installed files with
+# a traceback; with 36 KiB left the config and its backups fit and dotdbg.bash does not.
+@pytest.mark.parametrize("leave", [16384, 36864])
+def test_alias_add_on_a_full_disk_leaves_the_config_as_it_was(full_tmpfs: Path, leave: int) -> None:
     home = full_tmpfs
     (home / ".bashrc").write_bytes(DEBIAN)
     paths = Paths.from_env(home)
     install(paths, load_config(paths))
     (paths.config_file.parent).mkdir(parents=True)
     paths.config_file.write_text('# mine\n[aliases]\ngs2 = "git status"\n')
-    fill(home, leave=4096)  # room for the config's backup, not for the new files too
+    fill(home, leave)
     before = snapshot(home)
     result = dotdbg("alias", "add", "gst", "git status --short", home=home)
     assert result.returncode == 2, result.stderr

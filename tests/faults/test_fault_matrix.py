@@ -92,6 +92,8 @@ SAMPLE = [
     ("alias add", "crlf", "ENOSPC", lambda p: p.syscall == "write" and "config.toml" in p.line),
     # killed between the config and the installed files of one edit
     ("alias add", "crlf", "SIGKILL", lambda p: p.syscall == "rename" and "dotdbg.bash" in p.line),
+    # an error there: the config already written is put back at once
+    ("alias add", "crlf", "EIO", lambda p: p.syscall == "rename" and "dotdbg.bash" in p.line),
 ]
 
 
