@@ -128,10 +128,17 @@ def sweep_tally() -> Iterator[Tally]:
     print(f"\nfault sweep: {tally.line()}", file=sys.__stderr__)
 
 
+# An edit in a home where dotdbg is not installed writes only the config: one shape will do.
+COMBINATIONS = [
+    (operation, shape)
+    for operation in sorted(OPERATIONS)
+    for shape in (SHAPES if "not installed" not in operation else SHAPES[:1])
+]
+
+
 @pytest.mark.faults
-@pytest.mark.timeout(3600)
-@pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("operation", sorted(OPERATIONS))
+@pytest.mark.timeout(3 * 3600)
+@pytest.mark.parametrize(("operation", "shape"), COMBINATIONS)
 def test_every_fault_at_every_point(
     tmp_path: Path, operation: str, shape: str, sweep_tally: Tally
 ) -> None:
