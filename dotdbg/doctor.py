@@ -24,6 +24,7 @@ class Check:
 def run_checks(paths: Paths) -> list[Check]:
     checks: list[Callable[[Paths], Check]] = [
         check_installed,
+        check_interrupted,
         check_login_shell,
         check_path,
         check_tools,
@@ -53,6 +54,17 @@ def check_installed(paths: Paths) -> Check:
     if is_installed(paths):
         return Check("install", True, "installed (`dotdbg status` checks it is current)")
     return Check("install", False, "not installed", "dotdbg install")
+
+
+def check_interrupted(paths: Paths) -> Check:
+    from dotdbg.recover import interrupted
+
+    pending = interrupted(paths)
+    if pending:
+        return Check(
+            "interrupted run", False, pending, "dotdbg install (or any command that changes files)"
+        )
+    return Check("interrupted run", True, "none: every dotdbg run finished")
 
 
 def check_login_shell(paths: Paths) -> Check:

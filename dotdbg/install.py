@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dotdbg import blocks
@@ -63,6 +63,14 @@ def checked_render(paths: Paths, config: Config) -> Rendered:
     return rendered
 
 
+def _with_interrupted(paths: Paths, plan: Plan) -> Plan:
+    """A dry run's plan, noting a run that died part-way: the next real run finishes it."""
+    from dotdbg.recover import interrupted
+
+    pending = interrupted(paths)
+    return replace(plan, notes=(pending, *plan.notes)) if pending else plan
+
+
 @contextmanager
 def _session_unless(dry_run: bool, paths: Paths) -> Iterator[None]:
     """A dry run takes no lock: every write is a rename, so it reads each file whole."""
@@ -86,7 +94,9 @@ def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False
         same = early is not None and early[0] == config
         rendered = early[1] if early and same else checked_render(paths, config)
         plan = plan_install(paths, config, rendered, read_state(paths))
-        backup_dir = None if dry_run else apply(paths, plan, command="install")
+        if dry_run:
+            return Report(_with_interrupted(paths, plan), None, config.warnings, config)
+        backup_dir = apply(paths, plan, command="install")
     return Report(plan, backup_dir, config.warnings, config)
 
 
@@ -94,7 +104,9 @@ def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:
     with _session_unless(dry_run, paths):
         state = read_state(paths)
         plan = plan_uninstall(paths, state, _accepted(paths, state))
-        backup_dir = None if dry_run else apply(paths, plan, command="uninstall")
+        if dry_run:
+            return Report(_with_interrupted(paths, plan))
+        backup_dir = apply(paths, plan, command="uninstall")
     return Report(plan, backup_dir)
 
 

@@ -61,6 +61,8 @@ def print_uninstall(paths: Paths, done: Report, *, dry_run: bool, diff: bool) ->
     if not done.plan.changes:
         note("nothing to uninstall")
     print_changes(paths, done.plan, dry_run=dry_run)
+    for line in done.plan.notes:
+        warn(line)
     if done.backup_dir is not None:
         note(f"previous versions saved in {paths.display(done.backup_dir)}")
 

@@ -169,6 +169,10 @@ def test_killed_before_the_manifest_status_says_so_and_the_next_run_finishes(
     assert status.stdout.startswith("a `dotdbg install` started at ")
     assert "was interrupted: the next dotdbg command that changes files" in status.stdout
     assert "saves its records (every file was written)" in status.stdout
+    doctor = dotdbg("doctor", home=home)
+    assert "!!  interrupted run: a `dotdbg install` started at " in doctor.stdout
+    dry = dotdbg("uninstall", "--dry-run", home=home)
+    assert "dotdbg: warning: a `dotdbg install` started at " in dry.stderr
     finished = dotdbg("uninstall", home=home)
     assert finished.stderr.startswith("dotdbg: finished the `dotdbg install` interrupted at ")
     assert (home / ".bashrc").read_bytes() == DEBIAN  # no extra newline

@@ -199,6 +199,4 @@ def restore(
         return 0
     done = installer.restore(paths, stamp, dry_run=dry_run)
     report.print_uninstall(paths, done, dry_run=dry_run, diff=diff)
-    for line in done.plan.notes:
-        notices.warn(line)
     return 0
