@@ -11,7 +11,7 @@ from dotdbg.helpers.memlimit.backends.cgroupdir import (
     CgroupPlacement,
     Leftover,
     arm_cgroup,
-    leftovers,
+    leftovers_below,
     note_enclosing_limit,
     verify_limit,
     write_limit,
@@ -53,11 +53,7 @@ class Cgroup1Backend:
 
     def leftovers(self) -> list[Leftover]:
         """Commands of memlimit runs killed -9 that still run in their cgroup here."""
-        try:
-            _, parent = self._parent()
-        except BackendUnavailable:
-            return []
-        return leftovers(self.fs, parent)
+        return leftovers_below(self.fs, self._parent)
 
     def _parent(self) -> tuple[Mount, PurePosixPath]:
         mount = next((m for m in self.fs.mounts() if self._is_memory(m)), None)

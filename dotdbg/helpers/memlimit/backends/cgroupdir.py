@@ -75,6 +75,17 @@ def leftovers(fs: CgroupFS, parent: PurePosixPath) -> list[Leftover]:
     return found
 
 
+def leftovers_below(
+    fs: CgroupFS, find_parent: Callable[[], tuple[Mount, PurePosixPath]]
+) -> list[Leftover]:
+    """``leftovers`` in the parent a backend makes its cgroups in (none where it cannot)."""
+    try:
+        _, parent = find_parent()
+    except BackendUnavailable:
+        return []
+    return leftovers(fs, parent)
+
+
 def _command_line(fs: CgroupFS, pid: int) -> str:
     try:
         words = fs.read(PurePosixPath(f"/proc/{pid}/cmdline")).split("\0")
