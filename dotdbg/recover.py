@@ -83,12 +83,14 @@ def finish(paths: Paths, journal: Journal) -> str:
 def roll_back(paths: Paths, journal: Journal) -> list[Path]:
     """Put every file of the run back from its backup; returns the files left alone because
     they hold neither the text from before nor the run's (someone changed them since)."""
-    changed = [step for step in journal.steps if current_digest(step.path) != step.before]
-    kept = []
+    now = {step.path: current_digest(step.path) for step in journal.steps}
+    written = [step for step in journal.steps if now[step.path] == step.after]
+    kept = [step.path for step in journal.steps if now[step.path] not in (step.before, step.after)]
     folder = paths.backups_dir / journal.backup
-    if changed:  # else the run died before its first change (its backup may not be named yet)
+    if written:  # else the run died before its first change (its backup may not be named yet)
         backup = read_backup(paths, folder)
-        kept = [step.path for step in reversed(changed) if not _put_back(paths, backup, step)]
+        for step in reversed(written):
+            _put_back(paths, backup, step)
         if journal.writes_manifest and backup.manifest is not None:
             save_manifest(paths, backup.manifest or None)
     remove_empty_dirs(list(journal.dirs))
@@ -98,19 +100,13 @@ def roll_back(paths: Paths, journal: Journal) -> list[Path]:
     return kept
 
 
-def _put_back(paths: Paths, backup: Contents, step: Step) -> bool:
-    current = current_digest(step.path)
-    if current == step.before:
-        return True
-    if current != step.after:
-        return False
+def _put_back(paths: Paths, backup: Contents, step: Step) -> None:
     if step.before is None:
         target = real_target(step.path)
         target.unlink()
         fsync_dir(target.parent)
     else:
         atomic_write(step.path, encoded(verified_copy(paths, backup, step.path)))
-    return True
 
 
 def written_dirs(paths: Paths) -> list[Path]:

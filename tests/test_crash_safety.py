@@ -446,3 +446,25 @@ def test_backup_copies_are_fsynced_before_the_first_change(tmp_path: Path, home:
         ".bashrc>) = 0"
     )
     assert copy_synced < first_change
+
+
+@needs_strace
+def test_recovery_leaves_a_file_changed_since_the_crash_and_says_so(
+    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dotdbg.writer import session
+
+    killed = faulted(
+        tmp_path, home, ("install",), lambda p: p.syscall == "rename" and "manifest" in p.line,
+        "SIGKILL",
+    )  # fmt: skip
+    assert killed.returncode == -9
+    mine = (home / ".bashrc").read_bytes() + b"alias mine=ls\n"  # edited after the crash
+    (home / ".bashrc").write_bytes(mine)
+    with session(Paths.from_env(home)):
+        pass
+    said = capsys.readouterr().err
+    assert "dotdbg: undid the `dotdbg install` interrupted at " in said
+    assert "except ~/.bashrc, changed since then and left as is" in said
+    assert (home / ".bashrc").read_bytes() == mine
+    assert not (home / ".inputrc").exists() and not (home / ".local/share/dotdbg").exists()
