@@ -50,7 +50,7 @@ def defined_functions(script: Path, marker: Path) -> tuple[list[str], str]:
 
 
 @settings(
-    max_examples=examples(20, 500),
+    max_examples=examples(12, 500),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

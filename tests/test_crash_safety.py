@@ -32,32 +32,71 @@ from tests.faults.faultrun import (
 needs_strace = pytest.mark.skipif(STRACE is None, reason="strace is not installed")
 
 
-def dotdbg(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "dotdbg", *args, "--home", str(home)]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=60, env=environment(home))
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def dotdbg(capsys: pytest.CaptureFixture[str]) -> Run:
+    """`dotdbg ARGS --home HOME` in this process (the same code, messages and exit code as
+    the command, without a Python start-up each time)."""
+    from dotdbg.entry import main
+
+    def run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        code = main([*args, "--home", str(home)])
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(list(args), code, out.out, out.err)
+
+    return run
 
 
 def argv_of(*args: str, home: Path) -> list[str]:
     return [sys.executable, "-m", "dotdbg", *args, "--home", str(home)]
 
 
+def traced(root: Path, args: tuple[str, ...], setup: Callable[[Path], None]) -> list[Point]:
+    """The write-side calls of ``dotdbg ARGS`` in a home made by ``setup``: their numbering
+    is the same in any home made so, wherever it is."""
+    home = root / "home"
+    home.mkdir(parents=True)
+    setup(home)
+    return write_points(argv_of(*args, home=home), home, root / "trace")
+
+
 def faulted(
-    tmp_path: Path,
     home: Path,
     args: tuple[str, ...],
+    points: list[Point],
     wanted: Callable[[Point], bool],
     fault: str,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``dotdbg ARGS`` with ``fault`` at the first call ``wanted`` picks (found by a
-    traced run in a copy of the home made at the same path)."""
-    copy = tmp_path / "pristine"
-    shutil.copytree(home, copy, symlinks=True)
-    points = write_points(argv_of(*args, home=home), home, tmp_path / "trace")
-    shutil.rmtree(home)
-    shutil.copytree(copy, home, symlinks=True)
-    shutil.rmtree(copy)
+    """Run ``dotdbg ARGS`` with ``fault`` at the first of ``points`` that ``wanted`` picks."""
     point = next(point for point in points if wanted(point))
     return run_faulted(argv_of(*args, home=home), home, point, fault)
+
+
+def debian_home(home: Path) -> None:
+    (home / ".bashrc").write_bytes(DEBIAN)
+
+
+def installed_home(home: Path) -> None:
+    debian_home(home)
+    install(Paths.from_env(home), load_config(Paths.from_env(home)))
+
+
+def copying_into_the_backup(point: Point) -> bool:
+    return point.syscall == "write" and "/backups/" in point.line
+
+
+def renaming_the_manifest(point: Point) -> bool:
+    return point.syscall == "rename" and "manifest" in point.line
+
+
+@pytest.fixture(scope="module")
+def install_points(tmp_path_factory: pytest.TempPathFactory) -> list[Point]:
+    if STRACE is None:
+        pytest.skip("strace is not installed")
+    return traced(tmp_path_factory.mktemp("trace"), ("install",), debian_home)
 
 
 @pytest.fixture
@@ -73,12 +112,9 @@ def home(tmp_path: Path) -> Path:
 
 @needs_strace
 def test_a_full_disk_while_backing_up_changes_nothing_and_leaves_no_copy(
-    tmp_path: Path, home: Path
+    home: Path, dotdbg: Run, install_points: list[Point]
 ) -> None:
-    result = faulted(
-        tmp_path, home, ("install",), lambda p: p.syscall == "write" and "/backups/" in p.line,
-        "ENOSPC",
-    )  # fmt: skip
+    result = faulted(home, ("install",), install_points, copying_into_the_backup, "ENOSPC")
     assert result.returncode == 2
     assert result.stderr.splitlines()[0] == (
         "dotdbg: error: cannot back up ~/.bashrc into ~/.local/state/dotdbg/backups "
@@ -109,7 +145,7 @@ def test_a_copy_that_is_not_what_was_saved_is_never_written_back(home: Path) -> 
 
 
 @pytest.mark.parametrize("link", ["symlink", "hard link"])
-def test_the_lock_file_is_never_followed_nor_truncated(home: Path, link: str) -> None:
+def test_the_lock_file_is_never_followed_nor_truncated(home: Path, link: str, dotdbg: Run) -> None:
     state = home / ".local/state/dotdbg"
     state.mkdir(parents=True)
     if link == "symlink":
@@ -129,7 +165,7 @@ def test_the_lock_file_is_never_followed_nor_truncated(home: Path, link: str) ->
         assert (state / "lock").read_bytes() == DEBIAN
 
 
-def test_a_state_directory_others_can_write_is_refused(home: Path) -> None:
+def test_a_state_directory_others_can_write_is_refused(home: Path, dotdbg: Run) -> None:
     state = home / ".local/state/dotdbg"
     state.mkdir(parents=True)
     state.chmod(0o777)
@@ -140,7 +176,7 @@ def test_a_state_directory_others_can_write_is_refused(home: Path) -> None:
     assert (home / ".bashrc").read_bytes() == DEBIAN
 
 
-def test_a_symlinked_manifest_is_not_followed(home: Path) -> None:
+def test_a_symlinked_manifest_is_not_followed(home: Path, dotdbg: Run) -> None:
     paths = Paths.from_env(home)
     install(paths, load_config(paths))
     paths.manifest_file.unlink()
@@ -157,12 +193,9 @@ def test_a_symlinked_manifest_is_not_followed(home: Path) -> None:
 
 @needs_strace
 def test_killed_before_the_manifest_status_says_so_and_the_next_run_finishes(
-    tmp_path: Path, home: Path
+    home: Path, dotdbg: Run, install_points: list[Point]
 ) -> None:
-    killed = faulted(
-        tmp_path, home, ("install",), lambda p: p.syscall == "rename" and "manifest" in p.line,
-        "SIGKILL",
-    )  # fmt: skip
+    killed = faulted(home, ("install",), install_points, renaming_the_manifest, "SIGKILL")
     assert killed.returncode == -9
     status = dotdbg("status", home=home)
     assert status.returncode == 1
@@ -184,9 +217,10 @@ def test_an_unreadable_manifest_stops_uninstall(tmp_path: Path, home: Path) -> N
     paths = Paths.from_env(home)
     install(paths, load_config(paths))
     installed = snapshot(home)
+    points = traced(tmp_path / "traced", ("uninstall",), installed_home)
     result = faulted(
-        tmp_path, home, ("uninstall",),
-        lambda p: p.syscall == "read" and "manifest.json" in p.line, "EIO",
+        home, ("uninstall",), points, lambda p: p.syscall == "read" and "manifest.json" in p.line,
+        "EIO",
     )  # fmt: skip
     assert result.returncode == 2
     assert result.stderr.splitlines()[0] == (
@@ -200,10 +234,10 @@ def test_an_unreadable_manifest_stops_uninstall(tmp_path: Path, home: Path) -> N
 
 @needs_strace
 def test_temp_files_and_half_backups_of_a_killed_run_are_removed_and_said(
-    tmp_path: Path, home: Path
+    home: Path, dotdbg: Run, install_points: list[Point]
 ) -> None:
     killed = faulted(
-        tmp_path, home, ("install",),
+        home, ("install",), install_points,
         lambda p: p.syscall == "rename" and p.line.endswith('/.bashrc") = 0'), "SIGKILL",
     )  # fmt: skip
     assert killed.returncode == -9
@@ -232,15 +266,18 @@ def test_temp_files_and_half_backups_of_a_killed_run_are_removed_and_said(
     ("what", "wanted"),
     [
         ("the manifest", lambda p: p.syscall == "write" and "manifest.json" in p.line),
-        ("the journal", lambda p: p.syscall == "fsync" and "journal.json" in p.line),
         ("the data dir", lambda p: p.syscall == "mkdir" and p.line.endswith('dotdbg", 0755) = 0')),
         ("the lock", lambda p: p.syscall == "flock"),
     ],
 )
 def test_an_io_error_anywhere_is_one_line_and_changes_nothing(
-    tmp_path: Path, home: Path, what: str, wanted: Callable[[Point], bool]
+    tmp_path: Path,
+    home: Path,
+    what: str,
+    wanted: Callable[[Point], bool],
+    install_points: list[Point],
 ) -> None:
-    result = faulted(tmp_path, home, ("install",), wanted, "EIO")
+    result = faulted(home, ("install",), install_points, wanted, "EIO")
     assert result.returncode in (1, 2), what
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("dotdbg: error: ")
@@ -279,7 +316,9 @@ def fill(directory: Path, leave: int) -> None:
 # With 16 KiB left an older dotdbg wrote the new config, then died on the installed files with
 # a traceback; with 36 KiB left the config and its backups fit and dotdbg.bash does not.
 @pytest.mark.parametrize("leave", [16384, 36864])
-def test_alias_add_on_a_full_disk_leaves_the_config_as_it_was(full_tmpfs: Path, leave: int) -> None:
+def test_alias_add_on_a_full_disk_leaves_the_config_as_it_was(
+    full_tmpfs: Path, leave: int, dotdbg: Run
+) -> None:
     home = full_tmpfs
     (home / ".bashrc").write_bytes(DEBIAN)
     paths = Paths.from_env(home)
@@ -412,7 +451,7 @@ def test_a_root_owned_bashrc_in_a_users_home_is_not_replaced(nobodys_home: Path)
     assert bashrc.stat().st_uid == 0 and bashrc.read_bytes() == DEBIAN
 
 
-def test_root_installing_into_a_users_home_keeps_the_owner(nobodys_home: Path) -> None:
+def test_root_installing_into_a_users_home_keeps_the_owner(nobodys_home: Path, dotdbg: Run) -> None:
     bashrc = nobodys_home / ".bashrc"
     bashrc.write_bytes(DEBIAN)
     os.chown(bashrc, 65534, 65534)
@@ -433,9 +472,10 @@ def test_with_umask_000_nothing_dotdbg_writes_is_writable_by_others(home: Path) 
 
 
 @needs_strace
-def test_backup_copies_are_fsynced_before_the_first_change(tmp_path: Path, home: Path) -> None:
-    points = write_points(argv_of("install", home=home), home, tmp_path / "trace")
-    lines = [point.line for point in points]
+def test_backup_copies_are_fsynced_before_the_first_change(
+    home: Path, install_points: list[Point]
+) -> None:
+    lines = [point.line for point in install_points]
     copy_synced = next(
         n for n, line in enumerate(lines) if line.startswith("fsync(") and "/.partial-" in line
     )
@@ -450,14 +490,11 @@ def test_backup_copies_are_fsynced_before_the_first_change(tmp_path: Path, home:
 
 @needs_strace
 def test_recovery_leaves_a_file_changed_since_the_crash_and_says_so(
-    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+    home: Path, capsys: pytest.CaptureFixture[str], install_points: list[Point]
 ) -> None:
     from dotdbg.writer import session
 
-    killed = faulted(
-        tmp_path, home, ("install",), lambda p: p.syscall == "rename" and "manifest" in p.line,
-        "SIGKILL",
-    )  # fmt: skip
+    killed = faulted(home, ("install",), install_points, renaming_the_manifest, "SIGKILL")
     assert killed.returncode == -9
     mine = (home / ".bashrc").read_bytes() + b"alias mine=ls\n"  # edited after the crash
     (home / ".bashrc").write_bytes(mine)

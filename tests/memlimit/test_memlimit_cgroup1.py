@@ -166,7 +166,9 @@ def test_a_cgroup_left_by_a_memlimit_killed_9_goes_at_the_next_run(cgroup_v1: Cg
     assert cgroup_v1() == before
 
 
-def test_a_command_left_running_by_a_memlimit_killed_9_is_reported(cgroup_v1: Cgroups) -> None:
+def test_a_command_left_running_by_a_memlimit_killed_9_is_reported(
+    cgroup_v1: Cgroups, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue 16.11: the next run and `dotdbg doctor` name the cgroup, the command, and how to
     end it; once it is ended, the next run removes the cgroup."""
     before = cgroup_v1()
@@ -184,12 +186,12 @@ def test_a_command_left_running_by_a_memlimit_killed_9_is_reported(cgroup_v1: Cg
         assert note.endswith(
             f"end them with `kill {command.pid}` (the next memlimit run then removes the cgroup)"
         )
-        doctor = subprocess.run(
-            [sys.executable, "-m", "dotdbg", "doctor"], capture_output=True, text=True, timeout=60
-        )
-        assert f"!!  memlimit leftovers: {said}{command.pid} (" in doctor.stdout
-        assert f"     fix: kill {command.pid}" in doctor.stdout
-        assert doctor.returncode == 1
+        from dotdbg.entry import main
+
+        assert main(["doctor"]) == 1
+        doctor = capsys.readouterr().out
+        assert f"!!  memlimit leftovers: {said}{command.pid} (" in doctor
+        assert f"     fix: kill {command.pid}" in doctor
     finally:
         command.kill()
         command.wait(timeout=10)
