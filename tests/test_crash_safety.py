@@ -359,6 +359,32 @@ def test_install_reads_the_config_under_the_lock(home: Path) -> None:
     assert "alias late=" in (paths.data_dir / "dotdbg.bash").read_text()
 
 
+@pytest.mark.faults
+@pytest.mark.timeout(600)
+def test_forty_concurrent_edits_and_installs_lose_nothing(home: Path) -> None:
+    """The audit's race, as it ran it: 20 `alias add` and 20 `install` at once."""
+    paths = Paths.from_env(home)
+    install(paths, load_config(paths))
+    runs = []
+    for n in range(20):
+        for args in (("alias", "add", f"zz{n}", f"echo {n}"), ("install",)):
+            runs.append(
+                subprocess.Popen(
+                    argv_of(*args, home=home),
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    env=environment(home),
+                )
+            )
+    errors = [run.communicate(timeout=600)[1] for run in runs]
+    assert [run.returncode for run in runs] == [0] * 40, errors
+    assert not [err for err in errors if "Traceback" in err]
+    generated = (paths.data_dir / "dotdbg.bash").read_text()
+    assert sorted(n for n in range(20) if f"alias zz{n}='echo {n}'" in generated) == list(range(20))
+    assert paths.config_file.read_text().count("zz") == 20
+
+
 def _waits_on_lock(pid: int) -> bool:
     try:
         return "flock" in Path(f"/proc/{pid}/wchan").read_text() or _in_flock_syscall(pid)
