@@ -197,9 +197,21 @@ def _contents(paths: Paths, folder: Path, index: dict[str, Any]) -> Contents:
 
 
 def _read_index(folder: Path) -> dict[str, Any] | None:
+    """A complete folder's index; None for a folder without one (a dead run's, an older
+    dotdbg's). An index that cannot be read is an error: skipping its folder would make a
+    plain restore pick another one."""
     try:
-        index = json.loads((folder / INDEX).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        raw = (folder / INDEX).read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        raise DotdbgError(
+            f"cannot read {folder / INDEX}: {error.strerror}, so dotdbg changed nothing",
+            hint="check the backup folder and its file system",
+        ) from None
+    try:
+        index = json.loads(raw.decode("utf-8"))
+    except ValueError:  # damaged, or not UTF-8
         return None
     complete = isinstance(index, dict) and index.get("complete") is True
     if not complete or index.get("version") != INDEX_VERSION:

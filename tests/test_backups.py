@@ -107,3 +107,16 @@ def test_restoring_the_first_install_removes_its_directories_too(tmp_path: Path)
     install(paths, load_config(paths))
     restore(paths)
     assert not (tmp_path / ".local/share").exists()
+
+
+def test_a_backup_index_that_cannot_be_read_stops_restore(paths: Paths) -> None:
+    """Skipped as "incomplete", its folder would make a plain restore pick an older one."""
+    install(paths, load_config(paths))
+    edit.add(paths, "aliases", "aa", "echo aa")
+    index = backup_dirs(paths)[-1] / "dotdbg-backup.json"
+    index.unlink()
+    index.mkdir()  # reading it fails with an OSError (EISDIR), as an EIO would
+    edited = home_files(paths.home)
+    with pytest.raises(DotdbgError, match=r"cannot read .*dotdbg-backup\.json: Is a directory"):
+        restore(paths)
+    assert home_files(paths.home) == edited
