@@ -152,18 +152,14 @@ git-replace() {
 # -- TAB completion for dotdbg (runs dotdbg only when TAB is pressed) -------------------------
 _dotdbg_complete() {
     local cur=${COMP_WORDS[COMP_CWORD]}
-    local words
     if (( COMP_CWORD == 1 )); then
-        words='alias aliases cheat diff disk-fill doctor expand fn gdb gpu-fill init install mem-fill memlimit pyspy render restore stacks status suggest uninstall watch-python'
+        __dotdbg_complete_words "$cur" 'alias' 'aliases' 'cheat' 'diff' 'disk-fill' 'doctor' 'expand' 'fn' 'gdb' 'gpu-fill' 'init' 'install' 'mem-fill' 'memlimit' 'pyspy' 'render' 'restore' 'stacks' 'status' 'suggest' 'uninstall' 'watch-python'
     elif [[ ${COMP_WORDS[1]} == cheat ]]; then
         __dotdbg_cheat_complete
-        return 0
     elif [[ ${COMP_WORDS[1]} == aliases ]]; then
-        words='pyt pytc pytf wn wnm gs gd gds ga gc gp gpl gl gco gb l lt la df wrap git-replace'
-    else
-        return 0
+        __dotdbg_complete_words "$cur" 'pyt' 'pytc' 'pytf' 'wn' 'wnm' 'gs' 'gd' 'gds' 'ga' 'gc' 'gp' 'gpl' 'gl' 'gco' 'gb' 'l' 'lt' 'la' 'df' 'wrap' 'git-replace'
     fi
-    mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+    return 0
 }
 complete -F _dotdbg_complete dotdbg
 
@@ -227,6 +223,19 @@ __dotdbg_cheat_widget() {
     fi
 }
 
+# COMPREPLY: the words after $1 that start with $1, each quoted for the command line. They are
+# data: compgen -W would expand $(...) and `...` in them, and run code at a press of TAB.
+__dotdbg_complete_words() {
+    local prefix=$1 candidate
+    shift
+    COMPREPLY=()
+    for candidate; do
+        [[ $candidate == "$prefix"* ]] || continue
+        printf -v candidate '%q' "$candidate"
+        COMPREPLY+=("$candidate")
+    done
+}
+
 # Completion for `dotdbg cheat` words: options, sheet names for the first word and --edit.
 __dotdbg_cheat_complete() {
     local word=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
@@ -234,22 +243,23 @@ __dotdbg_cheat_complete() {
     [[ ${COMP_WORDS[0]} == dotdbg ]] && index=2 # `dotdbg cheat ...` rather than the alias
     for (( ; index < COMP_CWORD; index++)); do
         case ${COMP_WORDS[index]} in
-            -t | --tag | --color | --edit | --new) ((index++)) ;;
+            -t | --tag | --color | --edit | --new | --add) ((index++)) ;;
             -*) ;;
             *) seen_word=1 ;;
         esac
     done
     COMPREPLY=()
     case $previous in
-        --color) mapfile -t COMPREPLY < <(compgen -W 'auto always never' -- "$word") ;;
+        --color) __dotdbg_complete_words "$word" auto always never ;;
         -t | --tag | --new) ;;
         *)
             if [[ $word == -* ]]; then
-                mapfile -t COMPREPLY < <(compgen -W '--regex --tag --commands --json --color
-                    --edit --new --names --help' -- "$word")
+                __dotdbg_complete_words "$word" --regex --tag --commands --json --color --edit \
+                    --new --names --help
             elif [[ $previous == --edit ]] || ((!seen_word)); then
-                mapfile -t COMPREPLY < <(compgen -W "$(command dotdbg cheat --names 2>/dev/null)" \
-                    -- "$word")
+                local -a names
+                mapfile -t names < <(command dotdbg cheat --names 2>/dev/null)
+                __dotdbg_complete_words "$word" "${names[@]}"
             fi
             ;;
     esac
