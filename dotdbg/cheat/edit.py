@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from dotdbg.cheat.cheatpaths import PERSONAL
 from dotdbg.cheat.search import Sheet, suggestions
+from dotdbg.cheat.visible import one_line
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import new_file_mode
 
@@ -127,7 +128,7 @@ def _link_no_replace(temp: str, target: str) -> None:
 
 def _unknown_sheet(name: str, sheets: Mapping[str, Sheet]) -> DotdbgError:
     close = suggestions(name, sheets)
-    hint = f"did you mean {' or '.join(close)}?" if close else ""
+    hint = f"did you mean {one_line(' or '.join(close))}?" if close else ""
     hint = f"{hint} To start a new sheet: dotdbg cheat --new {name}".strip()
     return DotdbgError(f"no sheet named {name!r}", hint=hint)
 

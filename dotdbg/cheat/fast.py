@@ -12,6 +12,7 @@ import sys
 
 from dotdbg.cheat import cheatpaths, output, search
 from dotdbg.cheat.index import CACHE_NAME, Index, load_configured, load_sheets
+from dotdbg.cheat.visible import one_line
 from dotdbg.errors import DotdbgError
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -259,7 +260,7 @@ def _report_nothing_found(
     terms = " ".join(words[1:] if result.mode == search.SHEET_MODE else words)
     if result.mode == search.SHEET_MODE and not terms:
         print(f"dotdbg: sheet {result.sheet!r} has no entries yet", file=sys.stderr)
-        print(f"hint: dotdbg cheat --edit {result.sheet}", file=sys.stderr)
+        print(f"hint: dotdbg cheat --edit {one_line(result.sheet)}", file=sys.stderr)
         return
     if result.mode == search.SHEET_MODE:
         print(f"dotdbg: no entry of sheet {result.sheet!r} matches {terms!r}", file=sys.stderr)
@@ -267,7 +268,7 @@ def _report_nothing_found(
     print(f"dotdbg: no sheet or entry matches {terms!r}", file=sys.stderr)
     close = search.suggestions(words[0], sheets)
     if close:
-        print(f"hint: did you mean {' or '.join(close)}?", file=sys.stderr)
+        print(f"hint: did you mean {one_line(' or '.join(close))}?", file=sys.stderr)
 
 
 def _report_no_tag(sheets: dict[str, search.Sheet], options: Options) -> int:
@@ -275,7 +276,7 @@ def _report_no_tag(sheets: dict[str, search.Sheet], options: Options) -> int:
     print(f"dotdbg: no sheet is tagged {wanted}", file=sys.stderr)
     known = sorted({tag.lower() for sheet in sheets.values() for tag in sheet.tags})
     if known:
-        print(f"hint: tags in use: {', '.join(known)}", file=sys.stderr)
+        print(f"hint: tags in use: {one_line(', '.join(known))}", file=sys.stderr)
     if options.json:
         _write("[]\n")
     return EXIT_NOT_FOUND
@@ -284,7 +285,7 @@ def _report_no_tag(sheets: dict[str, search.Sheet], options: Options) -> int:
 def _warn(path: str, problem: str) -> None:
     home = os.path.expanduser("~")
     shown = "~" + path[len(home) :] if home != os.sep and path.startswith(home + os.sep) else path
-    print(f"dotdbg: warning: {shown}: {problem}", file=sys.stderr)
+    print(f"dotdbg: warning: {one_line(shown)}: {one_line(problem)}", file=sys.stderr)
 
 
 def _write(text: str) -> int:
