@@ -12,12 +12,12 @@ import marshal
 import os
 import sys
 
-from dotdbg.cheat.cheatpaths import Cheatpath, read_configured_paths
+from dotdbg.cheat.cheatpaths import Cheatpath, PathsError, read_configured_paths
 from dotdbg.cheat.sheets import SheetError, decode, parse
 
 CACHE_NAME = "cheat-index.marshal"
 # Bump when the parser's output changes so old caches are not trusted.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 MAX_SHEET_BYTES = 16 * 2**20
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -165,15 +165,32 @@ def load_configured(config_file: str, index: Index, warn: Warn) -> list[Cheatpat
     if stamp is None:
         return []
     record = index.lookup(config_file, stamp, lambda: _configured_record(config_file))
-    if isinstance(record, str):
-        warn(config_file, f"{record}; its cheat paths are ignored")
+    if isinstance(record, tuple):
+        location, problem = record
+        warn(config_file + location, f"{problem}; its cheat paths are ignored")
         return []
     return [Cheatpath(*fields) for fields in record]
 
 
-def _configured_record(config_file: str) -> list[PathRecord] | str:
+def _configured_record(config_file: str) -> list[PathRecord] | tuple[str, str]:
+    """The configured paths, or where (``:line:col`` or "") and what is wrong with them."""
     try:
         paths = read_configured_paths(config_file)
+    except PathsError as error:
+        hint = error.hint.splitlines()[0]
+        return _located(config_file, error.key_path), f"{error} (hint: {hint})"
     except (OSError, ValueError) as error:
-        return " ".join(str(error).split())
+        return "", " ".join(str(error).split())
     return [(path.label, path.directory, path.readonly) for path in paths]
+
+
+def _located(config_file: str, key_path: tuple[str, ...]) -> str:
+    """``:line:col`` of a key: only when a config is wrong, so tomlpos's ``re`` is affordable."""
+    from dotdbg.tomlpos import locate
+
+    try:
+        with open(config_file, encoding="utf-8") as file:
+            line, column = locate(file.read(), key_path)
+    except (OSError, ValueError):
+        return ""
+    return f":{line}:{column}"
