@@ -5,6 +5,7 @@ Every function returns a string; printing is the caller's business.
 
 from __future__ import annotations
 
+from dotdbg.cheat.commands import entry_syntax, split
 from dotdbg.cheat.visible import is_plain, json_safe, one_line, visible
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -191,15 +192,24 @@ def joined(text: str) -> str:
     return " ".join(line.rstrip("\\").strip() for line in text.split("\n"))
 
 
-def format_pick(result: Result) -> str:
-    """NUL-terminated records for the prompt widget: ``display <US> command``.
+def pick_records(result: Result) -> list[tuple[str, str]]:
+    """(what a picker shows, the command it puts on the line): one record per command.
 
-    Both parts are ``visible``: a control character in a sheet, the separator and NUL among
-    them, is written out as ``\\xNN``, so a record can never show one command and insert
-    another."""
+    An entry holding several commands gives one record each, so a pick puts one command on
+    the line. Both parts are ``visible``: a control character in a sheet, NUL and the record
+    separator among them, is written out as ``\\xNN``, so a record can never show one command
+    and insert another."""
     records = []
     for group in result.groups:
         for comment, command, _ in group.hits:
-            shown = f"{group.file.name:<12} {joined(comment)}  ->  {joined(command)}"
-            records.append(f"{one_line(shown)}{PICK_SEPARATOR}{visible(command)}\0")
-    return "".join(records)
+            parts = split(command, entry_syntax(comment, group.file.syntax))
+            for number, part in enumerate(parts, 1):
+                count = f" ({number}/{len(parts)})" if len(parts) > 1 else ""
+                shown = f"{group.file.name:<10} {joined(part)}  # {joined(comment)}{count}"
+                records.append((one_line(shown), visible(part)))
+    return records
+
+
+def format_pick(result: Result) -> str:
+    """``--pick``: NUL-terminated records ``display <US> command`` for fzf and other widgets."""
+    return "".join(f"{shown}{PICK_SEPARATOR}{command}\0" for shown, command in pick_records(result))
