@@ -12,12 +12,13 @@ import marshal
 import os
 import sys
 
+from dotdbg.cheat import formats
 from dotdbg.cheat.cheatpaths import Cheatpath, PathsError, read_configured_paths
 from dotdbg.cheat.sheets import SheetError, decode, parse
 
 CACHE_NAME = "cheat-index.marshal"
 # Bump when the parser's output changes so old caches are not trusted.
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 MAX_SHEET_BYTES = 16 * 2**20
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -102,8 +103,10 @@ def _stamp(path: str) -> tuple[int, int] | None:
 
 # -- sheets ----------------------------------------------------------------------------------
 def sheet_files(directory: str) -> list[tuple[str, str]]:
-    """(name, path) of every sheet below ``directory``: like cheat, names with a dot and hidden
-    entries are skipped; a sheet in a subfolder is named ``folder/name``."""
+    """(name, path) of every sheet below ``directory``. Like cheat, names with a dot and hidden
+    entries are skipped, and a sheet in a subfolder is named ``folder/name``; tldr pages
+    (``*.md``) and navi cheats (``*.cheat``) are named by their file name alone, and tldr pages
+    of another platform (``osx/`` on Linux) are left out."""
     found: list[tuple[str, str]] = []
     _walk(directory, "", found)
     return found
@@ -115,27 +118,37 @@ def _walk(directory: str, prefix: str, found: list[tuple[str, str]]) -> None:
     except OSError:
         return
     for child in children:
-        if "." in child.name:
+        if child.name.startswith("."):
             continue
         if child.is_dir(follow_symlinks=False):  # like cheat; and a linked loop cannot recurse
-            _walk(child.path, f"{prefix}{child.name}/", found)
-        elif child.is_file():
-            found.append((prefix + child.name, child.path))
+            if "." not in child.name and not formats.foreign_platform(child.name):
+                _walk(child.path, f"{prefix}{child.name}/", found)
+            continue
+        kind = formats.format_of(child.name)
+        if kind and child.is_file():
+            name = prefix + child.name if kind == "cheat" else formats.sheet_name(child.name)
+            found.append((name, child.path))
 
 
 def read_record(path: str) -> SheetRecord | Skipped:
-    """What the cache keeps for one file: the parsed sheet, or where and why it was skipped."""
+    """What the cache keeps for one file: the parsed sheet, or where and why it was skipped
+    (nothing at all for a file that is no sheet, like a README.md among tldr pages)."""
     try:
         with open(path, "rb") as file:
             data = file.read(MAX_SHEET_BYTES + 1)
         if len(data) > MAX_SHEET_BYTES:
             raise SheetError(f"larger than {MAX_SHEET_BYTES // 2**20} MiB: split it up")
-        sheet = parse(decode(data))
+        sheet = PARSERS[formats.format_of(os.path.basename(path))](decode(data))
+    except formats.NotASheet:
+        return []
     except SheetError as error:
         return [error.location, str(error)]
     except OSError as error:
         return ["", f"cannot be read: {error.strerror}"]
     return (sheet.syntax, sheet.tags, sheet.entries, sorted(sheet.extra.items()))
+
+
+PARSERS = {"cheat": parse, "tldr": formats.parse_tldr, "navi": formats.parse_navi}
 
 
 def load_sheets(cheatpaths: list[Cheatpath], index: Index, warn: Warn) -> list[SheetFile]:
@@ -148,8 +161,9 @@ def load_sheets(cheatpaths: list[Cheatpath], index: Index, warn: Warn) -> list[S
                 continue
             record = index.lookup(path, stamp, _reader(path))
             if isinstance(record, list):
-                location, problem = record
-                warn(path + location, f"{problem}; sheet skipped")
+                if record:
+                    location, problem = record
+                    warn(path + location, f"{problem}; sheet skipped")
             else:
                 loaded.append(SheetFile(name, path, cheatpath, rank, record))
     return loaded

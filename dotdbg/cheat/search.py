@@ -98,13 +98,17 @@ def resolve_sheet(word: str, names: Iterable[str]) -> str | None:
     return candidates[0] if len(candidates) == 1 else None
 
 
-def lookup(sheets: dict[str, Sheet], words: Sequence[str], regex: bool) -> Result:
-    """Apply the lookup rule to non-empty ``words``."""
-    name = resolve_sheet(words[0], sheets)
+def lookup(
+    sheets: dict[str, Sheet], words: Sequence[str], regex: bool, phrase: str | None = None
+) -> Result:
+    """Apply the lookup rule to ``words``; ``phrase`` (cheat's ``-s``) is one more term that
+    never names a sheet, so without words it searches every sheet."""
+    extra = [] if phrase is None else [phrase]
+    name = resolve_sheet(words[0], sheets) if words else None
     if name is not None:
-        matchers = [compile_term(term, regex) for term in words[1:]]
+        matchers = [compile_term(term, regex) for term in [*words[1:], *extra]]
         return Result(SHEET_MODE, name, _sheet_groups(sheets[name], matchers), matchers)
-    matchers = [compile_term(term, regex) for term in words]
+    matchers = [compile_term(term, regex) for term in [*words, *extra]]
     return Result(SEARCH_MODE, "", _search_groups(sheets.values(), matchers), matchers)
 
 
