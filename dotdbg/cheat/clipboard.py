@@ -35,8 +35,8 @@ def through_passthrough(sequence: bytes) -> bytes:
     return b"\x1bPtmux;" + sequence.replace(b"\x1b", b"\x1b\x1b") + b"\x1b\\"
 
 
-def tmux_option(name: str, env: Mapping[str, str]) -> str:
-    """A global tmux option of the server this shell runs in, "" when it cannot be asked."""
+def tmux_option(name: str, env: Mapping[str, str]) -> str | None:
+    """A global option of the tmux server this shell runs in; None when it cannot be asked."""
     import subprocess
 
     try:
@@ -44,12 +44,12 @@ def tmux_option(name: str, env: Mapping[str, str]) -> str:
             ["tmux", "show-options", "-gv", name],
             capture_output=True,
             text=True,
-            timeout=2,
+            timeout=5,
             env=dict(env),
         )
     except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
 
 
 def terminal_sequence(text: str, env: Mapping[str, str]) -> tuple[bytes, str] | str:
@@ -61,8 +61,11 @@ def terminal_sequence(text: str, env: Mapping[str, str]) -> tuple[bytes, str] | 
         return "too long for OSC 52"
     if not env.get("TMUX"):
         return sequence, "OSC 52"
-    if tmux_option("set-clipboard", env) == "on":
+    clipboard = tmux_option("set-clipboard", env)
+    if clipboard == "on":
         return sequence, "OSC 52 through tmux"
+    if clipboard is None:  # tmux did not answer: try both ways, one of them may get through
+        return sequence + through_passthrough(sequence), "OSC 52, tmux's settings unknown"
     if tmux_option("allow-passthrough", env) in ("on", "all"):
         return through_passthrough(sequence), "OSC 52 through tmux passthrough"
     return "tmux keeps OSC 52 from the terminal (add `set -g set-clipboard on` to ~/.tmux.conf)"

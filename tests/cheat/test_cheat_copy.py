@@ -33,7 +33,7 @@ class Server:
         done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True)
         return done.stdout
 
-    def buffer(self, timeout: float = 10) -> str:
+    def buffer(self, timeout: float = 30) -> str:
         deadline = time.monotonic() + timeout
         while not (text := self("show-buffer")) and time.monotonic() < deadline:
             time.sleep(0.05)
