@@ -54,6 +54,15 @@ def split(command: str, syntax: str) -> list[str]:
     return [command]
 
 
+TABLE_COMMENT = "  # "
+
+
+def is_table(commands: list[str]) -> bool:
+    """Alternatives laid out as a table, each command with its own aligned trailing comment
+    (``t.half()   # torch.float16``): the picker offers each line alone, with its comment."""
+    return all(TABLE_COMMENT in command.rstrip().split("\n")[-1] for command in commands)
+
+
 # -- python -----------------------------------------------------------------------------------
 def split_python(code: str) -> list[str]:
     """Top-level statements; code that does not parse stays whole."""

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from dotdbg.cheat.commands import entry_syntax, entry_tags, split
+from dotdbg.cheat.commands import entry_syntax, entry_tags, is_table, split
 from dotdbg.cheat.index import read_record
 from dotdbg.cheat.output import placeholder_spans
 
@@ -28,7 +28,8 @@ SHELL_WORDS = set(
     """.split()
 )
 # Commands that run the next word as the program.
-WRAPPERS = {"sudo", "env", "nohup", "exec", "command", "time", "nice", "stdbuf", "xargs"}
+WRAPPERS = {"sudo", "env", "nohup", "exec", "command", "time", "nice", "stdbuf", "xargs", "timeout"}
+OPTIONS_WITH_VALUES = {"-s", "-k", "-n", "-u", "-I", "-P", "--signal"}  # timeout, nice, sudo, xargs
 PDB_COMMANDS = set(
     """h help w where bt d down u up b break tbreak cl clear disable enable ignore condition
     commands s step n next unt until j jump l list ll longlist a args p pp whatis source display
@@ -73,7 +74,7 @@ def lint_entry(path: str, syntax: str, comment: str, command: str, line: int) ->
         problems.append(Problem(path, line, 1, ERROR, "no comment: say in a # line what it does"))
     where = entry_syntax(comment, syntax)
     commands = split(command, where)
-    if len(commands) > 1:
+    if len(commands) > 1 and not is_table(commands):
         second = command_line + command[: command.index(commands[1])].count("\n")
         problems.append(
             Problem(
@@ -82,7 +83,8 @@ def lint_entry(path: str, syntax: str, comment: str, command: str, line: int) ->
                 1,
                 ERROR,
                 f"{len(commands)} commands in one entry: give each its own comment (a picker "
-                "puts one command on the line), or join them with && or ;",
+                "puts one command on the line), join them with && or ;, or end each line with "
+                "its own aligned '  # comment'",
             )
         )
     problems += _placeholder_problems(path, command, command_line)
@@ -200,15 +202,12 @@ def _bash_line(error: str) -> tuple[int, str]:
 
 # -- programs -------------------------------------------------------------------------------------
 def _missing_programs(path: str, commands: list[str], first_line: int) -> list[Problem]:
-    problems = []
-    for command in commands:
-        program = program_of(command)
-        if program and "/" not in program and shutil.which(program) is None:
-            line = first_line  # the entry's first command line: programs start commands
-            problems.append(
-                Problem(path, line, 1, WARNING, f"{program!r} is not on PATH on this machine")
-            )
-    return problems
+    missing = {program_of(command) for command in commands} - {""}
+    return [
+        Problem(path, first_line, 1, WARNING, f"{program!r} is not on PATH on this machine")
+        for program in sorted(missing)
+        if "/" not in program and shutil.which(program) is None
+    ]
 
 
 def program_of(command: str) -> str:
@@ -217,14 +216,14 @@ def program_of(command: str) -> str:
         words = shlex.split(command.split("\n", 1)[0], comments=True)
     except ValueError:
         return ""
-    for index, word in enumerate(words):
-        if "=" in word.split("/", 1)[0] or word.startswith("-"):
-            continue  # VAR=value before the program, or a wrapper's option
-        if word in WRAPPERS:
-            continue
-        if index and words[index - 1] in ("timeout", "-n") and word.replace(".", "").isdigit():
-            continue
-        if word == "timeout":
-            continue
+    if len(words) > 1 and (words[0].endswith("()") or words[1].startswith("()")):
+        return ""  # a function definition
+    skip_value = False
+    for word in words:
+        if skip_value or "=" in word.split("/", 1)[0] or word.startswith("-"):
+            skip_value = word in OPTIONS_WITH_VALUES
+            continue  # VAR=value before the program, or a wrapper's option (and its value)
+        if word in WRAPPERS or word.replace(".", "").isdigit():
+            continue  # sudo, timeout 600...
         return "" if word in SHELL_WORDS or not word[:1].isalnum() else word
     return ""

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.e2e
 # A built-in py-spy entry with a placeholder: the cursor must land on <jobid>.
 PICKED = (
     "srun --overlap --jobid=<jobid> --ntasks-per-node=1 bash -c "
-    "'pgrep -P $(pgrep -o python) | xargs -I {} py-spy dump --pid {}'"
+    "'pgrep -P $(pgrep -o -u \"$USER\" python) | xargs -I {} py-spy dump --pid {}'"
 )
 
 
