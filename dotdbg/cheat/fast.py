@@ -11,7 +11,8 @@ import os
 import sys
 
 from dotdbg.cheat import cheatpaths, output, search
-from dotdbg.cheat.index import CACHE_NAME, Index, load_configured, load_sheets
+from dotdbg.cheat.cache import CACHE_NAME, Index
+from dotdbg.cheat.index import Catalog, load_configured
 from dotdbg.cheat.visible import one_line
 from dotdbg.errors import DotdbgError
 
@@ -246,7 +247,17 @@ def run(options: Options, env: Mapping[str, str]) -> int:
         return _add(options, env)
     if options.lint:
         return _lint(options.words, env)
-    sheets = load(env)
+    catalog = open_catalog(env)
+    try:
+        return _run_on(catalog, options, env)
+    finally:
+        catalog.save()
+
+
+def _run_on(catalog: Catalog, options: Options, env: Mapping[str, str]) -> int:
+    if options.names and not options.tags:
+        return _write(output.format_names(catalog.names()))
+    sheets = _sheets_for(catalog, options)
     if options.tags:
         tagged = search.with_tags(sheets, options.tags)
         if not tagged and not (options.edit or options.new):
@@ -256,27 +267,37 @@ def run(options: Options, env: Mapping[str, str]) -> int:
         return _edit(sheets, options, env)
     color = output.use_color(options.color, sys.stdout.isatty(), env)
     if options.names:
-        return _write(output.format_names(sheets.values()))
+        return _write(output.format_names(sheets))
     if options.pick:
         return _write(output.format_pick(_entries(sheets, options)))
     if options.menu:
         return _menu(sheets, options, env)
     if options.list or (not options.words and options.search is None):
         return _list(sheets, options, color)
-    return _show(sheets, options, color, env)
+    return _show(sheets, options, color, env, catalog)
 
 
-def load(env: Mapping[str, str]) -> dict[str, search.Sheet]:
-    """Every sheet of every cheatpath, merged by name; skipped files warn on stderr."""
+def open_catalog(env: Mapping[str, str]) -> Catalog:
+    """The sheet files of every cheatpath; skipped files and paths warn on stderr."""
     index = Index(os.path.join(cheatpaths.cache_dir(env), CACHE_NAME))
     configured = load_configured(cheatpaths.config_file(env), index, _warn)
     for path in configured:
         if not os.path.isdir(path.directory):
             _warn(path.directory, f"cheat path {path.label!r} is not a directory; skipped")
-    paths = cheatpaths.all_cheatpaths(env, _cwd(), configured)
-    files = load_sheets(paths, index, _warn)
-    index.save()
-    return search.merge(files)
+    return Catalog(cheatpaths.all_cheatpaths(env, _cwd(), configured), index, _warn)
+
+
+def _sheets_for(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
+    """The sheets a run needs: when its first word names a sheet, that sheet's files alone
+    (a lookup must not decode a 300-sheet corpus to show one sheet); else every sheet."""
+    plain_lookup = not (options.tags or options.menu or options.list or options.edit)
+    if options.words and plain_lookup and options.new is None:
+        name = search.resolve_sheet(options.words[0], catalog.names())
+        if name is not None:
+            return search.merge(catalog.load([name]))
+        terms = [*options.words, *([] if options.search is None else [options.search])]
+        return search.merge(catalog.load(may_match=search.may_match(terms, options.regex)))
+    return search.merge(catalog.load())
 
 
 def _cwd() -> str:
@@ -321,11 +342,16 @@ def _list(sheets: dict[str, search.Sheet], options: Options, color: bool) -> int
 
 
 def _show(
-    sheets: dict[str, search.Sheet], options: Options, color: bool, env: Mapping[str, str]
+    sheets: dict[str, search.Sheet],
+    options: Options,
+    color: bool,
+    env: Mapping[str, str],
+    catalog: Catalog,
 ) -> int:
     result = _lookup(sheets, options)
     if not result.groups:
-        _report_nothing_found(sheets, options.words or [options.search or ""], result)
+        words = options.words or [options.search or ""]
+        _report_nothing_found(catalog.names(), words, result)
         if options.json:  # a script parses an empty list more easily than no output
             _write(output.format_result_json(result))
         return EXIT_NOT_FOUND
@@ -408,9 +434,7 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
     return 1 if errors else 0
 
 
-def _report_nothing_found(
-    sheets: dict[str, search.Sheet], words: list[str], result: search.Result
-) -> None:
+def _report_nothing_found(names: list[str], words: list[str], result: search.Result) -> None:
     terms = " ".join(words[1:] if result.mode == search.SHEET_MODE else words)
     if result.mode == search.SHEET_MODE and not terms:
         print(f"dotdbg: sheet {result.sheet!r} has no entries yet", file=sys.stderr)
@@ -420,7 +444,7 @@ def _report_nothing_found(
         print(f"dotdbg: no entry of sheet {result.sheet!r} matches {terms!r}", file=sys.stderr)
         return
     print(f"dotdbg: no sheet or entry matches {terms!r}", file=sys.stderr)
-    close = search.suggestions(words[0], sheets)
+    close = search.suggestions(words[0], names)
     if close:
         print(f"hint: did you mean {one_line(' or '.join(close))}?", file=sys.stderr)
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import sys
 
-from dotdbg.cheat.sheets import ParsedSheet, SheetError
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    from dotdbg.cheat.sheets import ParsedSheet
 
 TLDR_SUFFIX = ".md"
 NAVI_SUFFIXES = (".cheat", ".cheat.md")
@@ -59,6 +61,8 @@ def foreign_platform(folder: str) -> bool:
 # -- tldr ---------------------------------------------------------------------------------------
 def parse_tldr(text: str) -> ParsedSheet:
     """``# name``, ``> description`` lines, then ``- what it does:`` and a `` `command` ``."""
+    from dotdbg.cheat.sheets import ParsedSheet, SheetError  # only when a page is (re)parsed
+
     lines = [line.rstrip() for line in text.split("\n")]
     body = [line for line in lines if line]
     if not body or not body[0].startswith("# ") or not any(line.startswith(">") for line in body):
@@ -115,6 +119,8 @@ def _tldr_text(description: str) -> str:
 def parse_navi(text: str) -> ParsedSheet:
     """``% tags``, ``# description``, command lines; ``$`` variables, ``;`` notes and ``@``
     extensions are navi's own and left out; a ``` fence may hold the command."""
+    from dotdbg.cheat.sheets import ParsedSheet  # only when a cheat is (re)parsed
+
     tags: list[str] = []
     entries: list[tuple[str, str, int]] = []
     comment, first, commands, fenced = "", 0, [], False

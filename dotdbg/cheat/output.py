@@ -5,7 +5,6 @@ Every function returns a string; printing is the caller's business.
 
 from __future__ import annotations
 
-from dotdbg.cheat.commands import entry_syntax, split
 from dotdbg.cheat.visible import is_plain, json_safe, one_line, visible
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -180,10 +179,10 @@ def format_listing_json(sheets: Iterable[Sheet]) -> str:
     return json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n"
 
 
-def format_names(sheets: Iterable[Sheet]) -> str:
+def format_names(names: Iterable[str]) -> str:
     """One name a line; a name holding a control character (a newline) cannot be one, and is
     left out: the listing shows it escaped."""
-    return "".join(f"{name}\n" for name in sorted(sheet.name for sheet in sheets) if is_plain(name))
+    return "".join(f"{name}\n" for name in sorted(names) if is_plain(name))
 
 
 # -- picker ----------------------------------------------------------------------------------
@@ -199,6 +198,8 @@ def pick_records(result: Result) -> list[tuple[str, str]]:
     the line. Both parts are ``visible``: a control character in a sheet, NUL and the record
     separator among them, is written out as ``\\xNN``, so a record can never show one command
     and insert another."""
+    from dotdbg.cheat.commands import entry_syntax, split  # a picker's work, not a lookup's
+
     records = []
     for group in result.groups:
         for comment, command, _ in group.hits:
