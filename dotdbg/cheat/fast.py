@@ -300,6 +300,10 @@ def _sheets_for(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
     return search.merge(catalog.load())
 
 
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
 def _cwd() -> str:
     try:
         return os.getcwd()
@@ -429,7 +433,8 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
     _write("".join(f"{one_line(str(problem))}\n" for problem in problems))
     errors = sum(problem.level == lint.ERROR for problem in problems)
     warnings = len(problems) - errors
-    summary = f"{len(files)} sheet files: {errors} errors, {warnings} warnings"
+    summary = f"{_count(len(files), 'sheet file')}: {_count(errors, 'error')}, "
+    summary += _count(warnings, "warning")
     print(f"dotdbg: {summary}", file=sys.stderr)
     return 1 if errors else 0
 

@@ -62,7 +62,7 @@ def test_lint_reports_each_problem_where_it_is(personal_dir: Path, run_cheat: Ru
             message,
             done.stdout,
         )
-    assert done.stderr == "dotdbg: 1 sheet files: 8 errors, 2 warnings\n"
+    assert done.stderr == "dotdbg: 1 sheet file: 8 errors, 2 warnings\n"
 
 
 def test_lint_reports_malformed_front_matter(personal_dir: Path, run_cheat: RunCheat) -> None:

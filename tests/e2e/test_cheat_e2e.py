@@ -86,3 +86,15 @@ def test_tab_in_a_cloned_repo_treats_sheet_names_as_data(shell: TmuxShell, tmp_p
     shell.wait_for(lambda s: "\necho qqpwn-shown\n" in s)
     assert not list(tmp_path.rglob("PWNED"))
     assert not (Path.home() / "PWNED").exists()
+
+
+def test_add_saves_the_command_just_run(shell: TmuxShell, installed_home: Path) -> None:
+    """The generated bash writes each command to the history as it runs: --add finds it."""
+    shell.send("C-u")
+    shell.type("echo qqadded-$((40 + 2))")
+    shell.send("Enter")
+    shell.wait_for(lambda s: "\nqqadded-42\n" in s)
+    shell.run("ch --add qqmine --comment 'print the answer'")
+    assert shell.run("ch -c qqmine") == "echo qqadded-$((40 + 2))"
+    sheet = installed_home / ".config" / "dotdbg" / "cheatsheets" / "qqmine"
+    assert sheet.read_text().endswith("# print the answer\necho qqadded-$((40 + 2))\n")
