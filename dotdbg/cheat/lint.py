@@ -15,18 +15,12 @@ from dataclasses import dataclass
 from dotdbg.cheat.commands import entry_syntax, entry_tags, is_table, split
 from dotdbg.cheat.index import read_record
 from dotdbg.cheat.output import placeholder_spans
+from dotdbg.shadows import BASH_BUILTINS, BASH_KEYWORDS
 
 ERROR = "error"
 WARNING = "warning"
-# Bash's keywords and builtins: never looked for on PATH.
-SHELL_WORDS = set(
-    """if then else elif fi case esac for select while until do done in function time { } [[ ]]
-    ! alias bg bind break builtin caller cd command compgen complete compopt continue declare
-    dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill
-    let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt
-    source suspend test times trap true type typeset ulimit umask unalias unset wait . : [
-    """.split()
-)
+# Bash's keywords and builtins (dotdbg.shadows lists them for the core): never looked up on PATH.
+SHELL_WORDS = BASH_BUILTINS | BASH_KEYWORDS | {".", ":", "["}
 # Commands that run the next word as the program.
 WRAPPERS = {"sudo", "env", "nohup", "exec", "command", "time", "nice", "stdbuf", "xargs", "timeout"}
 OPTIONS_WITH_VALUES = {"-s", "-k", "-n", "-u", "-I", "-P", "--signal"}  # timeout, nice, sudo, xargs
@@ -123,7 +117,8 @@ def placeholder_faults(text: str) -> list[tuple[int, str]]:
     return faults
 
 
-def _without_placeholders(command: str) -> str:
+def without_placeholders(command: str) -> str:
+    """``<name>`` becomes a plain word, so a parser judges the command around it."""
     out, position = [], 0
     for start, end in placeholder_spans(command):
         out.append(command[position:start] + "placeholder")
@@ -134,7 +129,7 @@ def _without_placeholders(command: str) -> str:
 # -- syntax ---------------------------------------------------------------------------------------
 def _python_errors(path: str, command: str, first_line: int) -> list[Problem]:
     try:
-        compile(_without_placeholders(command) + "\n", path, "exec")
+        compile(without_placeholders(command) + "\n", path, "exec")
     except SyntaxError as error:
         line = first_line + (error.lineno or 1) - 1
         return [Problem(path, line, error.offset or 1, ERROR, f"Python: {error.msg}")]
@@ -160,7 +155,7 @@ def pdb_fault(command: str) -> str:
         return ""
     code = command[1:] if command.startswith("!") else command
     try:
-        compile(_without_placeholders(code) + "\n", "<pdb>", "single")
+        compile(without_placeholders(code) + "\n", "<pdb>", "single")
     except SyntaxError as error:
         return f"pdb: {word!r} is no pdb command and not Python ({error.msg})"
     return ""
@@ -169,7 +164,7 @@ def pdb_fault(command: str) -> str:
 def _bash_errors(path: str, syntax: str, entries: list[tuple[str, str, int]]) -> list[Problem]:
     """``bash -n`` of the shell entries: once for the sheet, then per entry if that fails."""
     shell = [
-        (line + (comment.count("\n") + 1 if comment else 0), _without_placeholders(command))
+        (line + (comment.count("\n") + 1 if comment else 0), without_placeholders(command))
         for comment, command, line in entries
         if entry_syntax(comment, syntax) == "bash"
     ]

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from dotdbg.cheat.commands import entry_syntax
 from dotdbg.cheat.index import read_record, sheet_files
-from dotdbg.cheat.output import placeholder_spans
+from dotdbg.cheat.lint import bash_error, without_placeholders
 from dotdbg.paths import resource_dir
 
 BUILTIN = resource_dir("cheatsheets")
@@ -23,22 +22,6 @@ def parsed(path: str) -> tuple[str, list[str], list[tuple[str, str, int]], list[
     record = read_record(path)
     assert not isinstance(record, str), f"{path}: {record}"
     return record
-
-
-def without_placeholders(command: str) -> str:
-    """``<name>`` becomes a plain word, so `bash -n` judges the command around it."""
-    out, position = [], 0
-    for start, end in placeholder_spans(command):
-        out.append(command[position:start] + "placeholder")
-        position = end
-    return "".join(out) + command[position:]
-
-
-def bash_syntax_error(script: str) -> str:
-    """What ``bash -n`` says; a warning counts too: an unterminated here-document only warns,
-    and it would hide every line after it."""
-    done = subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True)
-    return done.stderr.strip() or (f"bash -n exited {done.returncode}" if done.returncode else "")
 
 
 def test_corpus_is_big_enough() -> None:
@@ -76,12 +59,12 @@ def test_bash_commands_pass_bash_n(name: str, path: str) -> None:
     if not blocks:
         pytest.skip(f"syntax: {syntax}, no shell entries")
     # One bash for the whole sheet; only when it fails, one per entry to say which.
-    if not bash_syntax_error("\n".join(block for _, block in blocks) + "\n"):
+    if not bash_error("\n".join(block for _, block in blocks) + "\n"):
         return
     failures = [
         f"{name}:{line}: {error}\n    {block}"
         for line, block in blocks
-        if (error := bash_syntax_error(block + "\n"))
+        if (error := bash_error(block + "\n"))
     ]
     assert failures, f"{name}: the entries together fail `bash -n` (an unclosed quote?)"
     pytest.fail("\n".join(failures))
@@ -105,5 +88,5 @@ def test_python_commands_compile(name: str, path: str) -> None:
 
 
 def test_unterminated_here_document_fails_the_bash_check() -> None:
-    assert "here-document" in bash_syntax_error("cat > x <<'EOF'\nline\n")
-    assert bash_syntax_error("cat > x <<'EOF'\nline\nEOF\n") == ""
+    assert "here-document" in bash_error("cat > x <<'EOF'\nline\n")
+    assert bash_error("cat > x <<'EOF'\nline\nEOF\n") == ""
