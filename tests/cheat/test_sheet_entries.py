@@ -19,6 +19,9 @@ from entry_runner import Outcome, entries_of, remove, run_sheets
 from dotdbg.paths import resource_dir
 
 SHEETS = resource_dir("cheatsheets")
+# One fixture runs every entry (about 19 s of CPU): on a machine other suites keep busy, its wall
+# time can pass the suite's 120 s default for a single test.
+pytestmark = pytest.mark.timeout(600)
 
 
 @pytest.fixture(scope="module")
