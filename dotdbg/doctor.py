@@ -33,7 +33,7 @@ def run_checks(paths: Paths) -> list[Check]:
 
 def memlimit_checks() -> list[Check]:
     """Which memlimit backends work here; one working backend is enough."""
-    from dotdbg.helpers.memlimit import probe_backends
+    from dotdbg.memlimit import probe_backends
 
     probes = probe_backends()
     checks = [

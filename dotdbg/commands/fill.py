@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
+from dotdbg.common.sizes import parse_size
 from dotdbg.console import run
-from dotdbg.helpers.sizes import parse_size
 
 # The helpers (ctypes, mmap, subprocess) are imported inside the commands: `dotdbg` starts fast.
 
@@ -31,7 +31,7 @@ CommandArgument = Annotated[
 
 def _until_stopped(work: Callable[[], int]) -> None:
     """Run ``work`` with SIGINT/SIGTERM turned into clean-up; exit with its code or 128+signal."""
-    from dotdbg.helpers import holding
+    from dotdbg.common import holding
 
     with holding.stop_on_signals():
         try:
@@ -73,7 +73,7 @@ def mem_fill(
     ] = None,
 ) -> None:
     """Commit RAM step by step, check RSS grew, hold it; with -- CMD, run CMD as the OOM victim."""
-    from dotdbg.helpers import mem_fill as mem
+    from dotdbg.fill import mem
 
     if oom_score_adj is None:
         oom_score_adj = mem.VICTIM_OOM_SCORE_ADJ
@@ -114,7 +114,7 @@ def disk_fill(
 
     The space comes back when disk-fill ends, even after kill -9: the file has no name.
     """
-    from dotdbg.helpers import disk_fill as disk
+    from dotdbg.fill import disk
 
     request = disk.parse_request(leave, tmpfs, list(args or ()), hold)
     _until_stopped(lambda: disk.run_request(request))
@@ -146,8 +146,8 @@ def gpu_fill(
 
     Free memory is measured after gpu-fill's own CUDA context exists.
     """
-    from dotdbg.helpers import gpu_fill as gpu
-    from dotdbg.helpers.cuda import load_libcuda
+    from dotdbg.fill import gpu
+    from dotdbg.gpu.cuda import load_libcuda
 
     options = gpu.GpuFillOptions(
         leave=None if leave is None else parse_size(leave, "--leave"),

@@ -40,7 +40,7 @@ def memlimit_command(
         str, typer.Option(help="auto, systemd, cgroup2, cgroup1 or rlimit.", metavar="NAME")
     ] = "auto",
 ) -> None:
-    from dotdbg.helpers.memlimit import build_limits, run_memlimit
+    from dotdbg.memlimit import build_limits, run_memlimit
 
     limits = build_limits(limit, swap=swap, high=high)
     raise typer.Exit(run_memlimit(limits, command or [], backend=backend))

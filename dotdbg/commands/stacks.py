@@ -91,7 +91,7 @@ def target_of(job: str | None, nodes: str | None, remote: str | None) -> Target 
 
 def stopped_exit(run: Callable[[], int]) -> int:
     """Run, turning a stop signal (after the clean-up it caused) into 128 + its number."""
-    from dotdbg.helpers.holding import Stopped
+    from dotdbg.common.holding import Stopped
 
     try:
         return run()

@@ -57,12 +57,12 @@ def watch_python(
     in_job: stacks_cli.InJobOpt = None,
 ) -> None:
     """Watch every Python process: RSS, CPU, threads, env, rank, GPU memory; refreshed in place."""
-    from dotdbg.helpers import watch_python as helper
-    from dotdbg.helpers.pyprocs import compile_pattern
+    from dotdbg.procs.pyprocs import compile_pattern
+    from dotdbg.watch import watcher as helper
 
     target = stacks_cli.target_of(job, nodes, remote)
     if target is not None:
-        from dotdbg.helpers import watch_job
+        from dotdbg.watch import job as watch_job
 
         compile_pattern(pattern)  # a bad one is refused here, not on every node
         # a refresh starts a process on every node: not twice a second
@@ -95,8 +95,8 @@ def pyspy(
     in_job: stacks_cli.InJobOpt = None,
 ) -> None:
     """Where is every Python process right now: py-spy dump of each, in parallel."""
-    from dotdbg.helpers import pyspy as helper
-    from dotdbg.helpers.pyprocs import compile_pattern
+    from dotdbg.procs.pyprocs import compile_pattern
+    from dotdbg.pyspy import dump as helper
     from dotdbg.stacks import run
 
     target = stacks_cli.target_of(job, nodes, remote)

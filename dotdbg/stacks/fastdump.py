@@ -54,8 +54,8 @@ def main(args: Sequence[str]) -> int | None:
     options = parse(args)
     if options is None:
         return None
+    from dotdbg.common.holding import Stopped
     from dotdbg.errors import DotdbgError
-    from dotdbg.helpers.holding import Stopped
     from dotdbg.stacks import run
 
     try:

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from fill_support import Running, script
 
+from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import disk_fill
-from dotdbg.helpers.sizes import format_size
+from dotdbg.fill import disk as disk_fill
 
 MiB = 2**20
 SIZE = 64 * MiB

@@ -55,7 +55,7 @@ def test_bad_arguments_are_one_error_and_exit_2(argv: list[str], first_line: str
 def test_importing_the_cli_loads_no_fill_machinery() -> None:
     code = (
         "import sys, dotdbg.cli\n"
-        "heavy = ['ctypes', 'mmap', 'psutil', 'pynvml', 'dotdbg.helpers.gpu_fill']\n"
+        "heavy = ['ctypes', 'mmap', 'psutil', 'pynvml', 'dotdbg.fill.gpu']\n"
         "print([name for name in heavy if name in sys.modules])"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

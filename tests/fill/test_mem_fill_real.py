@@ -14,8 +14,8 @@ import psutil
 import pytest
 from fill_support import Running, child_named, script
 
-from dotdbg.helpers import mem_fill
-from dotdbg.helpers.child import CHILD_GRACE_SECONDS
+from dotdbg.common.child import CHILD_GRACE_SECONDS
+from dotdbg.fill import mem as mem_fill
 
 MiB = 2**20
 ALLOCATE_FOREVER = (

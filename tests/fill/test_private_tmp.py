@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from fill_support import Running, child_named, script
 
-from dotdbg.helpers import private_tmp
+from dotdbg.fill import private_tmp
 
 MiB = 2**20
 

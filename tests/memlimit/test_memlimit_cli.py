@@ -10,7 +10,7 @@ from memlimit_fakes import DOTDBG, memlimit_cgroups, run_cli
 
 from dotdbg.commands.memlimit import standalone
 from dotdbg.console import run
-from dotdbg.helpers.memlimit.backends.cgroup1 import Cgroup1Backend
+from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.helpers.memlimit import BackendProbe, run_memlimit
-from dotdbg.helpers.memlimit.backends.rlimit import RlimitBackend, RlimitPlacement
-from dotdbg.helpers.memlimit.limits import Limits
+from dotdbg.memlimit import BackendProbe, run_memlimit
+from dotdbg.memlimit.backends.rlimit import RlimitBackend, RlimitPlacement
+from dotdbg.memlimit.limits import Limits
 
 
 @dataclass(frozen=True)

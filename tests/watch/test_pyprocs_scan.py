@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from watch_procs import AS_NOBODY, IDLE, IS_ROOT, RENAMED, Spawner, wait_until
 
-from dotdbg.helpers import procfs, pyprocs
-from dotdbg.helpers.pyprocs import PyProcess, ScanFilter, Scanner
+from dotdbg.procs import procfs, pyprocs
+from dotdbg.procs.pyprocs import PyProcess, ScanFilter, Scanner
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -154,7 +154,7 @@ def test_another_users_process_caught_mid_exec_is_found_once_exec_is_done(
     half = spawn.half_execed("arg")
     code = (
         "import re, sys\n"
-        "from dotdbg.helpers.pyprocs import Scanner, own_filter\n"
+        "from dotdbg.procs.pyprocs import Scanner, own_filter\n"
         "scanner = Scanner(own_filter(re.compile(sys.argv[1]), all_users=True))\n"
         "for _ in range(2):\n"
         "    print(*(p.pid for p in scanner.candidates()), flush=True)\n"
@@ -194,7 +194,7 @@ def test_scan_by_an_unprivileged_user_shows_na_for_what_it_cannot_read(spawn: Sp
     proc = spawn.python(IDLE, env={**os.environ, "RANK": "2"})
     code = (
         "import re, sys\n"
-        "from dotdbg.helpers.pyprocs import Scanner, own_filter\n"
+        "from dotdbg.procs.pyprocs import Scanner, own_filter\n"
         "[p] = Scanner(own_filter(re.compile(sys.argv[1]), all_users=True)).scan()\n"
         "print(p.pid, p.environ, p.exe, p.uid)\n"
     )

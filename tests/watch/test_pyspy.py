@@ -14,7 +14,7 @@ import pytest
 from watch_procs import AS_NOBODY, BIN, IS_ROOT, Spawner
 
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import pyspy
+from dotdbg.pyspy import dump as pyspy
 
 DOTDBG = str(BIN / "dotdbg")
 PY_SPY = shutil.which("py-spy", path=str(BIN)) or shutil.which("py-spy")

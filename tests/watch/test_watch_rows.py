@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from watch_procs import make_row
 
-from dotdbg.helpers.nvml import GpuDevice, GpuProcess
-from dotdbg.helpers.watch_rows import (
+from dotdbg.gpu.nvml import GpuDevice, GpuProcess
+from dotdbg.watch.rows import (
     cpu_percent,
     order_rows,
     sort_rows,

@@ -7,10 +7,10 @@ import re
 import pytest
 from watch_procs import make_row
 
-from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
-from dotdbg.helpers.procfs import EnvFacts
-from dotdbg.helpers.watch_rows import Row, totals
-from dotdbg.helpers.watch_view import (
+from dotdbg.gpu.nvml import GpuDevice, GpuProcess, GpuSnapshot
+from dotdbg.procs.procfs import EnvFacts
+from dotdbg.watch.rows import Row, totals
+from dotdbg.watch.view import (
     Column,
     Snapshot,
     elapsed,

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.helpers import pycmdline
-from dotdbg.helpers.procfs import EnvFacts, Stat
-from dotdbg.helpers.pyprocs import PyProcess
-from dotdbg.helpers.watch_rows import Row
+from dotdbg.procs import pycmdline
+from dotdbg.procs.procfs import EnvFacts, Stat
+from dotdbg.procs.pyprocs import PyProcess
+from dotdbg.watch.rows import Row
 
 BIN = Path(sys.executable).parent
 PR_SET_NAME = 15
