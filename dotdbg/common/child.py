@@ -103,6 +103,11 @@ def exit_code_of(returncode: int) -> int:
     return 128 - returncode if returncode < 0 else returncode
 
 
+def exit_code_of_status(wait_status: int) -> int:
+    """The same for a status from ``os.waitpid``."""
+    return exit_code_of(os.waitstatus_to_exitcode(wait_status))
+
+
 def describe_exit(returncode: int) -> str:
     if returncode < 0:
         return f"was killed by {signal.Signals(-returncode).name}"

@@ -39,11 +39,18 @@ def parse_size(text: str, what: str = "size") -> int:
     return round(value)
 
 
-def format_size(num_bytes: float, precision: int = 2) -> str:
-    """``5368709120`` → ``5.00G``; the largest unit that keeps the number at or above 1."""
+def format_size(num_bytes: float, precision: int = 2, trim: bool = False) -> str:
+    """``5368709120`` → ``5.00G`` (``5G`` with ``trim``, as a limit is named: ``1.5G``); the
+    largest unit that keeps the number at or above 1."""
     sign = "-" if num_bytes < 0 else ""
     value = abs(float(num_bytes))
     for unit in ("P", "T", "G", "M", "K"):
         if value >= _UNITS[unit]:
-            return f"{sign}{value / _UNITS[unit]:.{precision}f}{unit}"
+            text = f"{value / _UNITS[unit]:.{precision}f}"
+            return f"{sign}{text.rstrip('0').rstrip('.') if trim else text}{unit}"
     return f"{sign}{int(value)}B"
+
+
+def short_size(num_bytes: int) -> str:
+    """``5368709120`` → ``5G``; ``1610612736`` → ``1.5G``; at most two decimals, no padding."""
+    return format_size(num_bytes, trim=True)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import errno
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from dotdbg.common import holding
+from dotdbg.common.output import reporter
 from dotdbg.common.sizes import format_size, parse_size
 from dotdbg.errors import DotdbgError
 from dotdbg.fill import private_tmp
@@ -30,8 +30,7 @@ RESERVED_SHARE = 0.5  # fallocate "worked" if at least this share of the request
 Report = Callable[[str], None]
 
 
-def say(message: str) -> None:
-    print(f"disk-fill: {message}", file=sys.stderr, flush=True)
+say = reporter("disk-fill")
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ through the two small interfaces below, so tests pass fakes and the real ones ar
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from dotdbg.common import holding
+from dotdbg.common.output import reporter
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
 from dotdbg.gpu.cuda import CUDA_ERROR_OUT_OF_MEMORY, CudaError, CudaUnavailable
@@ -31,8 +31,7 @@ CONTEXT_COST = "300-500M"
 Report = Callable[[str], None]
 
 
-def say(message: str) -> None:
-    print(f"gpu-fill: {message}", file=sys.stderr, flush=True)
+say = reporter("gpu-fill")
 
 
 class CudaDriver(Protocol):

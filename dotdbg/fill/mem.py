@@ -13,13 +13,13 @@ import errno
 import mmap
 import os
 import shlex
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from dotdbg.common import child, holding
+from dotdbg.common.output import reporter
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
 from dotdbg.fill.mem_budget import check_target, current_budget
@@ -32,8 +32,7 @@ VICTIM_OOM_SCORE_ADJ = 1000
 Report = Callable[[str], None]
 
 
-def say(message: str) -> None:
-    print(f"mem-fill: {message}", file=sys.stderr, flush=True)
+say = reporter("mem-fill")
 
 
 @dataclass(frozen=True)

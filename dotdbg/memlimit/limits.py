@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dotdbg.common.sizes import parse_size
+from dotdbg.common.sizes import parse_size, short_size
 from dotdbg.errors import DotdbgError
 
 # Below this even an idle shell is OOM-killed at once, which is never what anyone meant.
 MIN_LIMIT = 2**20
-_UNIT_NAMES = (("P", 2**50), ("T", 2**40), ("G", 2**30), ("M", 2**20), ("K", 2**10))
 
 
 @dataclass(frozen=True)
@@ -53,15 +52,6 @@ def build_limits(limit: str, swap: str = "0", high: str | None = None) -> Limits
             hint="memory.high throttles below the hard limit; leave it out to throttle nothing",
         )
     return Limits(ram=ram, swap=parse_size(swap, what="--swap"), high=high_bytes)
-
-
-def short_size(num_bytes: int) -> str:
-    """``5368709120`` → ``5G``; ``1610612736`` → ``1.5G``; at most two decimals, no padding."""
-    for unit, size in _UNIT_NAMES:
-        if num_bytes >= size:
-            text = f"{num_bytes / size:.2f}".rstrip("0").rstrip(".")
-            return f"{text}{unit}"
-    return f"{num_bytes}B"
 
 
 def limit_in_force(requested: int, read_back: int, page_size: int) -> bool:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 from dotdbg.common.sizes import format_size
 
 
@@ -15,9 +13,3 @@ def kill_message(
     peak_text = f", peak {format_size(peak)}" if peak is not None else ""
     whose = " of an enclosing cgroup" if enclosing else ""
     return f"{who} {verb} at the {limit} limit{whose} ({backend}{peak_text})"
-
-
-def exit_code(wait_status: int) -> int:
-    """The shell's convention: the command's own code, or 128 + the signal that killed it."""
-    code = os.waitstatus_to_exitcode(wait_status)
-    return 128 - code if code < 0 else code

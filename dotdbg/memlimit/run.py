@@ -9,7 +9,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from dotdbg.common.child import require_program
+from dotdbg.common.child import exit_code_of_status, require_program
+from dotdbg.common.output import reporter, said
+from dotdbg.common.sizes import short_size
 from dotdbg.errors import DotdbgError
 from dotdbg.memlimit.backends import (
     BACKEND_NAMES,
@@ -18,9 +20,9 @@ from dotdbg.memlimit.backends import (
     Placement,
     default_backends,
 )
-from dotdbg.memlimit.limits import Limits, short_size
+from dotdbg.memlimit.limits import Limits
 from dotdbg.memlimit.prompt import HOLD_SECONDS, PromptChannel, runs_bash
-from dotdbg.memlimit.report import exit_code, kill_message
+from dotdbg.memlimit.report import kill_message
 from dotdbg.memlimit.spawn import GatedChild, gated, spawn_gated
 from dotdbg.memlimit.supervise import pending_interrupt, signals_held, supervise
 
@@ -28,12 +30,7 @@ READY_TIMEOUT = 10.0
 KILLED = 137
 
 
-def said(text: str) -> str:
-    return f"memlimit: {text}"
-
-
-def say(text: str) -> None:
-    print(said(text), file=sys.stderr, flush=True)
+say = reporter("memlimit")
 
 
 def resolve_command(command: Sequence[str], env: Mapping[str, str]) -> list[str]:
@@ -83,7 +80,7 @@ class KillReporter:
     def claim(self) -> list[str]:
         """The reports not said yet, taken over by the caller."""
         self.update()
-        claimed = [said(message) for _, message in self.held]
+        claimed = [said("memlimit", message) for _, message in self.held]
         self.held.clear()
         return claimed
 
@@ -193,4 +190,4 @@ def run_admitted(
     reporter.say_held()
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL and reporter.reported:
         say(f"the command itself was killed; exit code {KILLED}")
-    return exit_code(status)
+    return exit_code_of_status(status)

@@ -1,7 +1,10 @@
 """Wait for the command while relaying signals, so memlimit always lives to clean up.
 
 memlimit keeps SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGCHLD blocked for its whole run and
-collects them with sigtimedwait, which also tells who sent each one.
+collects them with sigtimedwait, which also tells who sent each one. The fillers' simpler
+supervisor (dotdbg.common.child) turns a stop signal into an exception and ends; memlimit must
+go on relaying (the terminal's ^C is not sent twice), answer its shell prompt's requests and
+then remove the cgroup, so it keeps this loop of its own.
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dotdbg.common.child import exit_code_of_status as exit_code
+from dotdbg.common.sizes import short_size
 from dotdbg.errors import DotdbgError
 from dotdbg.memlimit.backends.rlimit import pick_victim
 from dotdbg.memlimit.backends.systemd import parse_systemd_version, systemd_run_argv
@@ -22,10 +24,9 @@ from dotdbg.memlimit.limits import (
     Limits,
     build_limits,
     limit_in_force,
-    short_size,
     v1_write_order,
 )
-from dotdbg.memlimit.report import exit_code, kill_message
+from dotdbg.memlimit.report import kill_message
 from dotdbg.memlimit.supervise import SI_KERNEL, should_forward
 
 M, G = 2**20, 2**30

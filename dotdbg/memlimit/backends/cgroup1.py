@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from dotdbg.common.sizes import short_size
 from dotdbg.memlimit.backends.base import BackendProbe, BackendUnavailable
 from dotdbg.memlimit.backends.cgroupdir import (
     V1,
@@ -15,7 +16,7 @@ from dotdbg.memlimit.backends.cgroupdir import (
     write_limit,
 )
 from dotdbg.memlimit.cgroupfs import CgroupFS, Mount, swap_active, under_mount
-from dotdbg.memlimit.limits import Limits, short_size, v1_write_order
+from dotdbg.memlimit.limits import Limits, v1_write_order
 
 LIMIT = "memory.limit_in_bytes"
 MEMSW = "memory.memsw.limit_in_bytes"

@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from dotdbg.common.sizes import short_size
 from dotdbg.memlimit.backends.base import BackendUnavailable, OomCounters, Placement
 from dotdbg.memlimit.cgroupfs import PROCS, CgroupFS, Mount, under_mount, wait_until
-from dotdbg.memlimit.limits import limit_in_force, short_size
+from dotdbg.memlimit.limits import limit_in_force
 from dotdbg.procs.procfs import pid_exists
 
 PREFIX = "dotdbg-memlimit-"
