@@ -209,7 +209,7 @@ def test_no_driver_is_one_line_and_exit_2_on_this_machine() -> None:
     if done.returncode == 0 or "no NVIDIA driver" not in done.stderr:
         pytest.skip("this machine has a CUDA driver")
     assert done.returncode == 2
-    assert done.stderr == "dotdbg: error: no NVIDIA driver: cannot load libcuda.so.1\n"
+    assert done.stderr == "gpu-fill: error: no NVIDIA driver: cannot load libcuda.so.1\n"
 
 
 @pytest.mark.parametrize(

@@ -86,7 +86,7 @@ def test_tree_with_a_fake_torchrun(spawn: Spawner) -> None:
 def test_bad_pattern_is_a_user_error() -> None:
     done = run(WATCH, "--pattern", "(unclosed", "--once")
     assert done.returncode == 2
-    assert done.stderr.startswith("dotdbg: error: --pattern '(unclosed' is not a regular")
+    assert done.stderr.startswith("watch-python: error: --pattern '(unclosed' is not a regular")
     assert "hint:" in done.stderr
     assert "Traceback" not in done.stderr
 

@@ -1,0 +1,60 @@
+"""Running any command, with or without typer: every way it can end becomes an exit code.
+
+- a DotdbgError (bad config, bad argument): its lines on stderr, ``program: error: …`` and
+  ``hint: …`` (the traceback too under ``--verbose`` or ``DOTDBG_VERBOSE=1``), its exit code;
+- Ctrl-C: 130 after the clean-up it caused; SIGTERM in a filler: 128 + 15 (``Stopped``);
+- stdout closed by the reader (``dotdbg aliases | head -1``): 141 and no message, as for a
+  shell pipeline member killed by SIGPIPE (``yes | head -1``), so ``set -o pipefail`` scripts
+  see what they see from any other program. Not the SIGPIPE signal itself: memlimit and the
+  fillers must still remove their cgroup, mount or file on the way out.
+
+Real bugs keep their traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from dotdbg.common.holding import Stopped
+from dotdbg.errors import DotdbgError
+
+TYPE_CHECKING = False  # the typing module costs milliseconds on the fast paths; mypy knows this
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE, as the shell reports a writer killed by it
+
+
+def run(work: Callable[[], int], program: str, verbose: bool = False) -> int:
+    """The exit code of ``work()``, whatever way it ends (see the module's docstring)."""
+    try:
+        code = work()
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's own exit
+        return code
+    except DotdbgError as error:
+        if verbose or os.environ.get("DOTDBG_VERBOSE") == "1":
+            import traceback
+
+            traceback.print_exc()
+        print("\n".join(error.lines(program)), file=sys.stderr)
+        return error.exit_code
+    except Stopped as stop:
+        return stop.exit_code
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
