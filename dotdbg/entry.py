@@ -38,10 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     """``dotdbg [--verbose] COMMAND …``."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["--version"]:
-        from dotdbg import __version__
+        from dotdbg.runner import run
 
-        print(f"dotdbg {__version__}")
-        return 0
+        return run(_print_version, "dotdbg")
     at = next((i for i, arg in enumerate(args) if arg not in GLOBAL_FLAGS), len(args))
     verbose = "--verbose" in args[:at] or os.environ.get("DOTDBG_VERBOSE") == "1"
     if at < len(args) and args[at] in FAST:
@@ -50,6 +49,13 @@ def main(argv: list[str] | None = None) -> int:
     from dotdbg.cli import main as cli_main
 
     return cli_main(args, verbose)
+
+
+def _print_version() -> int:
+    from dotdbg import __version__
+
+    print(f"dotdbg {__version__}")
+    return 0
 
 
 def helper(name: str, argv: list[str] | None = None) -> int:

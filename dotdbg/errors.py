@@ -33,3 +33,18 @@ class UsageError(DotdbgError):
     def lines(self, program: str = "dotdbg") -> list[str]:
         self.hint = f"see `{self.help_command} --help`" if self.help_command else ""
         return super().lines(program)
+
+
+class Stopped(BaseException):
+    """SIGINT or SIGTERM arrived (dotdbg.common.holding raises it); a BaseException so no
+    ``except Exception`` swallows it; the command ends with 128 + the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        import signal  # here, not above: every command imports this module
+
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum

@@ -109,8 +109,9 @@ def print_checks(results: Sequence[Check]) -> None:
 
 
 def print_aliases(config: Config) -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from dotdbg.common.output import rich_console
 
     table = Table("name", "pack", "kind", "expansion", "description", box=None, header_style="bold")
     for alias in config.aliases:
@@ -124,7 +125,7 @@ def print_aliases(config: Config) -> None:
     if config.cheat.key:
         what = "pick a cheatsheet command onto the prompt line (never runs it)"
         table.add_row(config.cheat.key, "cheat", "key", "cheatsheet picker", what)
-    Console(soft_wrap=False).print(table)
+    rich_console(soft_wrap=False).print(table)
 
 
 def explain(config: Config, name: str, which: Callable[[str], str | None]) -> int:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import os
 import sys
 
-from dotdbg.common.holding import Stopped
-from dotdbg.errors import DotdbgError
+from dotdbg.errors import DotdbgError, Stopped
 
 TYPE_CHECKING = False  # the typing module costs milliseconds on the fast paths; mypy knows this
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any, TextIO
 
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE, as the shell reports a writer killed by it
@@ -29,6 +29,8 @@ EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE, as the shell reports a writer kill
 
 def run(work: Callable[[], int], program: str, verbose: bool = False) -> int:
     """The exit code of ``work()``, whatever way it ends (see the module's docstring)."""
+    stdout = sys.stdout
+    sys.stdout = WholeWrites(stdout)
     try:
         code = work()
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's own exit
@@ -48,6 +50,35 @@ def run(work: Callable[[], int], program: str, verbose: bool = False) -> int:
     except BrokenPipeError:
         _drop_stdout()
         return EXIT_BROKEN_PIPE
+    finally:
+        sys.stdout = stdout
+
+
+class WholeWrites:
+    """sys.stdout, except that a large write is either all written or a BrokenPipeError.
+
+    CPython's BufferedWriter returns a short count when the reader leaves in the middle of a
+    write larger than the pipe (``dotdbg stacks | head -1``, 64 KiB and up), and TextIOWrapper
+    drops it: the rest of the text vanished and the command would exit 0.
+    """
+
+    LARGE = 8192
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if len(text) < self.LARGE or not hasattr(self._stream, "buffer"):
+            return self._stream.write(text)
+        self._stream.flush()
+        data = memoryview(text.encode(self._stream.encoding, self._stream.errors or "strict"))
+        while data:
+            data = data[self._stream.buffer.write(data) :]
+        self._stream.buffer.flush()
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _drop_stdout() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run ``dotdbg …`` or a helper (``memlimit …``) in this process, through the same entry
+    points as the installed scripts: what ``subprocess.run(…, text=True)`` would have returned,
+    without a Python start-up per call. The smoke tests that need a real process keep one."""
+    from dotdbg.entry import helper, main
+
+    def run(program: str, *args: str) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        code = main(list(args)) if program == "dotdbg" else helper(program, list(args))
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess([program, *args], code, out, err)
+
+    return run

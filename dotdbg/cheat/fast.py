@@ -472,12 +472,8 @@ def _warn(path: str, problem: str) -> None:
 
 
 def _write(text: str) -> int:
-    """Print ``text``; a reader that went away (``| head``) is not an error."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Point stdout at /dev/null so the interpreter's final flush does not complain.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    """Print ``text``; a reader that went away (``| head``) ends the run as every command's
+    does, in dotdbg.runner (exit 141, no message)."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
     return 0

@@ -13,19 +13,11 @@ import time
 from collections.abc import Callable, Iterator
 from types import FrameType
 
+from dotdbg.errors import Stopped
+
+__all__ = ["STOP_SIGNALS", "Stopped", "hold", "hold_announced", "stop_on_signals"]
+
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-class Stopped(BaseException):
-    """SIGINT or SIGTERM arrived; a BaseException so no ``except Exception`` swallows it."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-    @property
-    def exit_code(self) -> int:
-        return 128 + self.signum
 
 
 def _raise_stopped(signum: int, _frame: FrameType | None) -> None:

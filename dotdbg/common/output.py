@@ -8,6 +8,8 @@ TYPE_CHECKING = False  # the typing module costs milliseconds on the fast paths;
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from rich.console import Console
+
 
 def said(program: str, text: str) -> str:
     return f"{program}: {text}"
@@ -20,3 +22,16 @@ def reporter(program: str) -> Callable[[str], None]:
         print(said(program, text), file=sys.stderr, flush=True)
 
     return say
+
+
+def rich_console(**options: object) -> Console:
+    """A rich Console whose closed pipe ends the run as every command's does (dotdbg.runner:
+    exit 141); rich's own handling exits 1."""
+    from rich.console import Console
+
+    class PipeAware(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return PipeAware(**options)  # type: ignore[arg-type]

@@ -181,9 +181,9 @@ def _show(merged: object, problems: list[str], view: View) -> None:
     lines = render.all_lines(merged, view.full)
     lines += [render.Line(f"no answer: {problem}", "error") for problem in problems]
     if sys.stdout.isatty():
-        from rich.console import Console
+        from dotdbg.common.output import rich_console
 
-        Console(highlight=False, soft_wrap=True).print(render.styled(lines))
+        rich_console(highlight=False, soft_wrap=True).print(render.styled(lines))
     else:
         sys.stdout.write(render.plain(lines))
 

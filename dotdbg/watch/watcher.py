@@ -140,9 +140,9 @@ def print_once(snapshot: Snapshot, as_json: bool) -> None:
     elif not sys.stdout.isatty():
         sys.stdout.write(watch_view.plain_text(snapshot))
     else:
-        from rich.console import Console
+        from dotdbg.common.output import rich_console
 
-        console = Console(highlight=False)
+        console = rich_console(highlight=False)
         console.print(watch_view.styled(watch_view.table_lines(snapshot, width=console.width)))
 
 
@@ -172,10 +172,11 @@ def ticks(interval: float) -> Iterator[None]:
 
 def run_live(options: WatchOptions, gpu_reader: GpuReader | None = None) -> None:
     """Refresh in place until Ctrl-C; when stdout is not a terminal, log plain snapshots instead."""
-    from rich.console import Console
     from rich.live import Live
 
-    console = Console(highlight=False)
+    from dotdbg.common.output import rich_console
+
+    console = rich_console(highlight=False)
     watcher = Watcher(options, gpu_reader)
     try:
         if not console.is_terminal:

@@ -216,7 +216,8 @@ def test_pipe_closed_early_is_no_error(personal_dir: Path, work_dir: Path) -> No
         executable="/bin/bash",
     )
     assert done.stdout == "==> qqbig (personal) <==\n# entry 0\n"
-    assert (done.returncode, done.stderr) == (0, "")
+    # no message; 141 as for any pipeline member the reader left (README, "Exit codes")
+    assert (done.returncode, done.stderr) == (141, "")
 
 
 def test_bad_sheets_warn_once_and_the_rest_still_work(
