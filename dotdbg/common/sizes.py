@@ -7,7 +7,6 @@ Every unit is binary, as in systemd, ``free -h`` and ``ps``: ``G``, ``GB`` and `
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
 from dotdbg.errors import DotdbgError
 
@@ -26,17 +25,27 @@ def parse_size(text: str, what: str = "size") -> int:
     match = _SIZE.fullmatch(text.strip())
     if match is None or (text.strip().lower().endswith("ib") and not match["unit"]):
         raise DotdbgError(f"{what} {text!r} is not a size", hint=_HINT)
+    whole, _, decimals = match["number"].partition(".")
+    scale = 10 ** len(decimals)  # exact in integers: fractions.Fraction costs a decimal import
     try:
-        value = Fraction(match["number"]) * _UNITS[match["unit"].upper()]  # exact, never inf
+        scaled = (int(whole or "0") * scale + int(decimals or "0")) * _UNITS[match["unit"].upper()]
     except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
         raise DotdbgError(f"{what} {text!r} is not a size", hint=_HINT) from None
-    if value > MAX_SIZE:
+    if scaled > MAX_SIZE * scale:
         raise DotdbgError(
             f"{what} {text!r} is more than {MAX_SIZE // _UNITS['P']}P", hint="check the unit"
         )
-    if not match["unit"] and value.denominator != 1:
+    if not match["unit"] and scaled % scale:
         raise DotdbgError(f"{what} {text!r} has a fraction of a byte", hint="add a unit: 1.5G")
-    return round(value)
+    return _round_half_even(scaled, scale)
+
+
+def _round_half_even(numerator: int, denominator: int) -> int:
+    """``round(numerator / denominator)`` without a float: ties go to the even number."""
+    quotient, remainder = divmod(numerator, denominator)
+    if 2 * remainder > denominator or (2 * remainder == denominator and quotient % 2):
+        quotient += 1
+    return quotient
 
 
 def format_size(num_bytes: float, precision: int = 2, trim: bool = False) -> str:
