@@ -48,16 +48,32 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., subprocess.CompletedProcess[str]]:
-    """Run ``dotdbg …`` or a helper (``memlimit …``) in this process, through the same entry
-    points as the installed scripts: what ``subprocess.run(…, text=True)`` would have returned,
-    without a Python start-up per call. The smoke tests that need a real process keep one."""
-    from dotdbg.entry import helper, main
+def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``cli("dotdbg", "alias", "add", …)``: tests/clirun.py's in-process run."""
+    from tests.clirun import run_cli
 
-    def run(program: str, *args: str) -> subprocess.CompletedProcess[str]:
-        capsys.readouterr()
-        code = main(list(args)) if program == "dotdbg" else helper(program, list(args))
-        out, err = capsys.readouterr()
-        return subprocess.CompletedProcess([program, *args], code, out, err)
+    return run_cli
 
-    return run
+
+# Tests that share one thing the machine has only once run on one xdist worker, one at a time:
+# the session's SLURM cluster and sshd are started once (not once per worker), and memlimit's
+# tests compare the cgroups below this process's own, which a parallel memlimit would change.
+# (pytest-xdist's own xdist_group marker does nothing under pytest 9.2, which no longer lets
+# a plugin rename a test: its loadgroup mode fell back to spreading the tests.)
+GROUPS = {
+    "tests/memlimit/": "memlimit",
+    "tests/stacks/test_stacks_slurm.py": "slurm",
+    "tests/stacks/test_stacks_ssh.py": "sshd",
+}
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        """Each test on its own, but a group's tests all on one worker."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return next((g for prefix, g in GROUPS.items() if nodeid.startswith(prefix)), nodeid)
+
+    return GroupScheduling(config, log)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +26,9 @@ class InterruptedWhileArming:
         return self.inner.probe()
 
     def arm(self, limits: Limits) -> RlimitPlacement:
-        os.kill(os.getpid(), signal.SIGTERM)
+        # to this thread: memlimit has one, but a pytest-xdist worker has a second that does not
+        # block SIGTERM and would take a signal sent to the process (and die of it)
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
         return self.inner.arm(limits)
 
 
