@@ -57,13 +57,16 @@ def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
 
 # Tests that share one thing the machine has only once run on one xdist worker, one at a time:
 # the session's SLURM cluster and sshd are started once (not once per worker), and memlimit's
-# tests compare the cgroups below this process's own, which a parallel memlimit would change.
+# tests compare the cgroups below this process's own, which a parallel memlimit would change;
+# the wheel is built once.
 # (pytest-xdist's own xdist_group marker does nothing under pytest 9.2, which no longer lets
 # a plugin rename a test: its loadgroup mode fell back to spreading the tests.)
 GROUPS = {
     "tests/memlimit/": "memlimit",
     "tests/stacks/test_stacks_slurm.py": "slurm",
     "tests/stacks/test_stacks_ssh.py": "sshd",
+    "tests/alias/test_alias_installed.py": "wheel",  # the session's one wheel
+    "tests/cheat/test_cheat_installed.py": "wheel",
 }
 
 
