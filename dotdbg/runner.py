@@ -30,10 +30,12 @@ EXIT_BROKEN_PIPE = 128 + 13  # 128 + SIGPIPE, as the shell reports a writer kill
 def run(work: Callable[[], int], program: str, verbose: bool = False) -> int:
     """The exit code of ``work()``, whatever way it ends (see the module's docstring)."""
     stdout = sys.stdout
-    sys.stdout = WholeWrites(stdout)
+    if stdout is not None:  # None: started with stdout closed (`>&-`), print() writes nothing
+        sys.stdout = WholeWrites(stdout)
     try:
         code = work()
-        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's own exit
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's own exit
         return code
     except DotdbgError as error:
         if verbose or os.environ.get("DOTDBG_VERBOSE") == "1":
