@@ -2,6 +2,7 @@
 
 ``slurm_cluster``: munged + slurmctld + three slurmd (node1-node3) on this machine.
 ``ssh_server``: one sshd on 127.0.0.2-4 (hosts ``n1``-``n3`` in ``ssh_server.client_config``).
+``spawn``: real Python processes (tests/infra/spawner.py), killed when the test ends.
 ``dotdbg_wheel``: the wheel users install, built once (``venv_with`` puts it in a fresh venv).
 
 Each starts once per session and stops (with everything it left running) at its end; a test
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.infra.slurm import ClusterUnavailable, SlurmCluster
+from tests.infra.spawner import Spawner
 from tests.infra.sshd import SshServer, SshUnavailable
 
 REPO = Path(__file__).resolve().parents[2]
@@ -71,3 +73,12 @@ def venv_with(wheel: Path, root: Path) -> Path:
     install = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps"]
     subprocess.run([*install, str(wheel)], check=True, capture_output=True)
     return python
+
+
+@pytest.fixture
+def spawn(tmp_path: Path) -> Iterator[Spawner]:
+    spawner = Spawner(tmp_path)
+    try:
+        yield spawner
+    finally:
+        spawner.cleanup()

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from watch_procs import BIN, HOLDS_300MB, IDLE, RENAMED, Spawner
+
+from tests.infra.spawner import BIN, HOLDS_300MB, IDLE, RENAMED, Spawner
 
 WATCH = str(BIN / "watch-python")
 DOTDBG = str(BIN / "dotdbg")

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-from watch_procs import make_row
 
 from dotdbg.gpu.nvml import GpuDevice, GpuProcess
 from dotdbg.watch.rows import (
@@ -12,6 +11,7 @@ from dotdbg.watch.rows import (
     tree_rows,
     unattributed_bytes,
 )
+from tests.infra.spawner import make_row
 
 GB = 2**30
 

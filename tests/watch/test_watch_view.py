@@ -5,7 +5,6 @@ import json
 import re
 
 import pytest
-from watch_procs import make_row
 
 from dotdbg.gpu.nvml import GpuDevice, GpuProcess, GpuSnapshot
 from dotdbg.procs.procfs import EnvFacts
@@ -22,6 +21,7 @@ from dotdbg.watch.view import (
     snapshot_json,
     table_lines,
 )
+from tests.infra.spawner import make_row
 
 GB = 2**30
 NO_GPU = GpuSnapshot((), "no usable NVIDIA driver (NVML Shared Library Not Found)")

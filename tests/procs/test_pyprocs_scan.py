@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from watch_procs import AS_NOBODY, IDLE, IS_ROOT, RENAMED, Spawner, wait_until
 
 from dotdbg.procs import procfs, pyprocs
 from dotdbg.procs.pyprocs import PyProcess, ScanFilter, Scanner
+from tests.infra.spawner import AS_NOBODY, IDLE, IS_ROOT, RENAMED, Spawner, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,5 @@
-"""Real processes for the watch-python and pyspy tests, each killed with its whole session."""
+"""Real processes for the watch-python, pyspy and process-scanner tests, each killed with its
+whole session (the `spawn` fixture, tests/infra/fixtures.py)."""
 
 from __future__ import annotations
 

@@ -11,10 +11,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from watch_procs import AS_NOBODY, BIN, IS_ROOT, Spawner
 
 from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
+from tests.infra.spawner import AS_NOBODY, BIN, IS_ROOT, Spawner
 
 DOTDBG = str(BIN / "dotdbg")
 PY_SPY = shutil.which("py-spy", path=str(BIN)) or shutil.which("py-spy")
