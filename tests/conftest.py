@@ -74,9 +74,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     from xdist.scheduler import LoadScopeScheduling
 
     class GroupScheduling(LoadScopeScheduling):
-        """Each test on its own, but a group's tests all on one worker."""
+        """A module's tests on one worker (its module fixtures are made once), a group's too."""
 
         def _split_scope(self, nodeid: str) -> str:
-            return next((g for prefix, g in GROUPS.items() if nodeid.startswith(prefix)), nodeid)
+            module = nodeid.split("::", 1)[0]
+            return next((g for prefix, g in GROUPS.items() if nodeid.startswith(prefix)), module)
 
     return GroupScheduling(config, log)
