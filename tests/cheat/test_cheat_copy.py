@@ -93,8 +93,11 @@ def test_copy_inside_tmux_without_set_clipboard_goes_through_passthrough(
     script.write_text(
         f"tmux -L {inner} -f /dev/null new-session -d -s i 'sleep 60'\n"
         f"tmux -L {inner} set -g allow-passthrough on\n"
-        f"tmux -L {inner} new-window -t i"
-        f" 'printf qq-pass | {DOTDBG} cheat --copy 2>{tmp_path / 'err'}; sleep 30'\n"
+        # The copy waits (at most 10 s) for the outer tmux to attach: passthrough reaches only a
+        # client that is there when the sequence is written.
+        f"tmux -L {inner} new-window -t i 'for _ in $(seq 200); do"
+        f' [ -n "$(tmux -L {inner} list-clients)" ] && break; sleep 0.05; done;'
+        f" printf qq-pass | {DOTDBG} cheat --copy 2>{tmp_path / 'err'}; sleep 30'\n"
         f"exec tmux -L {inner} attach -t i\n"
     )
     server = tmux(f"TERM=xterm-256color bash {script}")
