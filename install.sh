@@ -15,6 +15,11 @@ installer=${DOTDBG_INSTALLER:-venv}
 
 say() { printf 'install.sh: %s\n' "$*"; }
 die() { printf 'install.sh: error: %s\n' "$*" >&2; exit 2; }
+# shellcheck disable=SC2016 # the backquotes are text
+bad_usage() {
+    printf 'install.sh: error: unexpected argument %s\nhint: see `./install.sh --help`\n' "$1" >&2
+    exit 2
+}
 
 find_python() {
     local candidate
@@ -115,12 +120,31 @@ uninstall_all() {
     return 0
 }
 
+usage() {
+    cat <<EOF
+usage: ./install.sh [--uninstall]
+
+Install dotdbg for the current user from this checkout: a venv in $venv,
+its commands linked into $bin_dir, then \`dotdbg install\` with the built-in defaults.
+Running it again upgrades in place.
+
+options:
+  --uninstall   take everything back out (your config and backups stay)
+  -h, --help    show this help and exit
+
+environment:
+  DOTDBG_INSTALLER=venv|uv|pipx   how to make the isolated environment (default: venv)
+  PYTHON=python3.12               the interpreter for the venv (3.10 or newer)
+EOF
+}
+
 main() {
-    if [[ ${1:-} == --uninstall ]]; then
-        uninstall_all
-        return
-    fi
-    [[ $# -eq 0 ]] || die "usage: ./install.sh [--uninstall]"
+    case ${1:-} in
+        -h | --help) usage; return ;;
+        --uninstall) [[ $# -eq 1 ]] || bad_usage "$2"; uninstall_all; return ;;
+        "") ;;
+        *) bad_usage "$1" ;;
+    esac
     case $installer in
         venv) install_venv ;;
         uv) command -v uv >/dev/null || die "DOTDBG_INSTALLER=uv but uv is not on PATH"; install_uv ;;

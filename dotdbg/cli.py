@@ -1,4 +1,10 @@
-"""The typer app: parse arguments, call one function, print the result. No logic lives here."""
+"""The typer app of dotdbg's own commands: parse arguments, call one function, print the result.
+
+The commands in dotdbg.entry.FAST never come here (they parse with dotdbg.cmdline); the app
+only lists them, so that ``dotdbg --help`` shows every command. Usage errors are turned into
+dotdbg's two lines (``dotdbg: error: …``, ``hint: see `dotdbg alias add --help```) and help is
+plain text: no type tags, no markup to eat ``[packs]``.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +12,12 @@ from typing import Annotated
 
 import typer
 
-from dotdbg import __version__
-from dotdbg.console import run
+from dotdbg import __version__, typerstyle
+from dotdbg.commandnames import COMMAND_NAMES
+from dotdbg.entry import FAST
+from dotdbg.runner import run
 
-app = typer.Typer(
-    name="dotdbg",
-    help="Shell integration for debugging: aliases, history search, pdb aliases, cheatsheets.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+app = typer.Typer(name="dotdbg", **typerstyle.APP_SETTINGS)  # type: ignore[arg-type]
 
 
 def _version(value: bool) -> None:
@@ -31,32 +33,24 @@ def _root(
     ] = False,
     verbose: Annotated[bool, typer.Option("--verbose", help="Show details of errors.")] = False,
 ) -> None:
-    """dotdbg: the shell you debug in, set up in one command."""
+    """dotdbg: the shell you debug in, set up in one command.
 
+    Aliases, history search, pdb aliases, cheatsheets, and helpers for Python processes.
+    """
 
-# Commands that dotdbg.entry runs without this app, to keep them fast.
-FAST_COMMANDS = ("cheat",)
 
 # Feature modules add their commands here; each module keeps its own imports lazy.
-from dotdbg.commands import aliases_edit, cheat, core, fill, gdb, memlimit, stacks, watch  # noqa: E402
+from dotdbg.commands import aliases_edit, core  # noqa: E402
 
 core.register(app)
-cheat.register(app)
-watch.register(app)
-stacks.register(app)
-gdb.register(app)
-memlimit.register(app)
-fill.register(app)
 aliases_edit.register(app)
+typerstyle.list_fast_commands(app, FAST)
 
 
-def main(argv: list[str]) -> int:
-    return run(app, argv, prog_name="dotdbg")
+def main(argv: list[str], verbose: bool = False) -> int:
+    return run(lambda: typerstyle.invoke(app, argv, "dotdbg"), "dotdbg", verbose)
 
 
 def command_names() -> list[str]:
-    """Subcommand names, for the TAB completion in the generated bash."""
-    import typer.main
-
-    group = typer.main.get_command(app)
-    return sorted({*getattr(group, "commands", {}), *FAST_COMMANDS})
+    """Subcommand names, for the TAB completion in the generated bash (dotdbg.commandnames)."""
+    return list(COMMAND_NAMES)

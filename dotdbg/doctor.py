@@ -35,7 +35,7 @@ def run_checks(paths: Paths) -> list[Check]:
 def memlimit_checks() -> list[Check]:
     """Which memlimit backends work here (one working backend is enough), and the commands
     that memlimit runs killed -9 left running under their limit."""
-    from dotdbg.helpers.memlimit import find_leftovers, probe_backends
+    from dotdbg.memlimit import find_leftovers, probe_backends
 
     probes = probe_backends()
     checks = [

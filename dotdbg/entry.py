@@ -1,42 +1,82 @@
-"""The ``dotdbg`` console script: route hot commands before any heavy import.
+"""The ``dotdbg`` console script and the helpers' scripts: every command to its one parser.
 
-``dotdbg cheat`` is typed many times a day, so it never imports typer, rich or jinja2; nor do
-``dotdbg pyspy --json …``, which every node of a job-wide ``dotdbg stacks`` runs, and the plain
-``dotdbg gdb PID`` dump (timed against pystack). Every other command goes through the typer app
-in ``dotdbg.cli``.
+Two kinds of commands, told apart by ``FAST`` below:
+- those that must start in about the time Python does (the helpers, the process commands that
+  every node of a job runs, ``cheat``): each is defined once, as a ``dotdbg.cmdline.Command``,
+  and serves both ``dotdbg NAME …`` and the stand-alone script ``NAME …``; typer, rich and
+  pydantic are never imported for them;
+- dotdbg's own commands on the home (install, status, alias, …): the typer app, ``dotdbg.cli``.
+``dotdbg --version`` is answered here, before anything else is imported. All of them end
+through ``dotdbg.runner``, so errors, Ctrl-C and a closed pipe give the same exit codes.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    from dotdbg.cmdline import Command
+
+# name -> "module:attribute" of its Command
+FAST = {
+    "cheat": "dotdbg.commands.cheat:COMMAND",
+    "gdb": "dotdbg.commands.gdb:COMMAND",
+    "pyspy": "dotdbg.commands.watch:PYSPY",
+    "stacks": "dotdbg.commands.stacks:COMMAND",
+    "watch-python": "dotdbg.commands.watch:WATCH_PYTHON",
+    "memlimit": "dotdbg.commands.memlimit:COMMAND",
+    "mem-fill": "dotdbg.commands.fill:MEM_FILL",
+    "disk-fill": "dotdbg.commands.fill:DISK_FILL",
+    "gpu-fill": "dotdbg.commands.fill:GPU_FILL",
+}
+GLOBAL_FLAGS = ("--verbose",)
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``dotdbg [--verbose] COMMAND …``."""
     args = sys.argv[1:] if argv is None else argv
-    command = args.index("cheat") if "cheat" in args else -1
-    if command >= 0 and all(arg == "--verbose" for arg in args[:command]):
-        from dotdbg.cheat.fast import main as cheat_main
+    if args == ["--version"]:
+        from dotdbg.runner import run
 
-        return cheat_main(args[command + 1 :])
-    code = _fast_path(args)
-    if code is not None:
-        return code
+        return run(_print_version, "dotdbg")
+    at = next((i for i, arg in enumerate(args) if arg not in GLOBAL_FLAGS), len(args))
+    verbose = "--verbose" in args[:at] or os.environ.get("DOTDBG_VERBOSE") == "1"
+    if at < len(args) and args[at] in FAST:
+        name = args[at]
+        return run_fast(name, args[at + 1 :], f"dotdbg {name}", "dotdbg", verbose)
     from dotdbg.cli import main as cli_main
 
-    return cli_main(args)
+    return cli_main(args, verbose)
 
 
-def _fast_path(args: list[str]) -> int | None:
-    """The exit code of a command served without the typer app; None: the app serves it."""
-    if args[:2] == ["pyspy", "--json"]:  # what each node of a job-wide gather runs
-        from dotdbg.stacks.fastdump import main as dump_main
+def _print_version() -> int:
+    from dotdbg import __version__
 
-        return dump_main(args[1:])
-    if args[:1] == ["gdb"]:
-        from dotdbg.gdb.fast import main as gdb_main
+    print(f"dotdbg {__version__}")
+    return 0
 
-        return gdb_main(args[1:])
-    return None
+
+def helper(name: str, argv: list[str] | None = None) -> int:
+    """A stand-alone script (``memlimit …``): the same command, under its own name."""
+    args = sys.argv[1:] if argv is None else argv
+    return run_fast(name, args, name, name, os.environ.get("DOTDBG_VERBOSE") == "1")
+
+
+def run_fast(name: str, args: list[str], prog: str, program: str, verbose: bool) -> int:
+    """``prog`` is how help and usage hints name the command, ``program`` whose error it is."""
+    from dotdbg.runner import run
+
+    return run(lambda: command(name).main(args, prog), program, verbose)
+
+
+def command(name: str) -> Command:
+    from importlib import import_module
+
+    module, attribute = FAST[name].split(":")
+    found: Command = getattr(import_module(module), attribute)
+    return found
 
 
 if __name__ == "__main__":

@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
-TYPE_CHECKING = False  # the typing module costs milliseconds on the fast paths; mypy knows this
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
 
 class DotdbgError(Exception):
     """A problem the user can fix: what went wrong, where, and how to fix it."""
@@ -20,25 +14,37 @@ class DotdbgError(Exception):
         self.hint = hint
         self.location = location
 
-    def lines(self) -> list[str]:
+    def lines(self, program: str = "dotdbg") -> list[str]:
+        """``program: error: …`` and ``hint: …``; ``program`` is the name the user typed."""
         where = f"{self.location}: " if self.location else ""
-        out = [f"dotdbg: error: {where}{self.message}"]
+        out = [f"{program}: error: {where}{self.message}"]
         if self.hint:
             out.append(f"hint: {self.hint}")
         return out
 
 
-EXIT_INTERRUPTED = 130
+class UsageError(DotdbgError):
+    """A missing, unknown or bad argument; the hint points at the command's help."""
+
+    def __init__(self, message: str, help_command: str = "") -> None:
+        super().__init__(message)
+        self.help_command = help_command
+
+    def lines(self, program: str = "dotdbg") -> list[str]:
+        self.hint = f"see `{self.help_command} --help`" if self.help_command else ""
+        return super().lines(program)
 
 
-def run_plain(command: Callable[[], int]) -> int:
-    """Run a command that bypasses the typer app (a fast path), as ``dotdbg.console.run`` would:
-    a DotdbgError becomes its lines on stderr and its exit code, Ctrl-C exit 130."""
-    try:
-        return command()
-    except DotdbgError as error:
-        print("\n".join(error.lines()), file=sys.stderr)
-        return error.exit_code
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return EXIT_INTERRUPTED
+class Stopped(BaseException):
+    """SIGINT or SIGTERM arrived (dotdbg.common.holding raises it); a BaseException so no
+    ``except Exception`` swallows it; the command ends with 128 + the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        import signal  # here, not above: every command imports this module
+
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum

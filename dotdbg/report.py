@@ -14,7 +14,7 @@ from dotdbg.paths import Paths
 from dotdbg.plan import Plan, unified_diff
 from dotdbg.settings import Config
 from dotdbg.shadows import shadow_warnings
-from dotdbg.visible import pieces, visible
+from dotdbg.visible import one_line, pieces
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -119,10 +119,9 @@ def print_checks(results: Sequence[Check]) -> None:
 
 
 def print_aliases(config: Config) -> None:
-    """The table of every alias and function. Values are text: no rich markup is read in them
-    (`[bold]x[/]` stays as written) and control characters show as escapes."""
-    from rich.console import Console
     from rich.table import Table
+
+    from dotdbg.common.output import rich_console
 
     table = Table("name", "pack", "kind", "expansion", "description", box=None, header_style="bold")
     rows = [(a.name, a.pack, "alias", a.command, a.desc) for a in config.aliases]
@@ -137,7 +136,7 @@ def print_aliases(config: Config) -> None:
         rows.append((config.cheat.key, "cheat", "key", "cheatsheet picker", what))
     for row in rows:
         table.add_row(*(_text(cell) for cell in row))
-    Console(soft_wrap=False, markup=False, emoji=False, highlight=False).print(table)
+    rich_console(soft_wrap=False, markup=False, emoji=False, highlight=False).print(table)
 
 
 def _text(value: str) -> Text:
@@ -153,16 +152,16 @@ def explain(config: Config, name: str, which: Callable[[str], str | None]) -> in
     """Like bash's `type NAME` for dotdbg's items; exit 1 if dotdbg does not define NAME."""
     for alias in config.aliases:
         if alias.name == name:
-            print(f"{name} is an alias (pack {alias.pack}): {visible(alias.desc)}")
-            print(f"  {name} → {visible(alias.command)}")
+            print(f"{name} is an alias (pack {alias.pack}): {one_line(alias.desc)}")
+            print(f"  {name} → {one_line(alias.command)}")
             _print_shadow(config, name, which)
             return 0
     for function in config.functions:
         if function.name == name:
-            print(f"{name} is a function (pack {function.pack}): {visible(function.desc)}")
+            print(f"{name} is a function (pack {function.pack}): {one_line(function.desc)}")
             print(f"{name}() {{")
             for line in function.body.strip("\n").splitlines():
-                print(f"    {visible(line)}")
+                print(f"    {one_line(line)}")
             print("}")
             _print_shadow(config, name, which)
             return 0

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dotdbg import bindable
+from dotdbg.cheat.cheatpaths import PathsError, check_paths
 from dotdbg.checker import Checker, type_name
 from dotdbg.settings import Cheat, CheatPath, History, Readline
 
@@ -266,20 +267,9 @@ def cheat_section(base: Mapping[str, Any], over: Mapping[str, Any], checker: Che
             f"cheat.alias {values['alias']!r} is not a valid alias name",
             alias_hint,
         )
-    paths = tuple(_cheat_path(entry, index, checker) for index, entry in enumerate(values["paths"]))
+    try:
+        checked = check_paths(values)
+    except PathsError as error:
+        raise checker.fail(error.key_path, str(error), error.hint) from None
+    paths = tuple(CheatPath(name=name, path=path, readonly=ro) for name, path, ro in checked)
     return Cheat(key=values["key"], alias=values["alias"], paths=paths)
-
-
-def _cheat_path(entry: Any, index: int, checker: Checker) -> CheatPath:
-    at = ("cheat", "paths", str(index))
-    example = '[[cheat.paths]]\nname = "community"\npath = "~/src/cheatsheets"'
-    checker.typed(entry, dict, at, example)
-    checker.known_keys(entry, ("name", "path", "readonly"), at)
-    for key in ("name", "path"):
-        if key not in entry:
-            raise checker.fail(at, f"this [[cheat.paths]] entry has no {key}", example)
-        checker.typed(entry[key], str, (*at, key), f'{key} = "..."')
-    readonly = checker.typed(
-        entry.get("readonly", False), bool, (*at, "readonly"), "readonly = true"
-    )
-    return CheatPath(name=entry["name"], path=entry["path"], readonly=readonly)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture
+def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``cli("dotdbg", "alias", "add", …)``: tests/clirun.py's in-process run."""
+    from tests.clirun import run_cli
+
+    return run_cli
+
+
+# Tests that share one thing the machine has only once run on one xdist worker, one at a time:
+# the session's SLURM cluster and sshd are started once (not once per worker), and memlimit's
+# tests compare the cgroups below this process's own, which a parallel memlimit would change;
+# the wheel is built once.
+# (pytest-xdist's own xdist_group marker does nothing under pytest 9.2, which no longer lets
+# a plugin rename a test: its loadgroup mode fell back to spreading the tests.)
+GROUPS = {
+    "tests/memlimit/": "memlimit",
+    "tests/stacks/test_stacks_slurm.py": "slurm",
+    "tests/stacks/test_stacks_ssh.py": "sshd",
+    "tests/alias/test_alias_installed.py": "wheel",  # the session's one wheel
+    "tests/cheat/test_cheat_installed.py": "wheel",
+}
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        """A module's tests on one worker (its module fixtures are made once), a group's too."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return next((g for prefix, g in GROUPS.items() if nodeid.startswith(prefix)), module)
+
+    return GroupScheduling(config, log)

@@ -10,11 +10,11 @@ import pytest
 from dotdbg import blocks
 from dotdbg.config import load_config
 from dotdbg.paths import Paths
+from tests.clirun import run_cli
 
 
 def dotdbg(*args: str, home: Path | None = None) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "dotdbg", *args, *(["--home", str(home)] if home else [])]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    return run_cli("dotdbg", *args, *(["--home", str(home)] if home else []))
 
 
 def write_config(home: Path, text: str) -> Path:
@@ -27,7 +27,9 @@ def write_config(home: Path, text: str) -> Path:
 def test_bad_config_is_one_line_exit_2_and_changes_nothing(tmp_path: Path) -> None:
     (tmp_path / ".bashrc").write_text("export A=1\n")
     config = write_config(tmp_path, '[aliases]\n"g s" = "git status"\n')
-    result = dotdbg("install", home=tmp_path)
+    # a real process (python -m dotdbg): the smoke test of the typer app's error path
+    argv = [sys.executable, "-m", "dotdbg", "install", "--home", str(tmp_path)]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         f"dotdbg: error: {config}:2:1: 'g s' is not a valid name in [aliases]",

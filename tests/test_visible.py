@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.visible import visible
+from dotdbg.visible import one_line
 
 CONFIG = (
     "[aliases]\n"
@@ -27,14 +27,14 @@ CONFIG = (
     ("text", "shown"),
     [
         ("plain [bold]x[/]", "plain [bold]x[/]"),
-        ("\x1b]52;c;aGk=\x07", "\\e]52;c;aGk=\\x07"),
-        ("a\tb\x1fc\x7f\x9b", "a\\tb\\x1fc\\x7f\\x9b"),
+        ("\x1b]52;c;aGk=\x07", "\\x1b]52;c;aGk=\\x07"),
+        ("a\tb\x1fc\x7f\x9b", "a\\x09b\\x1fc\\x7f\\x9b"),
         ("\u202eevil\u2066", "\\u202eevil\\u2066"),
         ("ünï ✓", "ünï ✓"),
     ],
 )
 def test_control_characters_are_shown_as_escapes(text: str, shown: str) -> None:
-    assert visible(text) == shown
+    assert one_line(text) == shown
 
 
 def aliases_output(home: Path, *args: str, tty: bool = False) -> str:
@@ -61,13 +61,13 @@ def test_aliases_shows_values_as_text(tmp_path: Path, tty: bool) -> None:
     assert "echo [/unclosed]" in out
     assert "echo [bold red]x[/] :smile:" in out
     assert "\x07" not in out and "\x1b]" not in out and "\u202e" not in out
-    assert "\\e]52;c;aGk=" in out and "\\u202eevil" in out
-    assert "title " in out and "\\e]0;pwned\\x07" in out
+    assert "\\x1b]52;c;aGk=" in out and "\\u202eevil" in out
+    assert "title " in out and "\\x1b]0;pwned\\x07" in out
 
 
 def test_explaining_one_alias_shows_controls_as_escapes(tmp_path: Path) -> None:
     out = aliases_output(tmp_path, "q3")
     assert out.splitlines()[:2] == [
-        "q3 is an alias (pack user): title \\e]0;pwned\\x07",
-        "  q3 → printf \\e]52;c;aGk=\\x07 done",
+        "q3 is an alias (pack user): title \\x1b]0;pwned\\x07",
+        "  q3 → printf \\x1b]52;c;aGk=\\x07 done",
     ]

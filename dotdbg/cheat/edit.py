@@ -17,6 +17,7 @@ from dotdbg.cheat.cheatpaths import PERSONAL
 from dotdbg.cheat.search import Sheet, suggestions
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import new_file_mode
+from dotdbg.visible import one_line
 
 # What cheat reads as a sheet, minus what a shell makes awkward: parts without a dot, a space,
 # a control character or a backslash, not starting with '-'; '/' makes a subfolder ("lang/rust").
@@ -127,7 +128,7 @@ def _link_no_replace(temp: str, target: str) -> None:
 
 def _unknown_sheet(name: str, sheets: Mapping[str, Sheet]) -> DotdbgError:
     close = suggestions(name, sheets)
-    hint = f"did you mean {' or '.join(close)}?" if close else ""
+    hint = f"did you mean {one_line(' or '.join(close))}?" if close else ""
     hint = f"{hint} To start a new sheet: dotdbg cheat --new {name}".strip()
     return DotdbgError(f"no sheet named {name!r}", hint=hint)
 

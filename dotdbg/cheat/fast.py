@@ -11,8 +11,10 @@ import os
 import sys
 
 from dotdbg.cheat import cheatpaths, output, search
-from dotdbg.cheat.index import CACHE_NAME, Index, load_configured, load_sheets
+from dotdbg.cheat.cache import CACHE_NAME, Index
+from dotdbg.cheat.index import Catalog, load_configured
 from dotdbg.errors import DotdbgError
+from dotdbg.visible import one_line
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
@@ -33,18 +35,31 @@ options:
   -r, --regex          treat the words as regular expressions
   -t, --tag TAG        only sheets tagged TAG (repeated: sheets with every such tag)
   -c, --commands       print the commands only, e.g. $(dotdbg cheat -c tar extract gz)
+                       (cheat's -c colours instead: here that is --color always)
+  -l, --list           list the sheets (with WORD: those whose name contains it)
+  -s, --search PHRASE  search every sheet (or the sheet WORD names) for PHRASE
+      --copy           copy the best hit's command to the clipboard (OSC 52, so it works over
+                       ssh and in tmux; xclip, xsel, wl-copy or pbcopy too); with no WORD,
+                       copy standard input
       --json           print JSON for scripts
       --color WHEN     auto (default), always or never; NO_COLOR=1 turns auto off
-      --edit NAME      edit sheet NAME in $VISUAL/$EDITOR (read-only sheets are copied to
+  -e, --edit NAME      edit sheet NAME in $VISUAL/$EDITOR (read-only sheets are copied to
                        your own dir first)
       --new NAME       start a new sheet NAME in your own dir
+      --add NAME       add the command you ran last to your sheet NAME; asks for its comment
+      --comment TEXT   the comment for --add, instead of asking
+      --lint           check sheets (those named, else all): parse errors, missing comments,
+                       two commands in one entry, bad placeholders; exit 1 on errors
       --names          print the sheet names, one a line (for completion)
-      --pick           print NUL-terminated picker records (for the prompt widget)
+      --pick           print picker records: "shown\\x1fcommand\\0", one per command
+      --menu           the numbered picker on the terminal; prints the picked command
+      --above LINE     with --menu: the line to keep shown above the list (the prompt)
   -h, --help           show this help
 
 Sheets come from ~/.config/dotdbg/cheatsheets, the nearest .cheat/ directory, the
 [[cheat.paths]] of ~/.config/dotdbg/config.toml and dotdbg's built-in sheets; sheets of the
-same name are merged in that order. Exit status: 0 found, 1 nothing matched, 2 usage error.
+same name are merged in that order. A path may also hold tldr pages (*.md) and navi cheats
+(*.cheat). Exit status: 0 found, 1 nothing matched, 2 usage error.
 """
 
 FLAGS = {
@@ -52,27 +67,52 @@ FLAGS = {
     "--regex": "regex",
     "-c": "commands",
     "--commands": "commands",
+    "-l": "list",
+    "--list": "list",
+    "--copy": "copy",
     "--json": "json",
+    "--lint": "lint",
     "--names": "names",
     "--pick": "pick",
+    "--menu": "menu",
     "-h": "help",
     "--help": "help",
 }
-VALUE_OPTIONS = {"-t": "tag", "--tag": "tag", "--color": "color", "--edit": "edit", "--new": "new"}
+VALUE_OPTIONS = {
+    "-t": "tag",
+    "--tag": "tag",
+    "-s": "search",
+    "--search": "search",
+    "--color": "color",
+    "-e": "edit",
+    "--edit": "edit",
+    "--new": "new",
+    "--add": "add",
+    "--comment": "comment",
+    "--above": "above",
+}
 COLOR_CHOICES = ("auto", "always", "never")
 
 
 class Options:
     __slots__ = (
+        "above",
+        "add",
         "color",
         "commands",
+        "comment",
+        "copy",
         "edit",
         "help",
         "json",
+        "lint",
+        "list",
+        "menu",
         "names",
         "new",
         "pick",
         "regex",
+        "search",
         "tags",
         "words",
     )
@@ -81,9 +121,14 @@ class Options:
         self.words: list[str] = []
         self.tags: list[str] = []
         self.color = "auto"
+        self.above = ""
         self.edit: str | None = None
         self.new: str | None = None
+        self.add: str | None = None
+        self.comment: str | None = None
+        self.search: str | None = None
         self.regex = self.commands = self.json = self.names = self.pick = self.help = False
+        self.list = self.copy = self.lint = self.menu = False
 
     def set_flag(self, flag: str) -> None:
         setattr(self, FLAGS[flag], True)
@@ -96,6 +141,14 @@ class Options:
             raise _usage(f"--color must be one of {', '.join(COLOR_CHOICES)}, not {value!r}")
         else:
             setattr(self, field, value)
+
+    def modes(self) -> list[str]:
+        """The options that each make dotdbg cheat do something else than a lookup."""
+        chosen = [("--edit", self.edit), ("--new", self.new), ("--add", self.add)]
+        named = [name for name, value in chosen if value is not None]
+        flags = [("--lint", self.lint), ("--names", self.names), ("--pick", self.pick)]
+        flags += [("--menu", self.menu), ("-l", self.list)]
+        return named + [name for name, on in flags if on]
 
 
 # -- argument parsing ------------------------------------------------------------------------
@@ -159,12 +212,17 @@ def _unknown_option(option: str) -> DotdbgError:
 
 
 def _check_combination(options: Options) -> None:
-    if options.edit is not None and options.new is not None:
-        raise _usage("--edit and --new cannot be used together")
-    if (options.edit is not None or options.new is not None) and options.words:
-        raise _usage("--edit and --new take a sheet name and no other words")
+    modes = options.modes()
+    if len(modes) > 1:
+        raise _usage(f"{modes[0]} and {modes[1]} cannot be used together")
+    if modes and modes[0] in ("--edit", "--new", "--add") and options.words:
+        raise _usage(f"{modes[0]} takes a sheet name and no other words")
+    if options.comment is not None and options.add is None:
+        raise _usage("--comment goes with --add")
     if options.commands and options.json:
         raise _usage("-c and --json cannot be used together")
+    if options.copy and (options.json or modes):
+        raise _usage(f"--copy cannot be used with {'--json' if options.json else modes[0]}")
 
 
 # -- running ---------------------------------------------------------------------------------
@@ -183,7 +241,23 @@ def main(argv: list[str]) -> int:
 
 
 def run(options: Options, env: Mapping[str, str]) -> int:
-    sheets = load(env)
+    if options.copy and not options.words and options.search is None:
+        return _copy_stdin(env)
+    if options.add is not None:
+        return _add(options, env)
+    if options.lint:
+        return _lint(options.words, env)
+    catalog = open_catalog(env)
+    try:
+        return _run_on(catalog, options, env)
+    finally:
+        catalog.save()
+
+
+def _run_on(catalog: Catalog, options: Options, env: Mapping[str, str]) -> int:
+    if options.names and not options.tags:
+        return _write(output.format_names(catalog.names()))
+    sheets = _sheets_for(catalog, options)
     if options.tags:
         tagged = search.with_tags(sheets, options.tags)
         if not tagged and not (options.edit or options.new):
@@ -193,31 +267,48 @@ def run(options: Options, env: Mapping[str, str]) -> int:
         return _edit(sheets, options, env)
     color = output.use_color(options.color, sys.stdout.isatty(), env)
     if options.names:
-        return _write(output.format_names(sheets.values()))
+        return _write(output.format_names(sheets))
     if options.pick:
-        return _pick(sheets, options)
-    if not options.words:
-        if options.json:
-            return _write(output.format_listing_json(sheets.values()))
-        return _write(output.format_listing(sheets.values(), color))
-    return _show(sheets, options, color)
+        return _write(output.format_pick(_entries(sheets, options)))
+    if options.menu:
+        return _menu(sheets, options, env)
+    if options.list or (not options.words and options.search is None):
+        return _list(sheets, options, color)
+    return _show(sheets, options, color, env, catalog)
 
 
-def load(env: Mapping[str, str]) -> dict[str, search.Sheet]:
-    """Every sheet of every cheatpath, merged by name; skipped files warn on stderr."""
+def open_catalog(env: Mapping[str, str]) -> Catalog:
+    """The sheet files of every cheatpath; skipped files and paths warn on stderr."""
     index = Index(os.path.join(cheatpaths.cache_dir(env), CACHE_NAME))
     configured = load_configured(cheatpaths.config_file(env), index, _warn)
     for path in configured:
         if not os.path.isdir(path.directory):
             _warn(path.directory, f"cheat path {path.label!r} is not a directory; skipped")
+    return Catalog(cheatpaths.all_cheatpaths(env, _cwd(), configured), index, _warn)
+
+
+def _sheets_for(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
+    """The sheets a run needs: when its first word names a sheet, that sheet's files alone
+    (a lookup must not decode a 300-sheet corpus to show one sheet); else every sheet."""
+    plain_lookup = not (options.tags or options.menu or options.list or options.edit)
+    if options.words and plain_lookup and options.new is None:
+        name = search.resolve_sheet(options.words[0], catalog.names())
+        if name is not None:
+            return search.merge(catalog.load([name]))
+        terms = [*options.words, *([] if options.search is None else [options.search])]
+        return search.merge(catalog.load(may_match=search.may_match(terms, options.regex)))
+    return search.merge(catalog.load())
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
+def _cwd() -> str:
     try:
-        cwd = os.getcwd()
+        return os.getcwd()
     except OSError:  # the current directory was deleted
-        cwd = os.sep
-    paths = cheatpaths.all_cheatpaths(env, cwd, configured)
-    files = load_sheets(paths, index, _warn)
-    index.save()
-    return search.merge(files)
+        return os.sep
 
 
 def _edit(sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, str]) -> int:
@@ -231,13 +322,45 @@ def _edit(sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, s
     return edit.open_in_editor(target, env)
 
 
-def _show(sheets: dict[str, search.Sheet], options: Options, color: bool) -> int:
-    result = search.lookup(sheets, options.words, options.regex)
+def _lookup(sheets: dict[str, search.Sheet], options: Options) -> search.Result:
+    return search.lookup(sheets, options.words, options.regex, phrase=options.search)
+
+
+def _entries(sheets: dict[str, search.Sheet], options: Options) -> search.Result:
+    """What a picker offers: the lookup's hits, or every entry when there are no words."""
+    if options.words or options.search is not None:
+        return _lookup(sheets, options)
+    return search.everything(sheets)
+
+
+def _list(sheets: dict[str, search.Sheet], options: Options, color: bool) -> int:
+    """The sheet listing; cheat's ``-l WORD`` lists the sheets whose name contains WORD."""
+    wanted = [word.lower() for word in options.words]
+    shown = [sheet for sheet in sheets.values() if all(w in sheet.name.lower() for w in wanted)]
+    if options.json:
+        return _write(output.format_listing_json(shown))
+    if not shown:
+        print(f"dotdbg: no sheet name contains {' '.join(options.words)!r}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    return _write(output.format_listing(shown, color))
+
+
+def _show(
+    sheets: dict[str, search.Sheet],
+    options: Options,
+    color: bool,
+    env: Mapping[str, str],
+    catalog: Catalog,
+) -> int:
+    result = _lookup(sheets, options)
     if not result.groups:
-        _report_nothing_found(sheets, options.words, result)
+        words = options.words or [options.search or ""]
+        _report_nothing_found(catalog.names(), words, result)
         if options.json:  # a script parses an empty list more easily than no output
             _write(output.format_result_json(result))
         return EXIT_NOT_FOUND
+    if options.copy:
+        return _copy_best(result, env)
     if options.json:
         return _write(output.format_result_json(result))
     if options.commands:
@@ -245,29 +368,90 @@ def _show(sheets: dict[str, search.Sheet], options: Options, color: bool) -> int
     return _write(output.format_result(result, color))
 
 
-def _pick(sheets: dict[str, search.Sheet], options: Options) -> int:
-    if options.words:
-        result = search.lookup(sheets, options.words, options.regex)
-    else:
-        result = search.everything(sheets)
-    return _write(output.format_pick(result))
+# -- copy, menu, add, lint -----------------------------------------------------------------------
+def _copy_best(result: search.Result, env: Mapping[str, str]) -> int:
+    from dotdbg.cheat import clipboard
+
+    records = output.pick_records(result)
+    command = records[0][1]
+    used = clipboard.copy(command, env)
+    others = f"; the best of {len(records)} hits, add words to pick another" if records[1:] else ""
+    print(f"dotdbg: copied ({', '.join(used)}){others}", file=sys.stderr)
+    return _write(command + "\n")
 
 
-def _report_nothing_found(
-    sheets: dict[str, search.Sheet], words: list[str], result: search.Result
-) -> None:
+def _copy_stdin(env: Mapping[str, str]) -> int:
+    from dotdbg.cheat import clipboard
+
+    if sys.stdin.isatty():
+        raise _usage("--copy with no words copies standard input: pipe the text in")
+    text = sys.stdin.read().removesuffix("\n")
+    used = clipboard.copy(text, env)
+    print(f"dotdbg: copied ({', '.join(used)})", file=sys.stderr)
+    return 0
+
+
+def _menu(sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, str]) -> int:
+    from dotdbg.cheat import clipboard, menu
+
+    def records_for(words: list[str]) -> list[tuple[str, str]]:
+        options.words = words
+        return output.pick_records(_entries(sheets, options))
+
+    def copy(text: str) -> str:
+        return f"cheat: copied ({', '.join(clipboard.copy(text, env))}): {one_line(text)}"
+
+    status, picked = menu.run_menu(options.above, list(options.words), records_for, copy)
+    if picked:
+        _write(picked)
+    return status
+
+
+def _add(options: Options, env: Mapping[str, str]) -> int:
+    from dotdbg.cheat.add import run_add
+
+    report = run_add(options.add or "", options.comment, cheatpaths.user_cheat_dir(env), env)
+    print(report, file=sys.stderr)
+    return 0
+
+
+def _lint(names: list[str], env: Mapping[str, str]) -> int:
+    from dotdbg.cheat import lint
+    from dotdbg.cheat.index import sheet_files
+
+    configured = load_configured(cheatpaths.config_file(env), Index(""), _warn)
+    files = [
+        (name, path)
+        for cheatpath in cheatpaths.all_cheatpaths(env, _cwd(), configured)
+        for name, path in sheet_files(cheatpath.directory)
+        if not names or name in names
+    ]
+    missing = set(names) - {name for name, _ in files}
+    if missing:
+        raise _usage(f"no sheet named {sorted(missing)[0]!r}")
+    problems = [problem for _, path in files for problem in lint.lint_file(path)]
+    _write("".join(f"{one_line(str(problem))}\n" for problem in problems))
+    errors = sum(problem.level == lint.ERROR for problem in problems)
+    warnings = len(problems) - errors
+    summary = f"{_count(len(files), 'sheet file')}: {_count(errors, 'error')}, "
+    summary += _count(warnings, "warning")
+    print(f"dotdbg: {summary}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def _report_nothing_found(names: list[str], words: list[str], result: search.Result) -> None:
     terms = " ".join(words[1:] if result.mode == search.SHEET_MODE else words)
     if result.mode == search.SHEET_MODE and not terms:
         print(f"dotdbg: sheet {result.sheet!r} has no entries yet", file=sys.stderr)
-        print(f"hint: dotdbg cheat --edit {result.sheet}", file=sys.stderr)
+        print(f"hint: dotdbg cheat --edit {one_line(result.sheet)}", file=sys.stderr)
         return
     if result.mode == search.SHEET_MODE:
         print(f"dotdbg: no entry of sheet {result.sheet!r} matches {terms!r}", file=sys.stderr)
         return
     print(f"dotdbg: no sheet or entry matches {terms!r}", file=sys.stderr)
-    close = search.suggestions(words[0], sheets)
+    close = search.suggestions(words[0], names)
     if close:
-        print(f"hint: did you mean {' or '.join(close)}?", file=sys.stderr)
+        print(f"hint: did you mean {one_line(' or '.join(close))}?", file=sys.stderr)
 
 
 def _report_no_tag(sheets: dict[str, search.Sheet], options: Options) -> int:
@@ -275,7 +459,7 @@ def _report_no_tag(sheets: dict[str, search.Sheet], options: Options) -> int:
     print(f"dotdbg: no sheet is tagged {wanted}", file=sys.stderr)
     known = sorted({tag.lower() for sheet in sheets.values() for tag in sheet.tags})
     if known:
-        print(f"hint: tags in use: {', '.join(known)}", file=sys.stderr)
+        print(f"hint: tags in use: {one_line(', '.join(known))}", file=sys.stderr)
     if options.json:
         _write("[]\n")
     return EXIT_NOT_FOUND
@@ -284,16 +468,12 @@ def _report_no_tag(sheets: dict[str, search.Sheet], options: Options) -> int:
 def _warn(path: str, problem: str) -> None:
     home = os.path.expanduser("~")
     shown = "~" + path[len(home) :] if home != os.sep and path.startswith(home + os.sep) else path
-    print(f"dotdbg: warning: {shown}: {problem}", file=sys.stderr)
+    print(f"dotdbg: warning: {one_line(shown)}: {one_line(problem)}", file=sys.stderr)
 
 
 def _write(text: str) -> int:
-    """Print ``text``; a reader that went away (``| head``) is not an error."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Point stdout at /dev/null so the interpreter's final flush does not complain.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    """Print ``text``; a reader that went away (``| head``) ends the run as every command's
+    does, in dotdbg.runner (exit 141, no message)."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
     return 0

@@ -1,136 +1,114 @@
-"""Loading every sheet of every cheatpath, through a cache keyed by file mtime and size.
+"""Finding and loading the sheets of every cheatpath, through the cache (dotdbg.cheat.cache).
 
-A lookup stats each sheet file and re-reads only those that changed, so a 300-sheet corpus
-costs one ``marshal.load`` rather than 300 reads and parses. The cache holds only tuples,
-strings and ints (marshal's fast subset); a missing, stale or corrupt cache is rebuilt.
+``Catalog`` answers the three questions a lookup asks, each as cheaply as it can: which sheet
+names exist (directory listings and the cache's notes on each file, no sheet decoded), the
+sheets of one name (only their files decoded), and every sheet (for a search or a listing).
 A file that cannot be used is cached as a list: where in it (``:line:col``) and what is wrong.
 """
 
 from __future__ import annotations
 
-import marshal
 import os
-import sys
 
-from dotdbg.cheat.cheatpaths import Cheatpath, read_configured_paths
-from dotdbg.cheat.sheets import SheetError, decode, parse
+from dotdbg.cheat import formats
+from dotdbg.cheat.cache import SHEET, SKIPPED, Index, stamp_of
+from dotdbg.cheat.cheatpaths import Cheatpath, PathsError, read_configured_paths
 
-CACHE_NAME = "cheat-index.marshal"
-# Bump when the parser's output changes so old caches are not trusted.
-CACHE_FORMAT = 2
 MAX_SHEET_BYTES = 16 * 2**20
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import TypeVar
+    from collections.abc import Callable, Iterable
 
     from dotdbg.cheat.sheets import Entry
 
-    T = TypeVar("T")
-
     # syntax, tags, entries, dotdbg's own keys as (key, value) pairs
     SheetRecord = tuple[str, list[str], list[Entry], list[tuple[str, str]]]
+    # the same and the sheet's text in lower case, for a quick "is the word here at all?"
+    CachedSheet = tuple[str, list[str], list[Entry], list[tuple[str, str]], str]
     Skipped = list[str]  # [":line:col" or "", the problem]: why a file is not used
     PathRecord = tuple[str, str, bool]
     Warn = Callable[[str, str], None]  # (file, problem)
+    Walk = Callable[[str], list[tuple[str, str]]]  # directory -> (name, type) listing
+    Match = Callable[[str, str], bool]  # (sheet name, its text in lower case) -> may it hit?
 
 
 class SheetFile:
     """One sheet file of one cheatpath, parsed."""
 
-    __slots__ = ("entries", "label", "name", "path", "rank", "readonly", "syntax", "tags")
+    __slots__ = (
+        "entries",
+        "haystack",
+        "label",
+        "name",
+        "path",
+        "rank",
+        "readonly",
+        "syntax",
+        "tags",
+    )
 
     def __init__(
-        self, name: str, path: str, cheatpath: Cheatpath, rank: int, record: SheetRecord
+        self, name: str, path: str, cheatpath: Cheatpath, rank: int, record: CachedSheet
     ) -> None:
         self.name = name
         self.path = path
         self.label = cheatpath.label
         self.readonly = cheatpath.readonly
         self.rank = rank
-        self.syntax, self.tags, self.entries, _ = record
-
-
-class Index:
-    """The cache file, read once and written back only when something changed."""
-
-    def __init__(self, cache_file: str) -> None:
-        self.cache_file = cache_file
-        self.old = _read_cache(cache_file)
-        self.new: dict[str, tuple[int, int, object]] = {}
-
-    def lookup(self, path: str, stamp: tuple[int, int], compute: Callable[[], T]) -> T:
-        cached = self.old.get(path)
-        fresh = cached is not None and (cached[0], cached[1]) == stamp
-        value = cached[2] if fresh and cached is not None else compute()
-        self.new[path] = (stamp[0], stamp[1], value)
-        return value  # type: ignore[return-value]  # the cache holds what compute returned
-
-    def save(self) -> None:
-        if self.new == self.old:
-            return
-        try:
-            os.makedirs(os.path.dirname(self.cache_file), exist_ok=True)
-            temp = f"{self.cache_file}.{os.getpid()}.tmp"
-            with open(temp, "wb") as file:
-                marshal.dump((CACHE_FORMAT, sys.hexversion, self.new), file)
-            os.replace(temp, self.cache_file)
-        except OSError:
-            pass  # a read-only cache dir only costs speed
-
-
-def _read_cache(cache_file: str) -> dict[str, tuple[int, int, object]]:
-    try:
-        with open(cache_file, "rb") as file:
-            # loads(read()): marshal.load(file) reads object by object, ten times slower here.
-            cache_format, version, files = marshal.loads(file.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if cache_format != CACHE_FORMAT or version != sys.hexversion or not isinstance(files, dict):
-        return {}
-    return files
-
-
-def _stamp(path: str) -> tuple[int, int] | None:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return status.st_mtime_ns, status.st_size
+        self.syntax, self.tags, self.entries, _, self.haystack = record
 
 
 # -- sheets ----------------------------------------------------------------------------------
-def sheet_files(directory: str) -> list[tuple[str, str]]:
-    """(name, path) of every sheet below ``directory``: like cheat, names with a dot and hidden
-    entries are skipped; a sheet in a subfolder is named ``folder/name``."""
+def sheet_files(directory: str, walk: Walk | None = None) -> list[tuple[str, str]]:
+    """(name, path) of every sheet below ``directory``. Like cheat, names with a dot and hidden
+    entries are skipped, and a sheet in a subfolder is named ``folder/name``; tldr pages
+    (``*.md``) and navi cheats (``*.cheat``) are named by their file name alone, and tldr pages
+    of another platform (``osx/`` on Linux) are left out."""
     found: list[tuple[str, str]] = []
-    _walk(directory, "", found)
+    _walk(directory, "", found, walk or _list)
     return found
 
 
-def _walk(directory: str, prefix: str, found: list[tuple[str, str]]) -> None:
+def _list(directory: str) -> list[tuple[str, str]]:
     try:
-        children = sorted(os.scandir(directory), key=lambda child: child.name)
+        with os.scandir(directory) as children:
+            return sorted(
+                (child.name, "d" if child.is_dir(follow_symlinks=False) else "f")
+                for child in children
+            )
     except OSError:
-        return
-    for child in children:
-        if "." in child.name:
+        return []
+
+
+def _walk(directory: str, prefix: str, found: list[tuple[str, str]], walk: Walk) -> None:
+    for name, kind in walk(directory):
+        if name[0] == ".":
             continue
-        if child.is_dir(follow_symlinks=False):  # like cheat; and a linked loop cannot recurse
-            _walk(child.path, f"{prefix}{child.name}/", found)
-        elif child.is_file():
-            found.append((prefix + child.name, child.path))
+        if kind == "f":
+            file_format = formats.format_of(name)
+            if file_format == "cheat":
+                found.append((prefix + name, f"{directory}/{name}"))
+            elif file_format:
+                found.append((formats.sheet_name(name), f"{directory}/{name}"))
+        elif kind == "d" and "." not in name and not formats.foreign_platform(name):
+            _walk(f"{directory}/{name}", f"{prefix}{name}/", found, walk)
 
 
 def read_record(path: str) -> SheetRecord | Skipped:
-    """What the cache keeps for one file: the parsed sheet, or where and why it was skipped."""
+    """What the cache keeps for one file: the parsed sheet, or where and why it was skipped
+    (nothing at all for a file that is no sheet, like a README.md among tldr pages)."""
+    from dotdbg.cheat.sheets import SheetError, decode, parse  # only on a cache miss
+
     try:
         with open(path, "rb") as file:
             data = file.read(MAX_SHEET_BYTES + 1)
         if len(data) > MAX_SHEET_BYTES:
             raise SheetError(f"larger than {MAX_SHEET_BYTES // 2**20} MiB: split it up")
-        sheet = parse(decode(data))
+        parsers = {"cheat": parse, "tldr": formats.parse_tldr, "navi": formats.parse_navi}
+        sheet = parsers[formats.format_of(os.path.basename(path))](decode(data))
+    except formats.NotASheet:
+        return []
     except SheetError as error:
         return [error.location, str(error)]
     except OSError as error:
@@ -138,42 +116,116 @@ def read_record(path: str) -> SheetRecord | Skipped:
     return (sheet.syntax, sheet.tags, sheet.entries, sorted(sheet.extra.items()))
 
 
+def _cached_record(path: str) -> CachedSheet | Skipped:
+    record = read_record(path)
+    return record if isinstance(record, list) else with_haystack(record)
+
+
+def with_haystack(record: SheetRecord) -> CachedSheet:
+    """The record and its entries' text in lower case: a search skips a sheet that lacks a
+    word without looking at its entries one by one."""
+    haystack = "\n".join(f"{comment}\n{command}" for comment, command, _ in record[2]).lower()
+    return (*record, haystack)
+
+
+class Catalog:
+    """The sheet files of a list of cheatpaths, in merge order, read through ``index``."""
+
+    def __init__(self, cheatpaths: list[Cheatpath], index: Index, warn: Warn) -> None:
+        self.index = index
+        self.warn = warn
+        self.files = [
+            (rank, cheatpath, name, path)
+            for rank, cheatpath in enumerate(cheatpaths)
+            for name, path in sheet_files(cheatpath.directory, index.listing)
+        ]
+        self.complete = False
+        self.checked: dict[str, bool] = {}  # path -> is a usable sheet
+        self.stamped: set[str] = set()  # paths whose file was stat'ed this run
+
+    def names(self) -> list[str]:
+        """Every sheet name. Which files are sheets comes from the cache without a stat of
+        each: a file that stops being one while cached is caught when its sheet is loaded."""
+        usable = (file[2] for file in self.files if self._usable(file[3], trust_cache=True))
+        return list(dict.fromkeys(usable))
+
+    def load(
+        self, names: Iterable[str] | None = None, may_match: Match | None = None
+    ) -> list[SheetFile]:
+        """The sheet files of ``names`` (all when None), in merge order; ``may_match(name,
+        text)`` leaves out, undecoded, the sheets it says cannot hold a hit."""
+        wanted = None if names is None else set(names)
+        self.complete = self.complete or wanted is None
+        return [
+            SheetFile(name, path, cheatpath, rank, self.index.value(path))
+            for rank, cheatpath, name, path in self.files
+            if (wanted is None or name in wanted)
+            and self._usable(path)
+            and (may_match is None or may_match(name, self.index.note(path)))
+        ]
+
+    def _usable(self, path: str, trust_cache: bool = False) -> bool:
+        """Is the file a sheet (up to date unless ``trust_cache``)? A skipped one warns once."""
+        known = self.checked.get(path)
+        if known is not None and (trust_cache or path in self.stamped):
+            return known
+        if trust_cache:
+            kind = self.index.kind(path, None, _reader(path))
+        else:
+            self.stamped.add(path)
+            stamp = stamp_of(path)
+            kind = "" if stamp is None else self.index.kind(path, stamp, _reader(path))
+        if kind == SKIPPED and path not in self.checked:
+            location, problem = self.index.value(path)
+            self.warn(path + location, f"{problem}; sheet skipped")
+        self.checked[path] = kind == SHEET
+        return self.checked[path]
+
+    def save(self) -> None:
+        self.index.save(self.complete)
+
+
 def load_sheets(cheatpaths: list[Cheatpath], index: Index, warn: Warn) -> list[SheetFile]:
     """Every readable sheet file in merge order; skipped files are reported through ``warn``."""
-    loaded: list[SheetFile] = []
-    for rank, cheatpath in enumerate(cheatpaths):
-        for name, path in sheet_files(cheatpath.directory):
-            stamp = _stamp(path)
-            if stamp is None:
-                continue
-            record = index.lookup(path, stamp, _reader(path))
-            if isinstance(record, list):
-                location, problem = record
-                warn(path + location, f"{problem}; sheet skipped")
-            else:
-                loaded.append(SheetFile(name, path, cheatpath, rank, record))
-    return loaded
+    return Catalog(cheatpaths, index, warn).load()
 
 
-def _reader(path: str) -> Callable[[], SheetRecord | Skipped]:
-    return lambda: read_record(path)
+def _reader(path: str) -> Callable[[], CachedSheet | Skipped]:
+    return lambda: _cached_record(path)
 
 
 def load_configured(config_file: str, index: Index, warn: Warn) -> list[Cheatpath]:
     """The ``[[cheat.paths]]`` of the config file, cached like a sheet."""
-    stamp = _stamp(config_file)
+    stamp = stamp_of(config_file)
     if stamp is None:
         return []
     record = index.lookup(config_file, stamp, lambda: _configured_record(config_file))
-    if isinstance(record, str):
-        warn(config_file, f"{record}; its cheat paths are ignored")
+    if isinstance(record, tuple):
+        location, problem = record
+        warn(config_file + location, f"{problem}; its cheat paths are ignored")
         return []
     return [Cheatpath(*fields) for fields in record]
 
 
-def _configured_record(config_file: str) -> list[PathRecord] | str:
+def _configured_record(config_file: str) -> list[PathRecord] | tuple[str, str]:
+    """The configured paths, or where (``:line:col`` or "") and what is wrong with them."""
     try:
         paths = read_configured_paths(config_file)
+    except PathsError as error:
+        hint = error.hint.splitlines()[0]
+        return _located(config_file, error.key_path), f"{error} (hint: {hint})"
     except (OSError, ValueError) as error:
-        return " ".join(str(error).split())
+        return "", " ".join(str(error).split())
     return [(path.label, path.directory, path.readonly) for path in paths]
+
+
+def _located(config_file: str, key_path: tuple[str, ...]) -> str:
+    """``:line:col`` of a key: only when a config is wrong, so tomlpos's ``re`` is affordable."""
+    from dotdbg.tomlpos import locate
+
+    try:
+        with open(config_file, encoding="utf-8") as file:
+            line, column = locate(file.read(), key_path)
+    except (OSError, ValueError):
+        return ""
+    return f":{line}:{column}"

@@ -5,6 +5,8 @@ Every function returns a string; printing is the caller's business.
 
 from __future__ import annotations
 
+from dotdbg.visible import is_plain, json_safe, one_line, visible
+
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -87,12 +89,15 @@ def placeholder_spans(text: str) -> list[Span]:
 
 # -- lookup results --------------------------------------------------------------------------
 def header(name: str, label: str) -> str:
-    return f"==> {name} ({label}) <=="
+    return f"==> {one_line(name)} ({one_line(label)}) <=="
 
 
 def format_entry(entry: Entry, matchers: Sequence[Matcher], color: bool) -> str:
     comment, command, _ = entry
-    comment_lines = [f"# {line}".rstrip() for line in comment.split("\n")] if comment else []
+    comment_lines = (
+        [f"# {one_line(line)}".rstrip() for line in comment.split("\n")] if comment else []
+    )
+    command = visible(command)
     if not color:
         return "\n".join([*comment_lines, command])
     painted = [paint(line, COMMENT_STYLE, matchers) for line in comment_lines]
@@ -110,7 +115,7 @@ def format_result(result: Result, color: bool) -> str:
 
 
 def format_commands(result: Result) -> str:
-    return "".join(entry[1] + "\n" for group in result.groups for entry in group.hits)
+    return "".join(visible(entry[1]) + "\n" for group in result.groups for entry in group.hits)
 
 
 def format_result_json(result: Result) -> str:
@@ -130,17 +135,17 @@ def format_result_json(result: Result) -> str:
         for group in result.groups
         for comment, command, line in group.hits
     ]
-    return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n"
 
 
 # -- listing ---------------------------------------------------------------------------------
 def _listing_rows(sheets: Iterable[Sheet]) -> list[tuple[str, str, str, str]]:
     return [
         (
-            sheet.name,
+            one_line(sheet.name),
             str(sum(1 for _ in sheet.entries())),
-            ", ".join(sheet.labels),
-            ", ".join(sheet.tags),
+            one_line(", ".join(sheet.labels)),
+            one_line(", ".join(sheet.tags)),
         )
         for sheet in sorted(sheets, key=lambda sheet: sheet.name)
     ]
@@ -171,23 +176,41 @@ def format_listing_json(sheets: Iterable[Sheet]) -> str:
         }
         for sheet in sorted(sheets, key=lambda sheet: sheet.name)
     ]
-    return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n"
 
 
-def format_names(sheets: Iterable[Sheet]) -> str:
-    return "".join(f"{name}\n" for name in sorted(sheet.name for sheet in sheets))
+def format_names(names: Iterable[str]) -> str:
+    """One name a line; a name holding a control character (a newline) cannot be one, and is
+    left out: the listing shows it escaped."""
+    return "".join(f"{name}\n" for name in sorted(names) if is_plain(name))
 
 
 # -- picker ----------------------------------------------------------------------------------
-def one_line(text: str) -> str:
+def joined(text: str) -> str:
+    """A command's lines on one line: continuation backslashes dropped, indents squeezed."""
     return " ".join(line.rstrip("\\").strip() for line in text.split("\n"))
 
 
-def format_pick(result: Result) -> str:
-    """NUL-terminated records for the prompt widget: ``display <US> command``."""
+def pick_records(result: Result) -> list[tuple[str, str]]:
+    """(what a picker shows, the command it puts on the line): one record per command.
+
+    An entry holding several commands gives one record each, so a pick puts one command on
+    the line. Both parts are ``visible``: a control character in a sheet, NUL and the record
+    separator among them, is written out as ``\\xNN``, so a record can never show one command
+    and insert another."""
+    from dotdbg.cheat.commands import entry_syntax, split  # a picker's work, not a lookup's
+
     records = []
     for group in result.groups:
         for comment, command, _ in group.hits:
-            shown = f"{group.file.name:<12} {one_line(comment)}  ->  {one_line(command)}"
-            records.append(f"{shown}{PICK_SEPARATOR}{command}\0")
-    return "".join(records)
+            parts = split(command, entry_syntax(comment, group.file.syntax))
+            for number, part in enumerate(parts, 1):
+                count = f" ({number}/{len(parts)})" if len(parts) > 1 else ""
+                shown = f"{group.file.name:<10} {joined(part)}  # {joined(comment)}{count}"
+                records.append((one_line(shown), visible(part)))
+    return records
+
+
+def format_pick(result: Result) -> str:
+    """``--pick``: NUL-terminated records ``display <US> command`` for fzf and other widgets."""
+    return "".join(f"{shown}{PICK_SEPARATOR}{command}\0" for shown, command in pick_records(result))

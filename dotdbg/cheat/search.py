@@ -10,7 +10,7 @@ from dotdbg.cheat.terms import Matcher, compile_term, has_capital
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from dotdbg.cheat.index import SheetFile
     from dotdbg.cheat.sheets import Entry
@@ -43,6 +43,14 @@ class Sheet:
                 if (entry[0], entry[1]) not in seen:
                     seen.add((entry[0], entry[1]))
                     yield file, entry
+
+    def entries_of(self, file: SheetFile) -> Iterator[Entry]:
+        """``file``'s entries that no file before it in merge order has word for word."""
+        earlier = {(e[0], e[1]) for f in self.files[: self.files.index(file)] for e in f.entries}
+        for entry in file.entries:
+            if (entry[0], entry[1]) not in earlier:
+                earlier.add((entry[0], entry[1]))
+                yield entry
 
 
 class Group:
@@ -98,14 +106,30 @@ def resolve_sheet(word: str, names: Iterable[str]) -> str | None:
     return candidates[0] if len(candidates) == 1 else None
 
 
-def lookup(sheets: dict[str, Sheet], words: Sequence[str], regex: bool) -> Result:
-    """Apply the lookup rule to non-empty ``words``."""
-    name = resolve_sheet(words[0], sheets)
+def lookup(
+    sheets: dict[str, Sheet], words: Sequence[str], regex: bool, phrase: str | None = None
+) -> Result:
+    """Apply the lookup rule to ``words``; ``phrase`` (cheat's ``-s``) is one more term that
+    never names a sheet, so without words it searches every sheet."""
+    extra = [] if phrase is None else [phrase]
+    name = resolve_sheet(words[0], sheets) if words else None
     if name is not None:
-        matchers = [compile_term(term, regex) for term in words[1:]]
+        matchers = [compile_term(term, regex) for term in [*words[1:], *extra]]
         return Result(SHEET_MODE, name, _sheet_groups(sheets[name], matchers), matchers)
-    matchers = [compile_term(term, regex) for term in words]
+    matchers = [compile_term(term, regex) for term in [*words, *extra]]
     return Result(SEARCH_MODE, "", _search_groups(sheets.values(), matchers), matchers)
+
+
+def may_match(terms: Sequence[str], regex: bool) -> Callable[[str, str], bool]:
+    """Whether a sheet (its name, its text in lower case) can hold a hit of a search for every
+    term; False lets the sheet go undecoded."""
+    matchers = [compile_term(term, regex) for term in terms]
+
+    def check(name: str, lowered: str) -> bool:
+        name = name.lower()
+        return all(m.may_be_in(lowered) or m.may_be_in(name) for m in matchers)
+
+    return check
 
 
 def everything(sheets: dict[str, Sheet]) -> Result:
@@ -121,19 +145,40 @@ def _sheet_groups(sheet: Sheet, matchers: list[Matcher]) -> list[Group]:
     for file, entry in sheet.entries():
         tier = _tier(entry, "", matchers)
         if tier is not None:
-            ranked.append(((file.rank, tier, entry[2]), file, entry))
+            parts = _not_as_words(entry, "", matchers)
+            ranked.append(((file.rank, parts, tier, entry[2]), file, entry))
     return _group(ranked)
 
 
 def _search_groups(sheets: Iterable[Sheet], matchers: list[Matcher]) -> list[Group]:
     ranked: list[tuple[tuple[int, ...], SheetFile, Entry]] = []
     for sheet in sheets:
-        for file, entry in sheet.entries():
-            tier = _tier(entry, sheet.name, matchers)
-            if tier is not None:
-                length = len(entry[0]) + len(entry[1])
-                ranked.append(((tier, file.rank, length, entry[2]), file, entry))
-    return _group(ranked)
+        name = sheet.name.lower()
+        for file in sheet.files:
+            if not all(m.may_be_in(file.haystack) or m.may_be_in(name) for m in matchers):
+                continue  # a word the sheet lacks: no need to look at its entries
+            ranked += _ranked_hits(sheet, file, matchers)
+    return _group(ranked, split_at=0)
+
+
+def _ranked_hits(
+    sheet: Sheet, file: SheetFile, matchers: list[Matcher]
+) -> list[tuple[tuple[int, ...], SheetFile, Entry]]:
+    """Whole-word hits first, then hits with the words in the comment, then short ones."""
+    hits: list[tuple[tuple[int, ...], SheetFile, Entry]] = []
+    for entry in sheet.entries_of(file):
+        tier = _tier(entry, sheet.name, matchers)
+        if tier is not None:
+            length = len(entry[0]) + len(entry[1])
+            parts = _not_as_words(entry, sheet.name, matchers)
+            hits.append(((parts, tier, file.rank, length, entry[2]), file, entry))
+    return hits
+
+
+def _not_as_words(entry: Entry, sheet_name: str, matchers: list[Matcher]) -> int:
+    """How many terms match only inside longer words ("ls" in "failures")."""
+    texts = (entry[0], entry[1], sheet_name)
+    return sum(not any(m.as_word(text) for text in texts) for m in matchers)
 
 
 def _tier(entry: Entry, sheet_name: str, matchers: list[Matcher]) -> int | None:
@@ -149,14 +194,19 @@ def _tier(entry: Entry, sheet_name: str, matchers: list[Matcher]) -> int | None:
     return only_in_command
 
 
-def _group(ranked: list[tuple[tuple[int, ...], SheetFile, Entry]]) -> list[Group]:
-    """Hits grouped by sheet file; a group sits where its best hit ranks."""
+def _group(
+    ranked: list[tuple[tuple[int, ...], SheetFile, Entry]], split_at: int = -1
+) -> list[Group]:
+    """Hits grouped by sheet file; a group sits where its best hit ranks. With ``split_at``,
+    hits whose rank differs at that position go to separate groups of the same file (whole-
+    word hits apart from hits inside longer words, which come after every other sheet's)."""
     ranked.sort(key=lambda hit: (hit[0], hit[1].name))
-    groups: dict[str, Group] = {}
-    for _, file, entry in ranked:
-        group = groups.get(file.path)
+    groups: dict[tuple[str, int], Group] = {}
+    for rank, file, entry in ranked:
+        key = (file.path, rank[split_at] > 0 if split_at >= 0 else 0)
+        group = groups.get(key)
         if group is None:
-            groups[file.path] = Group(file, [entry])
+            groups[key] = Group(file, [entry])
         else:
             group.hits.append(entry)
     return list(groups.values())

@@ -6,8 +6,6 @@ is loaded only for ``-r``. Smart-case: a term with a capital letter is case-sens
 
 from __future__ import annotations
 
-from dotdbg.errors import DotdbgError
-
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
     import re
@@ -41,6 +39,27 @@ class Matcher:
     def spans(self, text: str) -> list[Span]:
         raise NotImplementedError
 
+    def as_word(self, text: str) -> bool:
+        """Does the term stand in ``text`` as a whole word ("ls", not inside "failures")?"""
+        return any(_bounded(text, start, end) for start, end in self.spans(text))
+
+    def may_be_in(self, lowered: str) -> bool:
+        """False only when the term is surely not in the text ``lowered`` is the lower case of."""
+        return True
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    word = text[start:end]
+    starts = not (_is_word_char(before) and _is_word_char(word[:1]))
+    ends = not (_is_word_char(after) and _is_word_char(word[-1:]))
+    return starts and ends
+
 
 class Literal(Matcher):
     __slots__ = ("fold", "needle")
@@ -51,6 +70,9 @@ class Literal(Matcher):
 
     def search(self, text: str) -> bool:
         return self.needle in (text.lower() if self.fold else text)
+
+    def may_be_in(self, lowered: str) -> bool:
+        return (self.needle if self.fold else self.needle.lower()) in lowered
 
     def spans(self, text: str) -> list[Span]:
         haystack = text.lower() if self.fold else text
@@ -88,6 +110,8 @@ def compile_term(term: str, regex: bool) -> Matcher:
     try:
         return Regex(re.compile(term, flags))
     except re.error as error:
+        from dotdbg.errors import DotdbgError
+
         raise DotdbgError(
             f"{term!r} is not a valid regular expression: {error}",
             hint="drop -r to search for the text literally",

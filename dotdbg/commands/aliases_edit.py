@@ -22,15 +22,17 @@ from dotdbg.settings import Config
 from dotdbg.shadows import shadow_warnings
 from dotdbg.suggest import Existing, format_suggestions, learned_stems, pick, rc_names
 from dotdbg.suggest import suggest as propose
+from dotdbg.typerstyle import APP_SETTINGS
 from dotdbg.visible import visible
 
-alias_app = typer.Typer(help="Add or remove an alias in your config.", no_args_is_help=True)
-fn_app = typer.Typer(help="Add or remove a shell function in your config.", no_args_is_help=True)
+alias_app = typer.Typer(help="Add or remove an alias in your config.", **APP_SETTINGS)  # type: ignore[arg-type]
+fn_app = typer.Typer(help="Add or remove a shell function in your config.", **APP_SETTINGS)  # type: ignore[arg-type]
 
 PackOption = Annotated[
     Optional[str],  # noqa: UP045 - typer needs the Optional spelling on Python 3.10
     typer.Option("--pack", metavar="PACK", help="Put it in PACK (switchable in [packs])."),
 ]
+NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The name to remove.")]
 DescOption = Annotated[
     Optional[str],  # noqa: UP045
     typer.Option("--desc", metavar="TEXT", help="One line for `dotdbg aliases`."),
@@ -46,8 +48,10 @@ def register(app: typer.Typer) -> None:
 
 @alias_app.command("add")
 def alias_add(
-    name: Annotated[str, typer.Argument(help="The alias, e.g. gs.")],
-    command: Annotated[str, typer.Argument(help="What it stands for, quoted as one argument.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The alias, e.g. gs.")],
+    command: Annotated[
+        str, typer.Argument(metavar="COMMAND", help="What it stands for, quoted as one argument.")
+    ],
     pack: PackOption = None,
     desc: DescOption = None,
     home: HomeOption = None,
@@ -58,7 +62,7 @@ def alias_add(
 
 
 @alias_app.command("rm")
-def alias_rm(name: str, home: HomeOption = None) -> int:
+def alias_rm(name: NameArgument, home: HomeOption = None) -> int:
     """Remove an alias (a built-in one is switched off with `name = false`)."""
     paths = Paths.from_env(home)
     return _report(paths, edit.remove(paths, "aliases", name), name)
@@ -66,8 +70,10 @@ def alias_rm(name: str, home: HomeOption = None) -> int:
 
 @fn_app.command("add")
 def fn_add(
-    name: Annotated[str, typer.Argument(help="The function, e.g. mkcd.")],
-    body: Annotated[str, typer.Argument(help='Its body, e.g. \'mkdir -p "$1" && cd "$1"\'.')],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The function, e.g. mkcd.")],
+    body: Annotated[
+        str, typer.Argument(metavar="BODY", help='Its body, e.g. \'mkdir -p "$1" && cd "$1"\'.')
+    ],
     pack: PackOption = None,
     desc: DescOption = None,
     home: HomeOption = None,
@@ -78,7 +84,7 @@ def fn_add(
 
 
 @fn_app.command("rm")
-def fn_rm(name: str, home: HomeOption = None) -> int:
+def fn_rm(name: NameArgument, home: HomeOption = None) -> int:
     """Remove a function (a built-in one is switched off with `name = false`)."""
     paths = Paths.from_env(home)
     return _report(paths, edit.remove(paths, "functions", name), name)
@@ -108,7 +114,9 @@ def suggest(
         Optional[Path],  # noqa: UP045
         typer.Option("--history", metavar="FILE", help="Default: $HISTFILE or ~/.bash_history."),
     ] = None,
-    top: Annotated[int, typer.Option("--top", min=1, help="Show at most N proposals.")] = 10,
+    top: Annotated[
+        int, typer.Option("--top", metavar="N", min=1, help="Show at most N proposals.")
+    ] = 10,
     apply: Annotated[
         Optional[int],  # noqa: UP045
         typer.Option("--apply", metavar="N", min=1, help="Add proposal N with `alias add`."),
@@ -170,7 +178,9 @@ def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
 
 
 def expand(
-    command: Annotated[str, typer.Argument(help="The command line, quoted as one argument.")],
+    command: Annotated[
+        str, typer.Argument(metavar="COMMAND", help="The command line, quoted as one argument.")
+    ],
     home: HomeOption = None,
 ) -> int:
     """Print COMMAND with dotdbg's aliases expanded as bash would, for docs and bug reports."""

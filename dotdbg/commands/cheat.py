@@ -1,27 +1,23 @@
-"""``dotdbg cheat`` in the typer app, so that ``dotdbg --help`` lists it.
-
-A lookup never comes here: dotdbg.entry sends ``dotdbg cheat ...`` (and ``dotdbg --verbose
-cheat ...``) to dotdbg.cheat.fast before typer is imported. Should this run all the same, it
-hands the words on; click drops a ``--`` among them.
-"""
+"""``dotdbg cheat``: it parses its own words (dotdbg.cheat.fast) and answers its own --help."""
 
 from __future__ import annotations
 
-import typer
+from dotdbg.cmdline import Command
 
-CHEAT_SETTINGS = {
-    "allow_extra_args": True,
-    "ignore_unknown_options": True,
-    "help_option_names": [],
-}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
-def cheat(ctx: typer.Context) -> None:
-    """Look up cheatsheets: WORD [TERM...]; -c, --json, --edit NAME (dotdbg cheat --help)."""
+def cheat(words: Sequence[str]) -> int:
     from dotdbg.cheat.fast import main
 
-    raise typer.Exit(main(list(ctx.args)))
+    return main(list(words))
 
 
-def register(app: typer.Typer) -> None:
-    app.command("cheat", context_settings=CHEAT_SETTINGS, add_help_option=False)(cheat)
+COMMAND = Command(
+    "cheat",
+    "Look up cheatsheets: WORD [TERM...]; -c, --json, --edit NAME (dotdbg cheat --help).",
+    cheat,  # type: ignore[arg-type]  # its words, not parsed values
+    own_parser=True,
+)

@@ -170,7 +170,9 @@ def doctor(
 
 
 def aliases(
-    name: Annotated[Optional[str], typer.Argument(help="Explain one alias or function.")] = None,  # noqa: UP045
+    name: Annotated[
+        str | None, typer.Argument(metavar="NAME", help="Explain one alias or function.")
+    ] = None,
     home: HomeOption = None,
 ) -> int:
     """List every alias and function (name, pack, expansion, description), or explain one."""
@@ -185,7 +187,9 @@ def aliases(
 def restore(
     stamp: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Argument(help="The backup to restore (a UTC timestamp); default: the newest."),
+        typer.Argument(
+            metavar="STAMP", help="The backup to restore (a UTC timestamp); default: the newest."
+        ),
     ] = None,
     home: HomeOption = None,
     list_: Annotated[bool, typer.Option("--list", help="List the backups.")] = False,

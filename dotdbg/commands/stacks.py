@@ -1,81 +1,58 @@
-"""``dotdbg stacks``: where is every process (of this machine, a SLURM job, a host list) stuck."""
+"""``dotdbg stacks``: where is every process (of this machine, a SLURM job, a host list) stuck.
+
+The options it shares with ``pyspy`` and ``watch-python`` are defined here once.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from dotdbg.cmdline import Argument, Command, Option, integer, number
 
-import typer
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dotdbg.cmdline import Values
     from dotdbg.stacks.job import Target
+    from dotdbg.stacks.run import DumpOptions
 
-PatternArg = Annotated[
-    Optional[str],  # noqa: UP045 - typer evaluates the annotation on Python 3.10 too
-    typer.Argument(metavar="PATTERN", help="Only processes whose command line matches this REGEX."),
-]
-TreeOpt = Annotated[
-    Optional[int],  # noqa: UP045
-    typer.Option("--tree", metavar="PID", help="PID and every Python process below it."),
-]
-NativeOpt = Annotated[
-    bool, typer.Option("--native", help="Include C/C++ frames (py-spy --native).")
-]
-TimeoutOpt = Annotated[
-    float,
-    typer.Option(
-        "--timeout", min=0.5, metavar="SECONDS", help="Seconds to wait for each dump (and node)."
-    ),
-]
-AllUsersOpt = Annotated[
-    bool, typer.Option("--all-users", "-a", help="Every user's processes, not just yours.")
-]
-SamplesOpt = Annotated[
-    int,
-    typer.Option(
-        "--samples",
-        min=1,
-        max=100,
-        metavar="N",
-        help="Dumps per process, to tell stuck from moving.",
-    ),
-]
-IntervalOpt = Annotated[
-    float,
-    typer.Option("--interval", min=0.0, metavar="SECONDS", help="Seconds between samples."),
-]
-JobOpt = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option(
-        "--job",
-        "-j",
-        metavar="JOBID",
-        help="Every node of this running SLURM job (srun --overlap).",
-    ),
-]
-NodesOpt = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option("--nodes", "-w", metavar="HOSTS", help="These hosts over ssh: 'gpu[01-16]'."),
-]
-RemoteOpt = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option(
-        "--remote-dotdbg",
-        metavar="PATH",
-        help="dotdbg's absolute path on the nodes (default: $DOTDBG_REMOTE, else this one's).",
-    ),
-]
-
-InJobOpt = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option(
-        "--in-job",
-        metavar="JOBID",
-        hidden=True,  # what --job asks of each node
-        help="Only processes of this SLURM job on this node.",
-    ),
-]
+PATTERN = Argument("pattern", "Only processes whose command line matches this REGEX.")
+TREE = Option(
+    ["--tree"], "PID and every Python process below it.", metavar="PID", convert=integer()
+)
+NATIVE = Option(["--native"], "Include C/C++ frames (py-spy --native).", default=False)
+TIMEOUT = Option(
+    ["--timeout"],
+    "Seconds to wait for each dump (and node); default 10.",
+    metavar="SECONDS",
+    convert=number(minimum=0.5),
+    default=10.0,
+)
+ALL_USERS = Option(["--all-users", "-a"], "Every user's processes, not just yours.", default=False)
+SAMPLES = Option(
+    ["--samples"],
+    "Dumps per process, to tell stuck from moving (1 to 100).",
+    metavar="N",
+    convert=integer(1, 100),
+    default=1,
+)
+INTERVAL = Option(
+    ["--interval"],
+    "Seconds between samples (default 1).",
+    metavar="SECONDS",
+    convert=number(minimum=0),
+    default=1.0,
+)
+JOB = Option(
+    ["--job", "-j"], "Every node of this running SLURM job (srun --overlap).", metavar="JOBID"
+)
+NODES = Option(["--nodes", "-w"], "These hosts over ssh: 'gpu[01-16]'.", metavar="HOSTS")
+REMOTE = Option(
+    ["--remote-dotdbg"],
+    "dotdbg's absolute path on the nodes (default: $DOTDBG_REMOTE, else this one's).",
+    metavar="PATH",
+    dest="remote",
+)
+IN_JOB = Option(
+    ["--in-job"], "Only processes of this SLURM job on this node.", metavar="JOBID", hidden=True
+)  # what --job asks of each node
 
 
 def target_of(job: str | None, nodes: str | None, remote: str | None) -> Target | None:
@@ -89,58 +66,52 @@ def target_of(job: str | None, nodes: str | None, remote: str | None) -> Target 
     return Target(job=job, nodes=nodes, remote=remote)
 
 
-def stopped_exit(run: Callable[[], int]) -> int:
-    """Run, turning a stop signal (after the clean-up it caused) into 128 + its number."""
-    from dotdbg.helpers.holding import Stopped
-
-    try:
-        return run()
-    except Stopped as stop:
-        return stop.exit_code
-
-
-def stacks(
-    pattern: PatternArg = None,
-    tree: TreeOpt = None,
-    job: JobOpt = None,
-    nodes: NodesOpt = None,
-    samples: SamplesOpt = 1,
-    interval: IntervalOpt = 1.0,
-    all_threads: Annotated[
-        bool, typer.Option("--all-threads", help="Show idle threads too (folded by default).")
-    ] = False,
-    full: Annotated[
-        bool, typer.Option("--full", help="Every frame, not only where processes differ.")
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="The tree and classes as JSON.")] = False,
-    dot: Annotated[
-        Optional[Path],  # noqa: UP045
-        typer.Option("--dot", metavar="FILE", help="Also write the tree as Graphviz DOT."),
-    ] = None,
-    svg: Annotated[
-        Optional[Path],  # noqa: UP045
-        typer.Option("--svg", metavar="FILE", help="Also draw the tree as SVG (needs dot)."),
-    ] = None,
-    from_file: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(
-            "--from", metavar="FILE", help="Merge records from a JSON Lines file ('-': stdin)."
-        ),
-    ] = None,
-    native: NativeOpt = False,
-    timeout: TimeoutOpt = 10.0,
-    all_users: AllUsersOpt = False,
-    remote: RemoteOpt = None,
-) -> None:
-    """Where is every process stuck: all stacks merged into one tree, processes grouped by stack."""
+def dump_options(values: Values) -> DumpOptions:
     from dotdbg.stacks import run
 
-    options = run.DumpOptions(pattern, tree, all_users, native, timeout, samples, interval)
-    view = run.View(all_threads, full, as_json, dot, svg)
-    target = target_of(job, nodes, remote)
-    code = stopped_exit(lambda: run.stacks(options, target, view, from_file))
-    raise typer.Exit(code)
+    return run.DumpOptions(
+        values["pattern"],
+        values["tree"],
+        values["all_users"],
+        values["native"],
+        values["timeout"],
+        values["samples"],
+        values["interval"],
+        values.get("in_job"),
+    )
 
 
-def register(app: typer.Typer) -> None:
-    app.command("stacks")(stacks)
+def stacks(values: Values) -> int:
+    from pathlib import Path
+
+    from dotdbg.stacks import run
+
+    dot, svg = (None if values[k] is None else Path(values[k]) for k in ("dot", "svg"))
+    view = run.View(values["all_threads"], values["full"], values["json"], dot, svg)
+    target = target_of(values["job"], values["nodes"], values["remote"])
+    return run.stacks(dump_options(values), target, view, values["from"])
+
+
+COMMAND = Command(
+    "stacks",
+    "Where is every process stuck: all stacks merged into one tree, processes grouped by stack.",
+    stacks,
+    arguments=(PATTERN,),
+    options=(
+        TREE,
+        JOB,
+        NODES,
+        SAMPLES,
+        INTERVAL,
+        Option(["--all-threads"], "Show idle threads too (folded by default).", default=False),
+        Option(["--full"], "Every frame, not only where processes differ.", default=False),
+        Option(["--json"], "The tree and classes as JSON.", default=False),
+        Option(["--dot"], "Also write the tree as Graphviz DOT.", metavar="FILE"),
+        Option(["--svg"], "Also draw the tree as SVG (needs dot).", metavar="FILE"),
+        Option(["--from"], "Merge records from a JSON Lines file ('-': stdin).", metavar="FILE"),
+        NATIVE,
+        TIMEOUT,
+        ALL_USERS,
+        REMOTE,
+    ),
+)

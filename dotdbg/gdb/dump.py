@@ -17,7 +17,7 @@ from dotdbg.gdb import corefile, driver, forked, frames, interpreter, needs, pys
 from dotdbg.gdb.driver import Target
 from dotdbg.gdb.interpreter import Interpreter
 from dotdbg.gdb.pystack_dump import DumpFailure
-from dotdbg.helpers import procfs, pycmdline
+from dotdbg.procs import procfs, pycmdline
 from dotdbg.stackrecord import StackRecord, Thread
 
 _FINAL = frozenset({"denied", "gone", "timeout"})  # gdb would fare no better

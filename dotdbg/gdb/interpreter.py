@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from dotdbg.helpers import procfs, pycmdline
+from dotdbg.procs import procfs, pycmdline
 
 _VERSION = re.compile(r"python(\d+\.\d+)")
 _DEBUG_BUILD = re.compile(r"python\d+\.\d+t?d$|-dbg$|-debug$")

@@ -18,7 +18,7 @@ from dotdbg.errors import DotdbgError
 from dotdbg.gdb import DEFAULT_TIMEOUT, dump, interpreter, needs, program, render, tracee
 from dotdbg.gdb.driver import Target, break_in_argv, exec_prompt, prompt_argv
 from dotdbg.gdb.interpreter import Interpreter
-from dotdbg.helpers import pyspy
+from dotdbg.pyspy import dump as pyspy
 
 USAGE = "dotdbg gdb PID | dotdbg gdb --core FILE | dotdbg gdb --break-in -- python train.py"
 

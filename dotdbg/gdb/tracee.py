@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from dotdbg.helpers import procfs
+from dotdbg.procs import procfs
 
 STOPPED = frozenset("tT")  # t: stopped by a tracer; T: stopped by a signal
 SETTLE_SECONDS = 2.0  # how long a tracer that is exiting may take to let go

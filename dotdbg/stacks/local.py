@@ -9,8 +9,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from dotdbg.helpers import procfs, pycmdline, pyspy
-from dotdbg.helpers.pyprocs import PyProcess
+from dotdbg.procs import procfs, pycmdline
+from dotdbg.procs.pyprocs import PyProcess
+from dotdbg.pyspy import dump as pyspy
 from dotdbg.stackrecord import StackRecord
 from dotdbg.stacks.pyspyjson import threads_from_dump
 

@@ -14,9 +14,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import pyspy
-from dotdbg.helpers.holding import stop_on_signals
+from dotdbg.pyspy import dump as pyspy
 from dotdbg.stackrecord import RecordError, StackRecord, read, write
 from dotdbg.stacks import local
 from dotdbg.stacks.job import START_SLACK, Gathered, Target, collect, run_everywhere
@@ -68,7 +68,7 @@ def local_records(options: DumpOptions) -> list[StackRecord] | None:
 
 
 def _compile(pattern: str | None) -> re.Pattern[str] | None:
-    from dotdbg.helpers.pyprocs import compile_pattern
+    from dotdbg.procs.pyprocs import compile_pattern
 
     return compile_pattern(pattern, "PATTERN")
 
@@ -181,9 +181,9 @@ def _show(merged: object, problems: list[str], view: View) -> None:
     lines = render.all_lines(merged, view.full)
     lines += [render.Line(f"no answer: {problem}", "error") for problem in problems]
     if sys.stdout.isatty():
-        from rich.console import Console
+        from dotdbg.common.output import rich_console
 
-        Console(highlight=False, soft_wrap=True).print(render.styled(lines))
+        rich_console(highlight=False, soft_wrap=True).print(render.styled(lines))
     else:
         sys.stdout.write(render.plain(lines))
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,16 +10,11 @@ import pytest
 from dotdbg.config import load_config
 from dotdbg.install import install
 from dotdbg.paths import Paths
+from tests.clirun import run_cli
 
 
 def dotdbg(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "dotdbg", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, **(env or {})},
-    )
+    return run_cli("dotdbg", *args, env=env)
 
 
 @pytest.fixture

@@ -4,29 +4,23 @@ temporary HOME where that installed dotdbg ran `dotdbg install`, checked in a re
 from __future__ import annotations
 
 import subprocess
-import sys
 import sysconfig
 from pathlib import Path
 
 import pytest
 
 from tests.alias.realbash import bash_parses
+from tests.infra.fixtures import venv_with
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def dotdbg_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def dotdbg_bin(dotdbg_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The `dotdbg` of a venv holding the wheel; the dependencies are this run's own."""
-    out = tmp_path_factory.mktemp("wheel")
-    build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(REPO)]
-    subprocess.run(build, check=True, capture_output=True)
     root = tmp_path_factory.mktemp("venv")
-    subprocess.run([sys.executable, "-m", "venv", str(root)], check=True)
-    python = root / "bin" / "python"
-    install = [str(python), "-m", "pip", "install", "-q", "--no-deps", str(next(out.iterdir()))]
-    subprocess.run(install, check=True, capture_output=True)
+    python = venv_with(dotdbg_wheel, root)
     site = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         capture_output=True,

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from dotdbg.cheat.commands import entry_syntax
 from dotdbg.cheat.index import read_record, sheet_files
-from dotdbg.cheat.output import placeholder_spans
+from dotdbg.cheat.lint import bash_error, without_placeholders
 from dotdbg.paths import resource_dir
 
 BUILTIN = resource_dir("cheatsheets")
@@ -22,22 +22,6 @@ def parsed(path: str) -> tuple[str, list[str], list[tuple[str, str, int]], list[
     record = read_record(path)
     assert not isinstance(record, str), f"{path}: {record}"
     return record
-
-
-def without_placeholders(command: str) -> str:
-    """``<name>`` becomes a plain word, so `bash -n` judges the command around it."""
-    out, position = [], 0
-    for start, end in placeholder_spans(command):
-        out.append(command[position:start] + "placeholder")
-        position = end
-    return "".join(out) + command[position:]
-
-
-def bash_syntax_error(script: str) -> str:
-    """What ``bash -n`` says; a warning counts too: an unterminated here-document only warns,
-    and it would hide every line after it."""
-    done = subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True)
-    return done.stderr.strip() or (f"bash -n exited {done.returncode}" if done.returncode else "")
 
 
 def test_corpus_is_big_enough() -> None:
@@ -67,16 +51,20 @@ def test_sheet_parses_and_declares_its_syntax(name: str, path: str) -> None:
 @pytest.mark.parametrize(("name", "path"), SHEETS, ids=[name for name, _ in SHEETS])
 def test_bash_commands_pass_bash_n(name: str, path: str) -> None:
     syntax, _, entries, _ = parsed(path)
-    if syntax != "bash":
-        pytest.skip(f"syntax: {syntax}")
-    blocks = [(line, without_placeholders(command)) for _, command, line in entries]
+    blocks = [
+        (line, without_placeholders(command))
+        for comment, command, line in entries
+        if entry_syntax(comment, syntax) == "bash"
+    ]
+    if not blocks:
+        pytest.skip(f"syntax: {syntax}, no shell entries")
     # One bash for the whole sheet; only when it fails, one per entry to say which.
-    if not bash_syntax_error("\n".join(block for _, block in blocks) + "\n"):
+    if not bash_error("\n".join(block for _, block in blocks) + "\n"):
         return
     failures = [
         f"{name}:{line}: {error}\n    {block}"
         for line, block in blocks
-        if (error := bash_syntax_error(block + "\n"))
+        if (error := bash_error(block + "\n"))
     ]
     assert failures, f"{name}: the entries together fail `bash -n` (an unclosed quote?)"
     pytest.fail("\n".join(failures))
@@ -85,10 +73,13 @@ def test_bash_commands_pass_bash_n(name: str, path: str) -> None:
 @pytest.mark.parametrize(("name", "path"), SHEETS, ids=[name for name, _ in SHEETS])
 def test_python_commands_compile(name: str, path: str) -> None:
     syntax, _, entries, _ = parsed(path)
-    if syntax != "python":
-        pytest.skip(f"syntax: {syntax}")
+    python = [
+        (c, command, line) for c, command, line in entries if entry_syntax(c, syntax) == "python"
+    ]
+    if not python:
+        pytest.skip(f"syntax: {syntax}, no Python entries")
     failures = []
-    for _, command, line in entries:
+    for _, command, line in python:
         try:
             compile(command + "\n", f"{name}:{line}", "exec")
         except SyntaxError as error:
@@ -97,5 +88,5 @@ def test_python_commands_compile(name: str, path: str) -> None:
 
 
 def test_unterminated_here_document_fails_the_bash_check() -> None:
-    assert "here-document" in bash_syntax_error("cat > x <<'EOF'\nline\n")
-    assert bash_syntax_error("cat > x <<'EOF'\nline\nEOF\n") == ""
+    assert "here-document" in bash_error("cat > x <<'EOF'\nline\n")
+    assert bash_error("cat > x <<'EOF'\nline\nEOF\n") == ""

@@ -216,7 +216,8 @@ def test_pipe_closed_early_is_no_error(personal_dir: Path, work_dir: Path) -> No
         executable="/bin/bash",
     )
     assert done.stdout == "==> qqbig (personal) <==\n# entry 0\n"
-    assert (done.returncode, done.stderr) == (0, "")
+    # no message; 141 as for any pipeline member the reader left (README, "Exit codes")
+    assert (done.returncode, done.stderr) == (141, "")
 
 
 def test_bad_sheets_warn_once_and_the_rest_still_work(
@@ -293,10 +294,19 @@ def test_pick_records_for_the_widget(personal_dir: Path, run_cheat: RunCheat) ->
     assert records[-1] == ""
     shown, command = records[0].split("\x1f")
     assert " ".join(shown.split()) == (
-        "qqgit Search history for commits that added or removed a string"
-        " -> git log -S '<string>' --oneline -- <path>"
+        "qqgit git log -S '<string>' --oneline -- <path>"
+        " # Search history for commits that added or removed a string"
     )
     assert command == "git log -S '<string>' --oneline \\\n    -- <path>"
+
+
+def test_pick_offers_each_command_of_an_entry_alone(
+    personal_dir: Path, run_cheat: RunCheat
+) -> None:
+    write_sheet(personal_dir, "qqtwo", "# two ways\necho one\necho two \\\n  continued\n")
+    records = [record.split("\x1f") for record in run_cheat("--pick", "qqtwo").stdout.split("\0")]
+    assert [command for _, command in records[:-1]] == ["echo one", "echo two \\\n  continued"]
+    assert records[0][0].endswith("# two ways (1/2)")
 
 
 def test_cwd_deleted_still_works(personal_dir: Path, tmp_path: Path) -> None:

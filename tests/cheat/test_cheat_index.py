@@ -1,25 +1,43 @@
-"""The mtime index: reused while nothing changes, refreshed on change, robust to damage."""
+"""The mtime cache: reused while nothing changes, refreshed on change, robust to damage, and
+a lookup that names a sheet decodes that sheet alone."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from cheat_helpers import RunCheat, write_sheet
 
+from dotdbg.cheat.cache import CACHE_NAME, Index
 from dotdbg.cheat.cheatpaths import Cheatpath
-from dotdbg.cheat.index import CACHE_NAME, Index, load_sheets
+from dotdbg.cheat.index import Catalog
+
+
+class CountingIndex(Index):
+    """An Index that counts the cached sheets it decodes."""
+
+    decoded = 0
+
+    def value(self, path: str) -> Any:
+        CountingIndex.decoded += path not in self.fresh
+        return super().value(path)
+
+
+def catalog(directory: Path, cache: Path, warnings: list[str] | None = None) -> Catalog:
+    def warn(path: str, problem: str) -> None:
+        if warnings is not None:
+            warnings.append(f"{Path(path).name}: {problem}")
+
+    cheatpaths = [Cheatpath("personal", str(directory), readonly=False)]
+    return Catalog(cheatpaths, CountingIndex(str(cache)), warn)
 
 
 def load(directory: Path, cache: Path) -> tuple[list[str], list[str]]:
     warnings: list[str] = []
-    index = Index(str(cache))
-    files = load_sheets(
-        [Cheatpath("personal", str(directory), readonly=False)],
-        index,
-        lambda path, problem: warnings.append(f"{Path(path).name}: {problem}"),
-    )
-    index.save()
+    sheets = catalog(directory, cache, warnings)
+    files = sheets.load()
+    sheets.save()
     return [entry[1] for file in files for entry in file.entries], warnings
 
 
@@ -49,7 +67,7 @@ def test_deleted_sheet_leaves_the_cache(tmp_path: Path) -> None:
     load(sheets, cache)
     gone.unlink()
     assert load(sheets, cache) == (["a"], [])
-    assert str(gone) not in Index(str(cache)).old
+    assert str(gone) not in Index(str(cache)).rows
 
 
 def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
@@ -58,7 +76,7 @@ def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
     cache.parent.mkdir()
     cache.write_bytes(b"\x00garbage")
     assert load(sheets, cache) == (["a"], [])
-    assert str(sheets / "a") in Index(str(cache)).old
+    assert str(sheets / "a") in Index(str(cache)).rows
 
 
 def test_broken_sheet_warns_from_the_cache_too(tmp_path: Path) -> None:
@@ -104,3 +122,28 @@ def test_linked_directories_are_not_followed(tmp_path: Path) -> None:
     (sheets / "loop").symlink_to(sheets)
     (sheets / "linked").symlink_to(sheets / "a")  # a linked file is a sheet
     assert load(sheets, cache) == (["a", "a"], [])
+
+
+def test_a_named_lookup_decodes_that_sheet_alone(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    for number in range(50):
+        write_sheet(sheets, f"s{number:02d}", f"# {number}\ncmd {number}\n")
+    load(sheets, cache)  # builds the cache
+    CountingIndex.decoded = 0
+    named = catalog(sheets, cache)
+    assert len(named.names()) == 50
+    assert CountingIndex.decoded == 0  # which files are sheets is in the cache's header
+    [file] = named.load(["s07"])
+    assert [entry[1] for entry in file.entries] == ["cmd 7"]
+    assert CountingIndex.decoded == 1
+    named.save()
+    assert len(Index(str(cache)).rows) == 50  # a named lookup keeps the others cached
+
+
+def test_a_new_sheet_in_a_listed_directory_is_found(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    write_sheet(sheets, "a", "# a\na\n")
+    write_sheet(sheets, "sub/b", "# b\nb\n")
+    load(sheets, cache)
+    write_sheet(sheets, "sub/c", "# c\nc\n")  # only sub/'s mtime changes
+    assert sorted(load(sheets, cache)[0]) == ["a", "b", "c"]

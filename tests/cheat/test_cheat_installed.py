@@ -4,34 +4,27 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 from cheat_helpers import FIXTURE_SHEETS, write_sheet
 
+from tests.infra.fixtures import venv_with
+
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(REPO)],
-        check=True,
-        capture_output=True,
-    )
-    return next(out.glob("dotdbg-*.whl"))
+def wheel(dotdbg_wheel: Path) -> Path:
+    return dotdbg_wheel
 
 
 @pytest.fixture(scope="module")
 def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A venv with only the wheel: no typer, rich or jinja2, which `cheat` must not need."""
     root = tmp_path_factory.mktemp("venv")
-    subprocess.run([sys.executable, "-m", "venv", str(root)], check=True)
-    pip = [str(root / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheel)]
-    subprocess.run(pip, check=True, capture_output=True)
+    venv_with(wheel, root)
     return root
 
 

@@ -51,8 +51,8 @@ def test_merge_order() -> None:
     [
         ({"cheat": []}, r"\[cheat\] must be a table"),
         ({"cheat": {"paths": {}}}, "array of tables"),
-        ({"cheat": {"paths": [{"path": "/x"}]}}, "needs a name"),
-        ({"cheat": {"paths": [{"name": "n"}]}}, r"\(n\) needs a path"),
+        ({"cheat": {"paths": [{"path": "/x"}]}}, "number 1 has no name"),
+        ({"cheat": {"paths": [{"name": "n"}]}}, "number 1 has no path"),
         ({"cheat": {"paths": [{"name": "n", "path": "/x", "readonly": "yes"}]}}, "true or false"),
     ],
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dotdbg.cheat.cheatpaths import Cheatpath
-from dotdbg.cheat.index import SheetFile
+from dotdbg.cheat.index import SheetFile, with_haystack
 from dotdbg.cheat.search import (
     SEARCH_MODE,
     SHEET_MODE,
@@ -31,7 +31,7 @@ def sheet_file(
     parsed = parse(text)
     record = (parsed.syntax, tags or [], parsed.entries, [])
     path = f"{cheatpath.directory}/{name}"
-    return SheetFile(name, path, cheatpath, RANKS[cheatpath.label], record)
+    return SheetFile(name, path, cheatpath, RANKS[cheatpath.label], with_haystack(record))
 
 
 def corpus() -> list[SheetFile]:
@@ -196,3 +196,21 @@ def test_suggestions_for_a_typo_and_an_ambiguous_prefix() -> None:
     assert suggestions("gti", names) == ["git"]
     assert suggestions("pyt", names) == ["pytest", "python"]
     assert suggestions("zzz", names) == []
+
+
+def test_whole_word_hits_rank_before_substring_hits() -> None:
+    sheets = merge(
+        [
+            sheet_file(COMMUNITY, "aaa", "# run what fails first\npytest --ff\n"),
+            sheet_file(COMMUNITY, "zzz", "# list a directory\nls -l\n"),
+        ]
+    )
+    result = lookup(sheets, ["ls"], regex=False)
+    assert [hit[1] for group in result.groups for hit in group.hits] == ["ls -l", "pytest --ff"]
+
+
+def test_a_sheet_without_the_word_is_skipped_without_looking_at_its_entries() -> None:
+    file = sheet_file(COMMUNITY, "tool", "# one\nalpha\n")
+    file.entries = [("# one", "alpha", 1), ("zorblax only here, not in the haystack", "x", 3)]
+    assert lookup(merge([file]), ["zorblax"], regex=False).groups == []
+    assert lookup(merge([file]), ["alpha"], regex=False).groups != []

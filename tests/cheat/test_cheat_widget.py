@@ -150,6 +150,7 @@ def start_shell(
             f" DOTDBG_CHEAT_PICKER={picker} bash --noprofile --rcfile {rc} -i"
         )
         tmux("-f", "/dev/null", "new-session", "-d", "-x", "160", "-y", "40", "-s", "t", command)
+        tmux("set", "-g", "set-clipboard", "on")  # OSC 52 from the pane fills tmux's buffer
         tmux.wait_for(lambda screen: screen.startswith("$ "), "the prompt")
         return tmux
 
@@ -190,22 +191,70 @@ def test_numbered_list_puts_the_pick_on_the_prompt(
 
 
 @pytest.mark.e2e
-def test_numbered_list_cancelled_leaves_the_line(start_shell: Callable[[str], Tmux]) -> None:
+@pytest.mark.parametrize("cancel", ["q", "C-c", "Escape"])
+def test_numbered_list_cancelled_leaves_the_line_and_the_next_one(
+    cancel: str, start_shell: Callable[[str], Tmux]
+) -> None:
     shell = start_shell("list")
     shell.type("true keep")
     shell.keys("C-g")
     shell.answer("cheat: search words", "qqmarker")
-    shell.answer("cheat: number", "99")  # not on the list: nothing is put on the line
+    shell.answer("cheat: number", "99")  # not on the list: asked again
+    shell.wait_for(lambda screen: screen.count("cheat: number") == 1, "the question again")
+    shell.keys(cancel)
+    shell.wait_for(lambda screen: "cheat:" not in screen, "the menu to be erased")
     shell.type("Z")
     shell.wait_for(lambda screen: "$ true keepZ" in screen, "the unchanged line")
+    shell.keys("C-u")
+    shell.type("echo qq''next")  # typed once, echoed once: the terminal is as readline left it
+    shell.keys("Enter")
+    screen = shell.wait_for(lambda screen: "\nqqnext\n" in screen, "the next command's output")
+    assert screen.count("echo qq''next") == 1
 
 
 @pytest.mark.e2e
-def test_numbered_list_says_when_nothing_matches(start_shell: Callable[[str], Tmux]) -> None:
+def test_numbered_list_pages_below_the_visible_prompt(start_shell: Callable[[str], Tmux]) -> None:
     shell = start_shell("list")
+    shell.type("true keep")
     shell.keys("C-g")
-    shell.answer("cheat: search words", "qqnothingatall")
-    shell.wait_for(lambda screen: "cheat: nothing matches qqnothingatall" in screen, "the message")
+    shell.answer("cheat: search words", "")  # every entry: hundreds
+    first = shell.wait_for(lambda screen: "cheat: number" in screen, "the first page")
+    rows = first.splitlines()
+    assert rows[0] == "$ true keep"  # bash blanks its line while a binding runs; the menu shows it
+    assert len([row for row in rows if row.strip()]) <= 40  # one screen, nothing scrolled away
+    numbers = [int(row.split()[0]) for row in rows if row[:4].strip().isdigit()]
+    assert numbers[0] == 1
+    shell.keys("Enter")  # the next page, drawn in the same place
+    second = shell.wait_for(lambda screen: f"{numbers[-1] + 1:4d}  " in screen, "page two")
+    assert second.splitlines()[0] == "$ true keep"
+    assert f"{numbers[-1]:4d}  " not in second
+    shell.keys("q")
+    shell.wait_for(lambda screen: screen.startswith("$ true keep") and "cheat:" not in screen, "q")
+
+
+@pytest.mark.e2e
+def test_numbered_list_puts_one_command_of_an_entry_with_two(
+    start_shell: Callable[[str], Tmux], personal_dir: Path
+) -> None:
+    write_sheet(personal_dir, "qqtwo", "# qqtwo two ways\necho qqfirst\necho qqsecond\n")
+    shell = start_shell("list")
+    pick_from_numbered_list(shell, "qqtwo", "echo qqsecond")
+    shell.wait_for(lambda screen: "$ echo qqsecond" in screen, "the second command alone")
+    assert "qqfirst" not in shell.screen()
+
+
+@pytest.mark.e2e
+def test_numbered_list_shows_sheet_escapes_as_text(
+    start_shell: Callable[[str], Tmux], personal_dir: Path
+) -> None:
+    write_sheet(personal_dir, "qqesc", "# qqesc \x1b]2;qqowned\x07 title\necho qqesc\x1b[2J\n")
+    shell = start_shell("list")
+    title = shell("display-message", "-p", "#{pane_title}")
+    shell.keys("C-g")
+    shell.answer("cheat: search words", "qqesc")
+    screen = shell.wait_for(lambda screen: "cheat: number" in screen, "the list")
+    assert "echo qqesc\\x1b[2J  # qqesc \\x1b]2;qqowned\\x07 title" in screen
+    assert shell("display-message", "-p", "#{pane_title}") == title
 
 
 @pytest.mark.e2e
@@ -222,6 +271,46 @@ def test_fzf_puts_the_pick_on_the_prompt(
     shell.wait_for(lambda screen: " 1/" in screen, "fzf narrowed to one entry")
     shell.keys("Enter")
     assert_on_prompt_not_run(shell, fake_home)
+
+
+@pytest.mark.e2e
+def test_fzf_picks_one_command_and_ctrl_y_copies_it(
+    start_shell: Callable[[str], Tmux], personal_dir: Path
+) -> None:
+    if shutil.which("fzf") is None:
+        pytest.skip("fzf is not installed")
+    write_sheet(personal_dir, "qqtwo", "# qqtwo two ways\necho qqfirst\necho qqsecond\n")
+    shell = start_shell("")
+    shell.type("true ")
+    shell.keys("C-g")
+    shell.wait_for(lambda screen: "cheat>" in screen, "fzf")
+    shell.type("'qqsecond")
+    shell.wait_for(lambda screen: " 1/" in screen, "fzf narrowed to one command")
+    shell.keys("C-y")
+    shell.wait_for(lambda screen: "dotdbg: copied (OSC 52)" in screen, "the copy's report")
+    assert shell("show-buffer") == "echo qqsecond"
+    shell.wait_for(lambda screen: screen.rstrip().endswith("$ true"), "the line as it was")
+    shell.keys("C-g")
+    shell.wait_for(lambda screen: "cheat>" in screen, "fzf again")
+    shell.type("'qqsecond")
+    shell.wait_for(lambda screen: " 1/" in screen, "fzf narrowed to one command")
+    shell.keys("Enter")
+    shell.wait_for(lambda screen: "$ true echo qqsecond" in screen, "one command on the line")
+    assert "qqfirst" not in shell.screen()
+
+
+@pytest.mark.e2e
+def test_numbered_list_copies_with_c(
+    start_shell: Callable[[str], Tmux], personal_dir: Path
+) -> None:
+    shell = start_shell("list")
+    shell.type("true keep")
+    shell.keys("C-g")
+    shell.answer("cheat: search words", "qqmarker other")
+    shell.answer("cheat: number", "c1")
+    shell.wait_for(lambda screen: "cheat: copied (OSC 52): echo qq-other" in screen, "the report")
+    assert shell("show-buffer") == "echo qq-other"
+    shell.wait_for(lambda screen: "$ true keep" in screen, "the line as it was")
 
 
 @pytest.mark.e2e

@@ -7,6 +7,7 @@ whole generated dotdbg.bash and ~/.inputrc, with the sheets dotdbg ships.
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.e2e
 # A built-in py-spy entry with a placeholder: the cursor must land on <jobid>.
 PICKED = (
     "srun --overlap --jobid=<jobid> --ntasks-per-node=1 bash -c "
-    "'pgrep -P $(pgrep -o python) | xargs -I {} py-spy dump --pid {}'"
+    "'pgrep -P $(pgrep -o -u \"$USER\" python) | xargs -I {} py-spy dump --pid {}'"
 )
 
 
@@ -39,7 +40,7 @@ def test_numbered_list_puts_a_builtin_command_on_the_prompt(shell: TmuxShell) ->
     shell.send("Enter")
     screen = shell.wait_for(lambda s: "cheat: number" in s)
     numbered = [line.split(None, 1) for line in screen.splitlines() if line[:4].strip().isdigit()]
-    number = next(n for n, text in numbered if "every node of a running SLURM job" in text)
+    number = next(n for n, text in numbered if PICKED[:60] in text)
     shell.type(number)
     shell.send("Enter")
     assert_on_the_prompt_not_run(shell)
@@ -56,3 +57,44 @@ def test_fzf_puts_a_builtin_command_on_the_prompt(shell: TmuxShell) -> None:
     shell.wait_for(lambda s: " 1/" in s)
     shell.send("Enter")
     assert_on_the_prompt_not_run(shell)
+
+
+def test_tab_in_a_cloned_repo_treats_sheet_names_as_data(shell: TmuxShell, tmp_path: Path) -> None:
+    """A repo's `.cheat/$(touch${IFS}PWNED)` is completed as a quoted name; nothing runs."""
+    repo = tmp_path / "clone"
+    work = repo / "src" / "pkg"
+    work.mkdir(parents=True)
+    (repo / ".cheat").mkdir()
+    (repo / ".cheat" / "$(touch${IFS}PWNED)").write_text("# qqpwn entry\necho qqpwn-shown\n")
+    shell.run(f"cd {work}")
+    for typed in ("ch ", "dotdbg cheat ", "dotdbg cheat --edit "):
+        shell.send("C-u", "C-l")  # a clear screen: the listing seen next is this one's
+        shell.wait_for(lambda s: s.strip() == "$")
+        shell.type(typed)
+        shell.send("Tab", "Tab")  # every name listed, quoted as it would be inserted
+        shell.wait_for(lambda s: "PWNED\\)  " in s and "python" in s)
+        assert not (work / "PWNED").exists()
+        assert "\\$\\(touch\\$\\{IFS\\}PWNED\\)  " in shell.screen()
+        shell.type("$")
+        shell.send("Tab")
+        quoted = f"$ {typed}\\$\\(touch\\$\\{{IFS\\}}PWNED\\)"
+        shell.wait_for(lambda s, quoted=quoted: s.rstrip().endswith(quoted))
+    shell.send("C-u")
+    shell.type("ch $")
+    shell.send("Tab")
+    shell.send("Enter")  # the completed, quoted name looks the sheet up
+    shell.wait_for(lambda s: "\necho qqpwn-shown\n" in s)
+    assert not list(tmp_path.rglob("PWNED"))
+    assert not (Path.home() / "PWNED").exists()
+
+
+def test_add_saves_the_command_just_run(shell: TmuxShell, installed_home: Path) -> None:
+    """The generated bash writes each command to the history as it runs: --add finds it."""
+    shell.send("C-u")
+    shell.type("echo qqadded-$((40 + 2))")
+    shell.send("Enter")
+    shell.wait_for(lambda s: "\nqqadded-42\n" in s)
+    shell.run("ch --add qqmine --comment 'print the answer'")
+    assert shell.run("ch -c qqmine") == "echo qqadded-$((40 + 2))"
+    sheet = installed_home / ".config" / "dotdbg" / "cheatsheets" / "qqmine"
+    assert sheet.read_text().endswith("# print the answer\necho qqadded-$((40 + 2))\n")

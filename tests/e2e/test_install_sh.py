@@ -66,3 +66,18 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     assert list((home / ".local/state/dotdbg/backups").iterdir())  # the backups stay
     assert "backups of your dotfiles are kept" in gone.stdout
     assert "your config is kept" not in gone.stdout  # there was none to keep
+
+
+def test_help_and_a_bad_argument_touch_nothing(tmp_path: Path) -> None:
+    shown = run_install_sh(tmp_path, "--help")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("usage: ./install.sh [--uninstall]\n")
+    assert "DOTDBG_INSTALLER" in shown.stdout
+    assert run_install_sh(tmp_path, "-h").stdout == shown.stdout
+    bad = run_install_sh(tmp_path, "--bogus")
+    assert (bad.returncode, bad.stdout) == (2, "")
+    assert bad.stderr.splitlines() == [
+        "install.sh: error: unexpected argument --bogus",
+        "hint: see `./install.sh --help`",
+    ]
+    assert list(tmp_path.iterdir()) == []  # no venv, no link, no config

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dotdbg.helpers.cuda import CUDA_ERROR_OUT_OF_MEMORY, CudaError
-from dotdbg.helpers.gpu_fill import GpuMemory
+from dotdbg.fill.gpu import GpuMemory
+from dotdbg.gpu.cuda import CUDA_ERROR_OUT_OF_MEMORY, CudaError
 
 MiB = 2**20
 GiB = 2**30

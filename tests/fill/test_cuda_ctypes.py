@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fill_support import Running, script
 
-from dotdbg.helpers import cuda
-from dotdbg.helpers.cuda import CudaError, CudaUnavailable, LibCuda, load_libcuda
+from dotdbg.gpu import cuda
+from dotdbg.gpu.cuda import CudaError, CudaUnavailable, LibCuda, load_libcuda
 
 RAW_UUID = bytes.fromhex("8f2c1a5e0b6d4c1e9f3a1234567890ab")
 

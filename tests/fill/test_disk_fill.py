@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from fill_support import Running, script
 
+from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import disk_fill
-from dotdbg.helpers.sizes import format_size
+from dotdbg.fill import disk as disk_fill
 
 MiB = 2**20
 SIZE = 64 * MiB
@@ -114,7 +114,7 @@ def test_bad_requests_fail_in_one_line_and_fill_nothing(
     done = subprocess.run([script("disk-fill"), *args], capture_output=True, text=True)
     assert done.returncode == 2
     first_line = done.stderr.splitlines()[0]
-    assert first_line.startswith("dotdbg: error: ")
+    assert first_line.startswith("disk-fill: error: ")
     assert message in first_line
     assert "Traceback" not in done.stderr
     assert available(tmpfs) == SIZE
@@ -127,7 +127,7 @@ def test_a_filesystem_it_cannot_write_to_is_one_error_line(tmpfs: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        f"dotdbg: error: cannot create a file in {tmpfs}: Read-only file system",
+        f"disk-fill: error: cannot create a file in {tmpfs}: Read-only file system",
         "hint: give a directory you can write to on the filesystem to fill",
     ]
 

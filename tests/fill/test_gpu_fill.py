@@ -10,10 +10,11 @@ import pytest
 from fake_gpu import FakeCuda, FakeGpu, FakeNvml, GiB, MiB
 from fill_support import script
 
+from dotdbg.common import holding
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import gpu_fill, holding
-from dotdbg.helpers.cuda import CudaError, CudaUnavailable
-from dotdbg.helpers.gpu_fill import GRANULARITY, GpuFillOptions
+from dotdbg.fill import gpu as gpu_fill
+from dotdbg.fill.gpu import GRANULARITY, GpuFillOptions
+from dotdbg.gpu.cuda import CudaError, CudaUnavailable
 
 UUID_A = "8f2c1a5e-0b6d-4c1e-9f3a-1234567890ab"
 UUID_B = "8f2c77aa-0000-4c1e-9f3a-abcdefabcdef"
@@ -208,7 +209,7 @@ def test_no_driver_is_one_line_and_exit_2_on_this_machine() -> None:
     if done.returncode == 0 or "no NVIDIA driver" not in done.stderr:
         pytest.skip("this machine has a CUDA driver")
     assert done.returncode == 2
-    assert done.stderr == "dotdbg: error: no NVIDIA driver: cannot load libcuda.so.1\n"
+    assert done.stderr == "gpu-fill: error: no NVIDIA driver: cannot load libcuda.so.1\n"
 
 
 @pytest.mark.parametrize(
@@ -237,8 +238,8 @@ def test_no_device_explains_cuda_visible_devices(
 
 
 def test_shared_nvml_reader_joins_cuda_and_nvml_by_uuid() -> None:
-    from dotdbg.helpers.gpu_fill import GpuMemory, SharedNvmlReader
-    from dotdbg.helpers.nvml import GpuDevice, GpuSnapshot
+    from dotdbg.fill.gpu import GpuMemory, SharedNvmlReader
+    from dotdbg.gpu.nvml import GpuDevice, GpuSnapshot
 
     class Reader:
         closed = False
@@ -264,7 +265,7 @@ def test_shared_nvml_reader_joins_cuda_and_nvml_by_uuid() -> None:
 
 
 def test_shared_nvml_reader_without_a_driver_reports_nothing() -> None:
-    from dotdbg.helpers.gpu_fill import default_nvml
+    from dotdbg.fill.gpu import default_nvml
 
     nvml = default_nvml()
     assert nvml.memory("aaaa-1111") is None

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers import mem_budget, mem_fill
-from dotdbg.helpers.noise import Noise
+from dotdbg.fill import mem as mem_fill
+from dotdbg.fill import mem_budget
+from dotdbg.fill.noise import Noise
 
 MiB = 2**20
 

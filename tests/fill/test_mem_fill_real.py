@@ -14,8 +14,8 @@ import psutil
 import pytest
 from fill_support import Running, child_named, script
 
-from dotdbg.helpers import mem_fill
-from dotdbg.helpers.child import CHILD_GRACE_SECONDS
+from dotdbg.common.child import CHILD_GRACE_SECONDS
+from dotdbg.fill import mem as mem_fill
 
 MiB = 2**20
 ALLOCATE_FOREVER = (
@@ -101,7 +101,7 @@ def test_the_command_gets_oom_score_adj_and_its_exit_code_passes_through() -> No
 def test_too_much_is_refused_in_one_line() -> None:
     done = subprocess.run([script("mem-fill"), "100T"], capture_output=True, text=True)
     assert done.returncode == 2
-    assert done.stderr.startswith("dotdbg: error: 100.00T is more than the ")
+    assert done.stderr.startswith("mem-fill: error: 100.00T is more than the ")
     assert "Traceback" not in done.stderr
 
 

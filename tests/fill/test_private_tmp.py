@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from fill_support import Running, child_named, script
 
-from dotdbg.helpers import private_tmp
+from dotdbg.fill import private_tmp
 
 MiB = 2**20
 
@@ -134,7 +134,7 @@ def test_a_kernel_that_refuses_user_namespaces_gets_a_clear_error() -> None:
         pytest.skip(f"cannot make the refusing namespace: {done.stderr.strip()}")
     assert done.returncode == 2
     lines = done.stderr.splitlines()
-    assert lines[-2] == "dotdbg: error: cannot give true a private /tmp: " + (
+    assert lines[-2] == "disk-fill: error: cannot give true a private /tmp: " + (
         "unshare(CLONE_NEWUSER): No space left on device"
     )
     assert lines[-1].startswith("hint: this kernel does not let unprivileged users")
@@ -146,7 +146,7 @@ def test_a_missing_command_is_a_one_line_error() -> None:
     assert done.returncode == 2
     # refused before the namespace and the tmpfs are made
     assert done.stderr.splitlines() == [
-        "dotdbg: error: command 'no-such-command-xyz' not found",
+        "disk-fill: error: command 'no-such-command-xyz' not found",
         "hint: check the name, or give its full path after --",
     ]
 

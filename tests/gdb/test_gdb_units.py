@@ -13,7 +13,7 @@ import pytest
 from pystack.types import LocationInfo, NativeFrame, PyCodeObject, PyFrame, PyThread
 
 from dotdbg.errors import DotdbgError
-from dotdbg.gdb import elf, extension, fast, forked, frames, interpreter, needs, program, run
+from dotdbg.gdb import elf, extension, forked, frames, interpreter, needs, program, run
 from dotdbg.gdb.driver import parse_dump
 from dotdbg.gdb.interpreter import Interpreter
 from dotdbg.gdb.pystack_dump import DumpFailure, merge
@@ -272,22 +272,6 @@ def test_options_that_do_not_go_together() -> None:
     assert parse(tui=True).prompt
     assert parse(words=[], core="core.1").core == "core.1"
     assert parse(words=["python", "x.py"], break_in=True).command == ("python", "x.py")
-
-
-@pytest.mark.parametrize(
-    ("args", "wanted"),
-    [
-        (["123"], (123, False)),
-        (["--json", "123"], (123, True)),
-        (["123", "--json"], (123, True)),
-        (["-i", "123"], None),
-        (["--help"], None),
-        (["123", "--json", "--json"], None),
-        (["--core", "x"], None),
-    ],
-)
-def test_only_the_plain_dump_skips_typer(args: list[str], wanted: tuple[int, bool] | None) -> None:
-    assert fast.plain_dump(args) == wanted
 
 
 def test_break_in_runs_a_shebang_script_through_its_interpreter(tmp_path: Path) -> None:

@@ -152,23 +152,21 @@ git-replace() {
 # -- TAB completion for dotdbg (runs dotdbg only when TAB is pressed) -------------------------
 _dotdbg_complete() {
     local cur=${COMP_WORDS[COMP_CWORD]}
-    local words
     if (( COMP_CWORD == 1 )); then
-        words='alias aliases cheat diff disk-fill doctor expand fn gdb gpu-fill init install mem-fill memlimit pyspy render restore stacks status suggest uninstall watch-python'
+        __dotdbg_complete_words "$cur" 'alias' 'aliases' 'cheat' 'diff' 'disk-fill' 'doctor' 'expand' 'fn' 'gdb' 'gpu-fill' 'init' 'install' 'mem-fill' 'memlimit' 'pyspy' 'render' 'restore' 'stacks' 'status' 'suggest' 'uninstall' 'watch-python'
     elif [[ ${COMP_WORDS[1]} == cheat ]]; then
         __dotdbg_cheat_complete
-        return 0
     elif [[ ${COMP_WORDS[1]} == aliases ]]; then
-        words='pyt pytc pytf wn wnm gs gd gds ga gc gp gpl gl gco gb l lt la df wrap git-replace'
-    else
-        return 0
+        __dotdbg_complete_words "$cur" 'pyt' 'pytc' 'pytf' 'wn' 'wnm' 'gs' 'gd' 'gds' 'ga' 'gc' 'gp' 'gpl' 'gl' 'gco' 'gb' 'l' 'lt' 'la' 'df' 'wrap' 'git-replace'
     fi
-    mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+    return 0
 }
 complete -F _dotdbg_complete dotdbg
 
 # -- dotdbg cheat: a picker that puts a cheatsheet command on the prompt line (never runs it)
-# Picker: fzf when installed, else a numbered list; DOTDBG_CHEAT_PICKER=list forces the list.
+# Picker: fzf when installed, else dotdbg's numbered list; DOTDBG_CHEAT_PICKER=list forces it.
+# `dotdbg cheat --pick` prints one record per command, NUL-terminated: what to show, \x1f, the
+# command; a sheet's control characters arrive escaped, so neither part can hold \x1f or NUL.
 
 # Insert $1 at the cursor and move the cursor to its first <placeholder>, if it has one.
 __dotdbg_cheat_insert() {
@@ -181,33 +179,25 @@ __dotdbg_cheat_insert() {
     READLINE_POINT=$((READLINE_POINT + ${#before}))
 }
 
-# Records from `dotdbg cheat --pick` are NUL-terminated: what to show, \x1f, the command.
+# fzf prints the key that ended it (Enter or ctrl-y), then the record: ctrl-y copies the command.
 __dotdbg_cheat_fzf() {
-    local picked
-    picked=$(command dotdbg cheat --pick 2>/dev/null |
-        fzf --read0 --delimiter=$'\x1f' --with-nth=1 --height=40% --reverse \
-            --prompt='cheat> ') || return 1
-    printf '%s' "${picked#*$'\x1f'}"
-}
-
-__dotdbg_cheat_numbered() {
-    local -a words=() records=()
-    local record choice
-    printf '\n' >&2 # keep the prompt line above the questions
-    read -r -a words -p 'cheat: search words (Enter for every entry): ' || return 1
-    while IFS= read -r -d '' record; do
-        records+=("$record")
-    done < <(command dotdbg cheat --pick -- "${words[@]}" 2>/dev/null)
-    if ((${#records[@]} == 0)); then
-        printf 'cheat: nothing matches %s\n' "${words[*]}" >&2
+    local -a out
+    mapfile -d '' -t out < <(command dotdbg cheat --pick 2>/dev/null |
+        fzf --read0 --print0 --delimiter=$'\x1f' --with-nth=1 --height=40% --reverse \
+            --expect=ctrl-y --header='Enter: put on the line, Ctrl-Y: copy' --prompt='cheat> ')
+    ((${#out[@]} == 2)) || return 1
+    if [[ ${out[0]} == ctrl-y ]]; then
+        printf '%s' "${out[1]#*$'\x1f'}" | command dotdbg cheat --copy >&2
         return 1
     fi
-    for choice in "${!records[@]}"; do
-        printf '%4d  %s\n' "$((choice + 1))" "${records[choice]%%$'\x1f'*}" >&2
-    done
-    read -r -p 'cheat: number to put on the prompt line: ' choice || return 1
-    [[ $choice =~ ^[0-9]+$ ]] && ((choice >= 1 && choice <= ${#records[@]})) || return 1
-    printf '%s' "${records[choice - 1]#*$'\x1f'}"
+    printf '%s' "${out[1]#*$'\x1f'}"
+}
+
+# The numbered list: dotdbg draws it on the terminal, below the prompt line it shows again
+# (bash blanks that line while a key binding runs), and erases it all when done.
+__dotdbg_cheat_numbered() {
+    local prompt=${PS1@P}
+    command dotdbg cheat --menu --above "${prompt##*$'\n'}$READLINE_LINE"
 }
 
 __dotdbg_cheat_widget() {
@@ -215,16 +205,24 @@ __dotdbg_cheat_widget() {
     if [[ ${DOTDBG_CHEAT_PICKER-} != list ]] && command -v fzf >/dev/null 2>&1; then
         picked=$(__dotdbg_cheat_fzf) || return 0
     else
-        # readline leaves the terminal raw (no echo, Enter sends \r): cook it while `read` asks.
-        local saved_tty
-        saved_tty=$(stty -g 2>/dev/null)
-        stty icanon echo icrnl 2>/dev/null
-        picked=$(__dotdbg_cheat_numbered)
-        [[ -n $saved_tty ]] && stty "$saved_tty" 2>/dev/null
+        picked=$(__dotdbg_cheat_numbered) || return 0
     fi
     if [[ -n $picked ]]; then
         __dotdbg_cheat_insert "$picked"
     fi
+}
+
+# COMPREPLY: the words after $1 that start with $1, each quoted for the command line. They are
+# data: compgen -W would expand $(...) and `...` in them, and run code at a press of TAB.
+__dotdbg_complete_words() {
+    local prefix=$1 candidate
+    shift
+    COMPREPLY=()
+    for candidate; do
+        [[ $candidate == "$prefix"* ]] || continue
+        printf -v candidate '%q' "$candidate"
+        COMPREPLY+=("$candidate")
+    done
 }
 
 # Completion for `dotdbg cheat` words: options, sheet names for the first word and --edit.
@@ -234,22 +232,26 @@ __dotdbg_cheat_complete() {
     [[ ${COMP_WORDS[0]} == dotdbg ]] && index=2 # `dotdbg cheat ...` rather than the alias
     for (( ; index < COMP_CWORD; index++)); do
         case ${COMP_WORDS[index]} in
-            -t | --tag | --color | --edit | --new) ((index++)) ;;
+            -t | --tag | -s | --search | --color | -e | --edit | --new | --add | --comment)
+                ((index++))
+                ;;
             -*) ;;
             *) seen_word=1 ;;
         esac
     done
     COMPREPLY=()
     case $previous in
-        --color) mapfile -t COMPREPLY < <(compgen -W 'auto always never' -- "$word") ;;
-        -t | --tag | --new) ;;
+        --color) __dotdbg_complete_words "$word" auto always never ;;
+        -t | --tag | -s | --search | --new | --comment) ;;
         *)
             if [[ $word == -* ]]; then
-                mapfile -t COMPREPLY < <(compgen -W '--regex --tag --commands --json --color
-                    --edit --new --names --help' -- "$word")
-            elif [[ $previous == --edit ]] || ((!seen_word)); then
-                mapfile -t COMPREPLY < <(compgen -W "$(command dotdbg cheat --names 2>/dev/null)" \
-                    -- "$word")
+                __dotdbg_complete_words "$word" --regex --tag --commands --list --search --copy \
+                    --json --color --edit --new --add --comment --lint --names --help
+            elif [[ $previous == -e || $previous == --edit || $previous == --add ]] ||
+                ((!seen_word)); then
+                local -a names
+                mapfile -t names < <(command dotdbg cheat --names 2>/dev/null)
+                __dotdbg_complete_words "$word" "${names[@]}"
             fi
             ;;
     esac

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from memlimit_fakes import FakeTree, memlimit_cgroups
 
-from dotdbg.helpers.memlimit.backends.cgroup1 import Cgroup1Backend
+from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from dotdbg.helpers.memlimit.backends.cgroupdir import PREFIX
-from dotdbg.helpers.memlimit.cgroupfs import CgroupFS, under_mount
+from dotdbg.memlimit.backends.cgroupdir import PREFIX
+from dotdbg.memlimit.cgroupfs import CgroupFS, under_mount
 
 MEMLIMIT = Path(sys.executable).with_name("memlimit")
 DOTDBG = Path(sys.executable).with_name("dotdbg")

@@ -12,13 +12,13 @@ import pytest
 from memlimit_fakes import V1_MOUNT, V2_MOUNT, FakeKernelFS, FakeTree
 
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers.memlimit import probe_backends, run_memlimit
-from dotdbg.helpers.memlimit.backends import BackendUnavailable
-from dotdbg.helpers.memlimit.backends.cgroup1 import Cgroup1Backend
-from dotdbg.helpers.memlimit.backends.cgroup2 import Cgroup2Backend
-from dotdbg.helpers.memlimit.backends.rlimit import RlimitBackend
-from dotdbg.helpers.memlimit.backends.systemd import SystemdBackend
-from dotdbg.helpers.memlimit.limits import Limits
+from dotdbg.memlimit import probe_backends, run_memlimit
+from dotdbg.memlimit.backends import BackendUnavailable
+from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
+from dotdbg.memlimit.backends.cgroup2 import Cgroup2Backend
+from dotdbg.memlimit.backends.rlimit import RlimitBackend
+from dotdbg.memlimit.backends.systemd import SystemdBackend
+from dotdbg.memlimit.limits import Limits
 
 M = 2**20
 LIMITS = Limits(ram=100 * M)

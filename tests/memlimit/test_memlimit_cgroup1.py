@@ -26,7 +26,7 @@ Cgroups = Callable[[], list[str]]
 TOUCH_300M = "x = b'x' * (300 << 20)"
 INSPECT = """\
 import json, os
-from dotdbg.helpers.memlimit.cgroupfs import CgroupFS, under_mount
+from dotdbg.memlimit.cgroupfs import CgroupFS, under_mount
 fs = CgroupFS()
 mount = next(m for m in fs.mounts() if m.fstype == "cgroup" and "memory" in m.options)
 here = under_mount(mount, fs.memberships()["memory"])

@@ -8,22 +8,21 @@ import sys
 import pytest
 from memlimit_fakes import DOTDBG, memlimit_cgroups, run_cli
 
-from dotdbg.commands.memlimit import standalone
-from dotdbg.console import run
-from dotdbg.helpers.memlimit.backends.cgroup1 import Cgroup1Backend
+from dotdbg.entry import helper
+from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
 
 
 @pytest.mark.parametrize(
     ("argv", "error"),
     [
-        (["5X"], "dotdbg: error: limit '5X' is not a size"),
-        (["0"], "dotdbg: error: limit '0' is below 1M; nothing useful runs under it"),
-        (["1G", "--swap", "lots"], "dotdbg: error: --swap 'lots' is not a size"),
-        (["2000P"], "dotdbg: error: limit '2000P' is more than 1024P"),
-        (["1G", "--high", "2G"], "dotdbg: error: --high '2G' must lie between 1M and the limit"),
-        (["1G", "--backend", "docker"], "dotdbg: error: unknown backend 'docker'"),
-        (["1G", "--", "no-such-command-xyz"], "dotdbg: error: command 'no-such-command-xyz' not"),
-        (["1G", "--", "/nonexistent/tool"], "dotdbg: error: command '/nonexistent/tool' not found"),
+        (["5X"], "memlimit: error: limit '5X' is not a size"),
+        (["0"], "memlimit: error: limit '0' is below 1M; nothing useful runs under it"),
+        (["1G", "--swap", "lots"], "memlimit: error: --swap 'lots' is not a size"),
+        (["2000P"], "memlimit: error: limit '2000P' is more than 1024P"),
+        (["1G", "--high", "2G"], "memlimit: error: --high '2G' must lie between 1M and the limit"),
+        (["1G", "--backend", "docker"], "memlimit: error: unknown backend 'docker'"),
+        (["1G", "--", "no-such-command-xyz"], "memlimit: error: command 'no-such-command-xyz' not"),
+        (["1G", "--", "/nonexistent/tool"], "memlimit: error: command '/nonexistent/tool' not"),
     ],
 )
 def test_bad_arguments_are_one_error_line_a_hint_and_exit_2(
@@ -31,7 +30,7 @@ def test_bad_arguments_are_one_error_line_a_hint_and_exit_2(
 ) -> None:
     cgroups = memlimit_cgroups if Cgroup1Backend().probe().works else list
     before = cgroups()
-    assert run(standalone, argv, prog_name="memlimit") == 2
+    assert helper("memlimit", argv) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2
     assert err[0].startswith(error)
@@ -42,7 +41,7 @@ def test_bad_arguments_are_one_error_line_a_hint_and_exit_2(
 def test_the_console_script_reports_a_bad_size_without_a_traceback() -> None:
     done = run_cli("5 G", "--", "true")
     assert done.returncode == 2
-    assert done.stderr.splitlines()[0] == "dotdbg: error: limit '5 G' is not a size"
+    assert done.stderr.splitlines()[0] == "memlimit: error: limit '5 G' is not a size"
     assert "Traceback" not in done.stderr
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.helpers.memlimit.backends.base import OomCounters, Placement
-from dotdbg.helpers.memlimit.prompt import END, PromptChannel, rcfile_text, runs_bash
-from dotdbg.helpers.memlimit.run import KillReporter
+from dotdbg.memlimit.backends.base import OomCounters, Placement
+from dotdbg.memlimit.prompt import END, PromptChannel, rcfile_text, runs_bash
+from dotdbg.memlimit.run import KillReporter
 
 
 @dataclass

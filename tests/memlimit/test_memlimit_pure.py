@@ -9,24 +9,25 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dotdbg.common.child import exit_code_of_status as exit_code
+from dotdbg.common.sizes import short_size
 from dotdbg.errors import DotdbgError
-from dotdbg.helpers.memlimit.backends.rlimit import pick_victim
-from dotdbg.helpers.memlimit.backends.systemd import parse_systemd_version, systemd_run_argv
-from dotdbg.helpers.memlimit.cgroupfs import (
+from dotdbg.memlimit.backends.rlimit import pick_victim
+from dotdbg.memlimit.backends.systemd import parse_systemd_version, systemd_run_argv
+from dotdbg.memlimit.cgroupfs import (
     Mount,
     parse_mountinfo,
     parse_proc_cgroup,
     under_mount,
 )
-from dotdbg.helpers.memlimit.limits import (
+from dotdbg.memlimit.limits import (
     Limits,
     build_limits,
     limit_in_force,
-    short_size,
     v1_write_order,
 )
-from dotdbg.helpers.memlimit.report import exit_code, kill_message
-from dotdbg.helpers.memlimit.supervise import SI_KERNEL, should_forward
+from dotdbg.memlimit.report import kill_message
+from dotdbg.memlimit.supervise import SI_KERNEL, should_forward
 
 M, G = 2**20, 2**30
 

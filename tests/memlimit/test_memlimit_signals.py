@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from dotdbg.helpers.memlimit import BackendProbe, run_memlimit
-from dotdbg.helpers.memlimit.backends.rlimit import RlimitBackend, RlimitPlacement
-from dotdbg.helpers.memlimit.limits import Limits
+from dotdbg.memlimit import BackendProbe, run_memlimit
+from dotdbg.memlimit.backends.rlimit import RlimitBackend, RlimitPlacement
+from dotdbg.memlimit.limits import Limits
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,9 @@ class InterruptedWhileArming:
         return self.inner.probe()
 
     def arm(self, limits: Limits) -> RlimitPlacement:
-        os.kill(os.getpid(), signal.SIGTERM)
+        # to this thread: memlimit has one, but a pytest-xdist worker has a second that does not
+        # block SIGTERM and would take a signal sent to the process (and die of it)
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
         return self.inner.arm(limits)
 
 

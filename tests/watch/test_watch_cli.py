@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from watch_procs import BIN, HOLDS_300MB, IDLE, RENAMED, Spawner
+
+from tests.infra.spawner import BIN, HOLDS_300MB, IDLE, RENAMED, Spawner
 
 WATCH = str(BIN / "watch-python")
 DOTDBG = str(BIN / "dotdbg")
@@ -86,7 +87,7 @@ def test_tree_with_a_fake_torchrun(spawn: Spawner) -> None:
 def test_bad_pattern_is_a_user_error() -> None:
     done = run(WATCH, "--pattern", "(unclosed", "--once")
     assert done.returncode == 2
-    assert done.stderr.startswith("dotdbg: error: --pattern '(unclosed' is not a regular")
+    assert done.stderr.startswith("watch-python: error: --pattern '(unclosed' is not a regular")
     assert "hint:" in done.stderr
     assert "Traceback" not in done.stderr
 

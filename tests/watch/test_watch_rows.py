@@ -1,10 +1,9 @@
 from __future__ import annotations
 
 import pytest
-from watch_procs import make_row
 
-from dotdbg.helpers.nvml import GpuDevice, GpuProcess
-from dotdbg.helpers.watch_rows import (
+from dotdbg.gpu.nvml import GpuDevice, GpuProcess
+from dotdbg.watch.rows import (
     cpu_percent,
     order_rows,
     sort_rows,
@@ -12,6 +11,7 @@ from dotdbg.helpers.watch_rows import (
     tree_rows,
     unattributed_bytes,
 )
+from tests.infra.spawner import make_row
 
 GB = 2**30
 

@@ -5,12 +5,11 @@ import json
 import re
 
 import pytest
-from watch_procs import make_row
 
-from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
-from dotdbg.helpers.procfs import EnvFacts
-from dotdbg.helpers.watch_rows import Row, totals
-from dotdbg.helpers.watch_view import (
+from dotdbg.gpu.nvml import GpuDevice, GpuProcess, GpuSnapshot
+from dotdbg.procs.procfs import EnvFacts
+from dotdbg.watch.rows import Row, totals
+from dotdbg.watch.view import (
     Column,
     Snapshot,
     elapsed,
@@ -22,6 +21,7 @@ from dotdbg.helpers.watch_view import (
     snapshot_json,
     table_lines,
 )
+from tests.infra.spawner import make_row
 
 GB = 2**30
 NO_GPU = GpuSnapshot((), "no usable NVIDIA driver (NVML Shared Library Not Found)")

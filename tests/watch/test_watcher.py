@@ -9,12 +9,13 @@ import sys
 import time
 
 import pytest
-from watch_procs import GROWS, HOLDS_300MB, IDLE, Spawner, wait_until
 
-from dotdbg.helpers import procfs, watch_python
-from dotdbg.helpers.nvml import GpuDevice, GpuProcess, GpuSnapshot
-from dotdbg.helpers.watch_python import PSS_INTERVAL, Watcher, WatchOptions, title
-from dotdbg.helpers.watch_view import plain_text, snapshot_json
+from dotdbg.gpu.nvml import GpuDevice, GpuProcess, GpuSnapshot
+from dotdbg.procs import procfs
+from dotdbg.watch import watcher as watch_python
+from dotdbg.watch.view import plain_text, snapshot_json
+from dotdbg.watch.watcher import PSS_INTERVAL, Watcher, WatchOptions, title
+from tests.infra.spawner import GROWS, HOLDS_300MB, IDLE, Spawner, wait_until
 
 GB = 2**30
 BUSY = "import sys; print('ready', flush=True)\nwhile True: pass"

@@ -1,0 +1,224 @@
+"""``dotdbg cheat --lint``: what is wrong with each entry, as ``file:line:col`` lines.
+
+Errors: a command that does not parse for its syntax (``bash -n``, Python's compiler, pdb's
+commands), an entry without a comment, an entry holding two commands, malformed front matter
+or placeholders. Warnings: a program that is not on PATH here (it may be on the cluster).
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from dotdbg.cheat.commands import entry_syntax, entry_tags, is_table, split
+from dotdbg.cheat.index import read_record
+from dotdbg.cheat.output import placeholder_spans
+from dotdbg.shadows import BASH_BUILTINS, BASH_KEYWORDS
+
+ERROR = "error"
+WARNING = "warning"
+# Bash's keywords and builtins (dotdbg.shadows lists them for the core): never looked up on PATH.
+SHELL_WORDS = BASH_BUILTINS | BASH_KEYWORDS | {".", ":", "["}
+# Commands that run the next word as the program.
+WRAPPERS = {"sudo", "env", "nohup", "exec", "command", "time", "nice", "stdbuf", "xargs", "timeout"}
+OPTIONS_WITH_VALUES = {"-s", "-k", "-n", "-u", "-I", "-P", "--signal"}  # timeout, nice, sudo, xargs
+PDB_COMMANDS = set(
+    """h help w where bt d down u up b break tbreak cl clear disable enable ignore condition
+    commands s step n next unt until j jump l list ll longlist a args p pp whatis source display
+    undisplay interact alias unalias debug q quit exit restart run r return c cont continue
+    retval rv exceptions end silent""".split()
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    line: int
+    column: int
+    level: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.level}: {self.message}"
+
+
+def lint_file(path: str) -> list[Problem]:
+    record = read_record(path)
+    if isinstance(record, list):  # the file could not be used at all
+        if not record:
+            return []  # no sheet at all (a README.md beside tldr pages)
+        location, problem = record
+        row, _, column = location.lstrip(":").partition(":")
+        return [Problem(path, int(row or 1), int(column or 1), ERROR, problem)]
+    syntax, _, entries, _ = record
+    problems: list[Problem] = []
+    for comment, command, line in entries:
+        problems += lint_entry(path, syntax, comment, command, line)
+    problems += _bash_errors(path, syntax, entries)
+    return sorted(problems, key=lambda problem: (problem.line, problem.column))
+
+
+def lint_entry(path: str, syntax: str, comment: str, command: str, line: int) -> list[Problem]:
+    """Every problem of one entry but bash's syntax errors (one bash checks the whole sheet)."""
+    command_line = line + (comment.count("\n") + 1 if comment else 0)
+    problems = []
+    if not comment:
+        problems.append(Problem(path, line, 1, ERROR, "no comment: say in a # line what it does"))
+    where = entry_syntax(comment, syntax)
+    commands = split(command, where)
+    if len(commands) > 1 and not is_table(commands):
+        second = command_line + command[: command.index(commands[1])].count("\n")
+        problems.append(
+            Problem(
+                path,
+                second,
+                1,
+                ERROR,
+                f"{len(commands)} commands in one entry: give each its own comment (a picker "
+                "puts one command on the line), join them with && or ;, or end each line with "
+                "its own aligned '  # comment'",
+            )
+        )
+    problems += _placeholder_problems(path, command, command_line)
+    if where == "python":
+        problems += _python_errors(path, command, command_line)
+    elif where in ("pdb", "pdbrc"):
+        problems += _pdb_errors(path, command, command_line)
+    elif where == "bash" and "extra" not in entry_tags(comment):
+        problems += _missing_programs(path, commands, command_line)
+    return problems
+
+
+# -- placeholders ---------------------------------------------------------------------------------
+def _placeholder_problems(path: str, command: str, first_line: int) -> list[Problem]:
+    problems = []
+    for number, text in enumerate(command.split("\n")):
+        for column, message in placeholder_faults(text):
+            problems.append(Problem(path, first_line + number, column, ERROR, message))
+    return problems
+
+
+def placeholder_faults(text: str) -> list[tuple[int, str]]:
+    """(1-based column, problem) of each malformed ``<name>`` placeholder in one line."""
+    faults = []
+    for index, char in enumerate(text):
+        if char != "<":
+            continue
+        after = text[index + 1 : index + 2]
+        if after == ">":
+            faults.append((index + 1, "an empty placeholder <>: name the value to fill in"))
+        elif (after.isalpha() or after == "_") and index and text[index - 1] in "=:/,'\"(":
+            closing = text.find(">", index)
+            space = min((text.find(c, index) for c in " \t" if c in text[index:]), default=-1)
+            if closing < 0 or (0 <= space < closing):
+                faults.append((index + 1, "a placeholder that is never closed: write <name>"))
+    return faults
+
+
+def without_placeholders(command: str) -> str:
+    """``<name>`` becomes a plain word, so a parser judges the command around it."""
+    out, position = [], 0
+    for start, end in placeholder_spans(command):
+        out.append(command[position:start] + "placeholder")
+        position = end
+    return "".join(out) + command[position:]
+
+
+# -- syntax ---------------------------------------------------------------------------------------
+def _python_errors(path: str, command: str, first_line: int) -> list[Problem]:
+    try:
+        compile(without_placeholders(command) + "\n", path, "exec")
+    except SyntaxError as error:
+        line = first_line + (error.lineno or 1) - 1
+        return [Problem(path, line, error.offset or 1, ERROR, f"Python: {error.msg}")]
+    return []
+
+
+def _pdb_errors(path: str, command: str, first_line: int) -> list[Problem]:
+    problems = []
+    for number, text in enumerate(command.split("\n")):
+        for part in text.split(";;"):
+            message = pdb_fault(part.strip())
+            if message:
+                problems.append(Problem(path, first_line + number, 1, ERROR, message))
+    return problems
+
+
+def pdb_fault(command: str) -> str:
+    """Why pdb would not take ``command``, or "" (what is not a pdb command runs as Python)."""
+    if not command:
+        return ""
+    word = command.split(maxsplit=1)[0]
+    if word in PDB_COMMANDS:
+        return ""
+    code = command[1:] if command.startswith("!") else command
+    try:
+        compile(without_placeholders(code) + "\n", "<pdb>", "single")
+    except SyntaxError as error:
+        return f"pdb: {word!r} is no pdb command and not Python ({error.msg})"
+    return ""
+
+
+def _bash_errors(path: str, syntax: str, entries: list[tuple[str, str, int]]) -> list[Problem]:
+    """``bash -n`` of the shell entries: once for the sheet, then per entry if that fails."""
+    shell = [
+        (line + (comment.count("\n") + 1 if comment else 0), without_placeholders(command))
+        for comment, command, line in entries
+        if entry_syntax(comment, syntax) == "bash"
+    ]
+    if not shell or not bash_error("\n".join(text for _, text in shell) + "\n"):
+        return []
+    problems = []
+    for line, text in shell:
+        error = bash_error(text + "\n")
+        if error:
+            offset, message = _bash_line(error)
+            problems.append(Problem(path, line + offset, 1, ERROR, f"bash: {message}"))
+    return problems
+
+
+def bash_error(script: str) -> str:
+    """What ``bash -n`` says (a warning counts: an unclosed here-document only warns)."""
+    done = subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True)
+    return done.stderr.strip() or (f"bash -n exited {done.returncode}" if done.returncode else "")
+
+
+def _bash_line(error: str) -> tuple[int, str]:
+    """(0-based line within the entry, message) from ``bash: line 2: syntax error ...``."""
+    first = error.splitlines()[0]
+    head, _, rest = first.partition(": line ")
+    number, _, message = rest.partition(": ")
+    if head and number.isdigit():
+        return int(number) - 1, message
+    return 0, first
+
+
+# -- programs -------------------------------------------------------------------------------------
+def _missing_programs(path: str, commands: list[str], first_line: int) -> list[Problem]:
+    missing = {program_of(command) for command in commands} - {""}
+    return [
+        Problem(path, first_line, 1, WARNING, f"{program!r} is not on PATH on this machine")
+        for program in sorted(missing)
+        if "/" not in program and shutil.which(program) is None
+    ]
+
+
+def program_of(command: str) -> str:
+    """The program a shell command starts, past assignments and wrappers like sudo; "" if none."""
+    try:
+        words = shlex.split(command.split("\n", 1)[0], comments=True)
+    except ValueError:
+        return ""
+    if len(words) > 1 and (words[0].endswith("()") or words[1].startswith("()")):
+        return ""  # a function definition
+    skip_value = False
+    for word in words:
+        if skip_value or "=" in word.split("/", 1)[0] or word.startswith("-"):
+            skip_value = word in OPTIONS_WITH_VALUES
+            continue  # VAR=value before the program, or a wrapper's option (and its value)
+        if word in WRAPPERS or word.replace(".", "").isdigit():
+            continue  # sudo, timeout 600...
+        return "" if word in SHELL_WORDS or not word[:1].isalnum() else word
+    return ""

@@ -1,0 +1,1 @@
+"""The GPUs: NVML for what is used (watch-python, gpu-fill), the CUDA driver for taking memory."""

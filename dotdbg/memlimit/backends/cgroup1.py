@@ -1,0 +1,110 @@
+"""cgroup v1 memory controller: a child of our own memory cgroup (root, or a delegated one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from dotdbg.common.sizes import short_size
+from dotdbg.memlimit.backends.base import BackendProbe, BackendUnavailable
+from dotdbg.memlimit.backends.cgroupdir import (
+    V1,
+    CgroupPlacement,
+    Leftover,
+    arm_cgroup,
+    leftovers_below,
+    note_enclosing_limit,
+    verify_limit,
+    write_limit,
+)
+from dotdbg.memlimit.cgroupfs import CgroupFS, Mount, swap_active, under_mount
+from dotdbg.memlimit.limits import Limits, v1_write_order
+
+LIMIT = "memory.limit_in_bytes"
+MEMSW = "memory.memsw.limit_in_bytes"
+HIGH_NOTE = (
+    "cgroup v1 has no memory.high; --high {size} became memory.soft_limit_in_bytes, which only "
+    "reclaims under system-wide pressure and never throttles"
+)
+
+
+@dataclass(frozen=True)
+class Cgroup1Backend:
+    fs: CgroupFS = field(default_factory=CgroupFS)
+    name: str = "cgroup1"
+
+    def probe(self) -> BackendProbe:
+        try:
+            _, parent = self._parent()
+        except BackendUnavailable as why:
+            return BackendProbe(self.name, False, str(why))
+        if self.fs.exists(parent / MEMSW):
+            swap = "swap accounting on"
+        else:
+            swap = "swap accounting off, so --swap cannot be enforced"
+        return BackendProbe(self.name, True, f"memory controller writable at {parent}; {swap}")
+
+    def arm(self, limits: Limits) -> CgroupPlacement:
+        mount, parent = self._parent()
+        placement = arm_cgroup(
+            self.fs, mount, parent, V1, lambda cgroup: self._apply(cgroup, limits)
+        )
+        note_enclosing_limit(placement, self.fs, mount, placement.directory, LIMIT, limits.ram)
+        return placement
+
+    def leftovers(self) -> list[Leftover]:
+        """Commands of memlimit runs killed -9 that still run in their cgroup here."""
+        return leftovers_below(self.fs, self._parent)
+
+    def _parent(self) -> tuple[Mount, PurePosixPath]:
+        mount = next((m for m in self.fs.mounts() if self._is_memory(m)), None)
+        if mount is None:
+            raise BackendUnavailable("no cgroup v1 memory controller is mounted")
+        own = self.fs.memberships().get("memory")
+        if own is None:
+            raise BackendUnavailable("this process is in no cgroup v1 memory cgroup")
+        parent = under_mount(mount, own)
+        if not self.fs.writable(parent):
+            raise BackendUnavailable(f"{parent} is not writable (needs root or a delegated cgroup)")
+        return mount, parent
+
+    @staticmethod
+    def _is_memory(mount: Mount) -> bool:
+        return mount.fstype == "cgroup" and "memory" in mount.options
+
+    def _apply(self, directory: PurePosixPath, limits: Limits) -> list[str]:
+        if self.fs.exists(directory / MEMSW):
+            notes = self._write_with_memsw(directory, limits)
+        else:
+            notes = self._write_without_memsw(directory, limits)
+        if limits.high is not None:
+            write_limit(self.fs, directory, "memory.soft_limit_in_bytes", limits.high)
+            notes.append(HIGH_NOTE.format(size=short_size(limits.high)))
+        return notes
+
+    def _write_with_memsw(self, directory: PurePosixPath, limits: Limits) -> list[str]:
+        current = (self._read(directory / LIMIT), self._read(directory / MEMSW))
+        for name, value in v1_write_order(current, (limits.ram, limits.ram_plus_swap)):
+            write_limit(self.fs, directory, name, value)
+        verify_limit(self.fs, directory, LIMIT, limits.ram)
+        verify_limit(self.fs, directory, MEMSW, limits.ram_plus_swap)
+        if limits.swap and not swap_active(self.fs):
+            return ["no swap is configured on this machine (/proc/swaps), so --swap adds nothing"]
+        return []
+
+    def _write_without_memsw(self, directory: PurePosixPath, limits: Limits) -> list[str]:
+        write_limit(self.fs, directory, LIMIT, limits.ram)
+        verify_limit(self.fs, directory, LIMIT, limits.ram)
+        if not swap_active(self.fs):
+            return []
+        if limits.swap:
+            return ["swap accounting is off (no memory.memsw.*): swap use is not limited"]
+        # Unlike global reclaim, cgroup v1 limit reclaim never swaps at swappiness 0.
+        write_limit(self.fs, directory, "memory.swappiness", 0)
+        return ["swap accounting is off; memory.swappiness=0 keeps the cgroup out of swap"]
+
+    def _read(self, path: PurePosixPath) -> int:
+        value = self.fs.read_int(path)
+        if value is None:
+            raise BackendUnavailable(f"cannot read {path}")
+        return value

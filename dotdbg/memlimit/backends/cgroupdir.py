@@ -1,0 +1,289 @@
+"""A cgroup directory memlimit made: create it, admit the child, read its counters, remove it."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from dotdbg.common.sizes import short_size
+from dotdbg.memlimit.backends.base import BackendUnavailable, OomCounters, Placement
+from dotdbg.memlimit.cgroupfs import PROCS, CgroupFS, Mount, under_mount, wait_until
+from dotdbg.memlimit.limits import limit_in_force
+from dotdbg.procs.procfs import pid_exists
+
+PREFIX = "dotdbg-memlimit-"
+_OURS = re.compile(rf"{PREFIX}(?P<pid>[0-9]+)(?:-[0-9]+)?")
+EMPTY_TIMEOUT = 5.0
+
+
+def remove_stale(fs: CgroupFS, parent: PurePosixPath) -> int:
+    """Remove the empty cgroups of memlimit runs that are gone (a ``kill -9`` cannot be cleaned
+    up after); returns how many. A cgroup that holds processes, or whose memlimit still runs,
+    is left alone."""
+    removed = 0
+    for name in fs.children(parent):
+        match = _OURS.fullmatch(name)
+        if match is None or pid_exists(int(match["pid"])) or fs.pids(parent / name):
+            continue
+        try:
+            fs.rmdir(parent / name)
+        except OSError:
+            continue
+        removed += 1
+    return removed
+
+
+@dataclass(frozen=True)
+class Leftover:
+    """The cgroup of a memlimit run killed -9, its command still running in it."""
+
+    directory: PurePosixPath
+    pids: tuple[int, ...]
+    commands: tuple[str, ...]
+
+    def message(self) -> str:
+        shown = ", ".join(
+            f"{pid} ({command})" for pid, command in zip(self.pids, self.commands, strict=True)
+        )
+        pids = " ".join(map(str, self.pids))
+        return (
+            f"a memlimit run killed -9 left {len(self.pids)} process(es) running under its "
+            f"limit in {self.directory}: {shown}; end them with `kill {pids}` (the next "
+            "memlimit run then removes the cgroup)"
+        )
+
+    @property
+    def fix(self) -> str:
+        return f"kill {' '.join(map(str, self.pids))}"
+
+
+def leftovers(fs: CgroupFS, parent: PurePosixPath) -> list[Leftover]:
+    """The cgroups of memlimit runs that are gone but whose command still runs there."""
+    found = []
+    for name in fs.children(parent):
+        match = _OURS.fullmatch(name)
+        if match is None or pid_exists(int(match["pid"])):
+            continue
+        pids = tuple(fs.pids(parent / name))
+        if pids:
+            commands = tuple(_command_line(fs, pid) for pid in pids)
+            found.append(Leftover(parent / name, pids, commands))
+    return found
+
+
+def leftovers_below(
+    fs: CgroupFS, find_parent: Callable[[], tuple[Mount, PurePosixPath]]
+) -> list[Leftover]:
+    """``leftovers`` in the parent a backend makes its cgroups in (none where it cannot)."""
+    try:
+        _, parent = find_parent()
+    except BackendUnavailable:
+        return []
+    return leftovers(fs, parent)
+
+
+def _command_line(fs: CgroupFS, pid: int) -> str:
+    try:
+        words = fs.read(PurePosixPath(f"/proc/{pid}/cmdline")).split("\0")
+    except OSError:
+        return "?"
+    line = " ".join(word for word in words if word)
+    return line if len(line) <= 60 else line[:57] + "..."
+
+
+def make_cgroup(fs: CgroupFS, parent: PurePosixPath) -> PurePosixPath:
+    """A new child cgroup of ``parent`` named after this process."""
+    for attempt in range(100):
+        suffix = f"-{attempt}" if attempt else ""
+        directory = parent / f"{PREFIX}{os.getpid()}{suffix}"
+        try:
+            fs.mkdir(directory)
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise BackendUnavailable(
+                f"cannot create a cgroup in {parent}: {error.strerror}"
+            ) from None
+        return directory
+    raise BackendUnavailable(f"cannot find a free cgroup name in {parent}")
+
+
+def write_limit(fs: CgroupFS, directory: PurePosixPath, name: str, value: int | str) -> None:
+    try:
+        fs.write(directory / name, str(value))
+    except OSError as error:
+        raise BackendUnavailable(
+            f"the kernel refused {value} for {name}: {error.strerror}"
+        ) from None
+
+
+def verify_limit(fs: CgroupFS, directory: PurePosixPath, name: str, requested: int) -> None:
+    """Read a limit back: a kernel or manager may accept the write and still not apply it."""
+    read_back = fs.read_int(directory / name)
+    if read_back is None or not limit_in_force(requested, read_back, os.sysconf("SC_PAGE_SIZE")):
+        shown = "max" if read_back is None else read_back
+        raise BackendUnavailable(
+            f"{name} reads {shown} after writing {requested}: the limit was silently ignored"
+        )
+
+
+def enclosing_limit(
+    fs: CgroupFS, mount: Mount, directory: PurePosixPath, limit_file: str
+) -> tuple[int, PurePosixPath] | None:
+    """The lowest limit set on a cgroup above ``directory`` in this hierarchy, and where."""
+    tightest: tuple[int, PurePosixPath] | None = None
+    for level in directory.parents:
+        if not level.is_relative_to(mount.point):
+            break
+        try:
+            limit = fs.read_int(level / limit_file)
+        except (OSError, ValueError):
+            limit = None
+        if limit is not None and (tightest is None or limit < tightest[0]):
+            tightest = (limit, level)
+    return tightest
+
+
+def note_enclosing_limit(
+    placement: Placement,
+    fs: CgroupFS,
+    mount: Mount,
+    directory: PurePosixPath,
+    limit_file: str,
+    requested: int,
+) -> None:
+    """Tell, up front and in kill reports, when a cgroup above has a lower limit, which then
+    acts first: usage here can never reach the limit asked for."""
+    found = enclosing_limit(fs, mount, directory, limit_file)
+    if found is None or found[0] >= requested:
+        return
+    placement.enclosing_limit = found[0]
+    placement.notes.append(
+        f"{found[1]} is limited to {short_size(found[0])}, below the {short_size(requested)} "
+        "asked: the OOM killer acts at that lower limit"
+    )
+
+
+def kill_stragglers(fs: CgroupFS, directory: PurePosixPath) -> int:
+    """SIGKILL every process left in ``directory`` until it is empty; returns how many there were.
+
+    The command has exited, but processes it left behind (background jobs, daemons) still sit
+    in the cgroup, and a cgroup can only be removed once empty. Moving them to the parent would
+    let them run on without the limit they were started under, charged to someone else, which
+    silently changes the experiment; so they are killed, as systemd does when it stops a scope.
+    """
+    seen: set[int] = set()
+
+    def empty() -> bool:
+        pids = fs.pids(directory)
+        for pid in pids:
+            seen.add(pid)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        return not pids
+
+    wait_until(empty, EMPTY_TIMEOUT)
+    return len(seen)
+
+
+def remove_cgroup(fs: CgroupFS, directory: PurePosixPath) -> list[str]:
+    """Empty and remove ``directory``; messages say what had to be killed or what went wrong."""
+    messages = []
+    stragglers = kill_stragglers(fs, directory)
+    if stragglers:
+        messages.append(f"killed {stragglers} process(es) left in the cgroup after the command")
+
+    def removed() -> bool:
+        try:
+            fs.rmdir(directory)
+        except FileNotFoundError:
+            return True
+        except OSError as error:
+            if error.errno != errno.EBUSY:
+                raise
+            return False
+        return True
+
+    try:
+        if not wait_until(removed, EMPTY_TIMEOUT):
+            messages.append(f"could not remove {directory}: still busy; rmdir it later")
+    except OSError as error:
+        messages.append(f"could not remove {directory}: {error.strerror}")
+    return messages
+
+
+@dataclass(frozen=True)
+class CgroupKind:
+    """How a cgroup version names things: its key in /proc/PID/cgroup and its counter files."""
+
+    label: str
+    membership: str
+    events_file: str
+    peak_file: str
+
+
+V1 = CgroupKind("cgroup-v1", "memory", "memory.oom_control", "memory.max_usage_in_bytes")
+V2 = CgroupKind("cgroup-v2", "", "memory.events", "memory.peak")
+
+
+@dataclass(kw_only=True)
+class CgroupPlacement(Placement):
+    """A cgroup this run created."""
+
+    fs: CgroupFS
+    mount: Mount
+    directory: PurePosixPath
+    kind: CgroupKind
+    removed: bool = field(default=False, init=False)
+
+    def admit(self, pid: int) -> None:
+        write_limit(self.fs, self.directory, PROCS, pid)
+        try:
+            where = self.fs.memberships(pid).get(self.kind.membership)
+        except OSError:
+            where = None
+        if where is None or under_mount(self.mount, where) != self.directory:
+            raise BackendUnavailable(f"pid {pid} did not arrive in {self.directory}")
+
+    def counters(self) -> OomCounters:
+        events = self.fs.read_keyed(self.directory / self.kind.events_file)
+        peak = self.fs.read_int(self.directory / self.kind.peak_file)
+        return OomCounters(kills=events.get("oom_kill", 0), peak=peak)
+
+    def close(self) -> list[str]:
+        if self.removed:
+            return []
+        self.removed = True
+        return remove_cgroup(self.fs, self.directory)
+
+
+def arm_cgroup(
+    fs: CgroupFS,
+    mount: Mount,
+    parent: PurePosixPath,
+    kind: CgroupKind,
+    apply: Callable[[PurePosixPath], list[str]],
+) -> CgroupPlacement:
+    """Make a cgroup below ``parent`` and ``apply`` the limits (it returns notes); on any
+    refusal the cgroup is removed again before the reason travels on."""
+    stale = remove_stale(fs, parent)
+    directory = make_cgroup(fs, parent)
+    placement = CgroupPlacement(
+        label=kind.label, where=str(directory), fs=fs, mount=mount, directory=directory, kind=kind
+    )
+    if stale:
+        placement.notes.append(f"removed {stale} empty cgroup(s) left by memlimit runs killed -9")
+    placement.notes.extend(leftover.message() for leftover in leftovers(fs, parent))
+    try:
+        placement.notes.extend(apply(directory))
+    except BackendUnavailable:
+        placement.close()
+        raise
+    return placement

@@ -1,0 +1,151 @@
+"""``systemd-run --user --scope``: the methodology's own command, checked before it is trusted.
+
+Without cgroup v2 memory delegation to the user manager, systemd-run accepts MemoryMax= and
+silently ignores it; so the probe looks for that delegation, and ``admit`` reads memory.max of
+the scope the command landed in before the command may run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from dotdbg.memlimit.backends.base import (
+    BackendProbe,
+    BackendUnavailable,
+    OomCounters,
+    Placement,
+)
+from dotdbg.memlimit.backends.cgroupdir import (
+    kill_stragglers,
+    note_enclosing_limit,
+    verify_limit,
+)
+from dotdbg.memlimit.cgroupfs import CgroupFS, Mount, under_mount
+from dotdbg.memlimit.limits import Limits
+
+# OOMPolicy= is accepted for scope units from systemd 253 on (systemd.scope(5)).
+OOM_POLICY_SINCE = 253
+
+
+def systemd_run_argv(exe: str, limits: Limits, version: int | None) -> list[str]:
+    """The systemd-run prefix that puts a command in a scope with these limits."""
+    high = "infinity" if limits.high is None else str(limits.high)
+    argv = [exe, "--user", "--scope", "--quiet", "--collect"]
+    for prop in (f"MemoryMax={limits.ram}", f"MemorySwapMax={limits.swap}", f"MemoryHigh={high}"):
+        argv += ["-p", prop]
+    if version is not None and version >= OOM_POLICY_SINCE:
+        # One OOM-killed child must not take the whole shell down with it.
+        argv += ["-p", "OOMPolicy=continue"]
+    return [*argv, "--"]
+
+
+def parse_systemd_version(text: str) -> int | None:
+    match = re.match(r"systemd (\d+)", text)
+    return int(match[1]) if match else None
+
+
+@dataclass(kw_only=True)
+class SystemdPlacement(Placement):
+    fs: CgroupFS
+    mount: Mount
+    prefix: list[str]
+    limits: Limits
+    scope: PurePosixPath | None = None
+    last: OomCounters = field(default_factory=OomCounters)
+
+    def wrap(self, argv: list[str]) -> list[str]:
+        return [*self.prefix, *argv]
+
+    def admit(self, pid: int) -> None:
+        try:
+            where = self.fs.memberships(pid).get("")
+        except OSError:
+            where = None
+        if where is None:
+            raise BackendUnavailable(f"pid {pid} has no cgroup v2 membership")
+        self.scope = under_mount(self.mount, where)
+        self.where = str(self.scope)
+        verify_limit(self.fs, self.scope, "memory.max", self.limits.ram)
+        note_enclosing_limit(self, self.fs, self.mount, self.scope, "memory.max", self.limits.ram)
+
+    def tick(self, pid: int) -> None:
+        # systemd removes the scope as soon as it is empty, so keep the last counters seen.
+        self.last = self.counters()
+
+    def counters(self) -> OomCounters:
+        if self.scope is None:
+            return self.last
+        events = self.fs.read_keyed(self.scope / "memory.events")
+        if not events:
+            return self.last
+        peak = self.fs.read_int(self.scope / "memory.peak")
+        return OomCounters(kills=events.get("oom_kill", 0), peak=peak)
+
+    def close(self) -> list[str]:
+        if self.scope is None:
+            return []
+        stragglers = kill_stragglers(self.fs, self.scope)
+        return [f"killed {stragglers} process(es) left in the scope"] if stragglers else []
+
+
+@dataclass(frozen=True)
+class SystemdBackend:
+    fs: CgroupFS = field(default_factory=CgroupFS)
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    name: str = "systemd"
+
+    def probe(self) -> BackendProbe:
+        try:
+            exe, _ = self._check()
+        except BackendUnavailable as why:
+            return BackendProbe(self.name, False, str(why))
+        return BackendProbe(self.name, True, f"{exe} with a user manager that owns memory")
+
+    def arm(self, limits: Limits) -> SystemdPlacement:
+        exe, mount = self._check()
+        prefix = systemd_run_argv(exe, limits, self._version(exe))
+        return SystemdPlacement(
+            label="systemd",
+            where="a systemd scope",
+            fs=self.fs,
+            mount=mount,
+            prefix=prefix,
+            limits=limits,
+        )
+
+    def _check(self) -> tuple[str, Mount]:
+        exe = shutil.which("systemd-run", path=self.environ.get("PATH"))
+        if exe is None:
+            raise BackendUnavailable("systemd-run is not installed")
+        runtime = self.environ.get("XDG_RUNTIME_DIR")
+        if not runtime or not self.fs.exists(PurePosixPath(runtime) / "systemd" / "private"):
+            raise BackendUnavailable("no systemd user manager is running for this user")
+        mount = next((m for m in self.fs.mounts() if m.fstype == "cgroup2"), None)
+        if mount is None or "memory" not in self._manager_controllers(mount):
+            raise BackendUnavailable(
+                "the user manager has no memory controller delegated, "
+                "so systemd-run --user would silently ignore MemoryMax"
+            )
+        return exe, mount
+
+    def _manager_controllers(self, mount: Mount) -> set[str]:
+        uid = os.getuid()
+        manager = PurePosixPath(f"/user.slice/user-{uid}.slice/user@{uid}.service")
+        try:
+            return set(self.fs.read(under_mount(mount, manager) / "cgroup.controllers").split())
+        except OSError:
+            return set()
+
+    @staticmethod
+    def _version(exe: str) -> int | None:
+        try:
+            done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return parse_systemd_version(done.stdout)

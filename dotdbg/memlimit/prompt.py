@@ -1,0 +1,90 @@
+"""An interactive bash under memlimit reports a kill by the limit before its next prompt.
+
+bash draws its prompt as soon as its child is killed, before memlimit next looks at the
+counters: said by memlimit then, the report lands after the prompt. So memlimit starts bash with
+an rcfile that reads ~/.bashrc as usual and then adds a PROMPT_COMMAND hook: before each prompt
+the hook asks memlimit (SIGUSR1, a builtin `kill`, no program started) and prints the reply it
+reads from a FIFO. memlimit holds a report for a moment so that the prompt can ask for it; one
+no prompt asks for in time (a background job, another shell inside) goes to stderr as before.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotdbg.memlimit.supervise import REQUEST
+
+HOLD_SECONDS = 1.0  # how long a report waits for the prompt to ask; a prompt asks within ms
+END = "."  # ends each reply, so the hook reads exactly one
+REPLY_TIMEOUT = 1  # seconds the hook waits for memlimit, if it is busy
+
+
+def runs_bash(argv: Sequence[str]) -> bool:
+    """A plain bash with no arguments: the interactive shell memlimit starts by default."""
+    return len(argv) == 1 and Path(argv[0]).name == "bash"
+
+
+def rcfile_text(supervisor: int, fifo: Path) -> str:
+    """What the shell reads instead of ~/.bashrc: ~/.bashrc itself, then the hook."""
+    channel = shlex.quote(str(fifo))
+    return f"""\
+# memlimit {supervisor}: ~/.bashrc, then a report of each kill by the limit before the prompt.
+if [[ -f ~/.bashrc ]]; then . ~/.bashrc; fi
+__memlimit_report() {{
+    local status=$? line
+    {{
+        while read -r -t 0 && read -r line; do  # a late reply to an earlier prompt
+            [[ $line == {END} ]] || printf '%s\\n' "$line" >&2
+        done
+        if kill -{REQUEST.name[3:]} {supervisor} 2>/dev/null; then
+            while read -r -t {REPLY_TIMEOUT} line && [[ $line != {END} ]]; do
+                printf '%s\\n' "$line" >&2
+            done
+        fi
+    }} <>{channel}
+    return "$status"
+}}
+PROMPT_COMMAND="__memlimit_report${{PROMPT_COMMAND:+;$PROMPT_COMMAND}}"
+"""
+
+
+@dataclass
+class PromptChannel:
+    """The rcfile and the FIFO of one run, in a private directory; memlimit keeps the FIFO open
+    (read-write, so that a reply waits there even before the shell opens it)."""
+
+    directory: Path
+    fd: int
+
+    @classmethod
+    def open(cls) -> PromptChannel:
+        directory = Path(tempfile.mkdtemp(prefix="memlimit-"))
+        try:
+            os.mkfifo(directory / "reports", 0o600)
+            fd = os.open(directory / "reports", os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
+            (directory / "bashrc").write_text(rcfile_text(os.getpid(), directory / "reports"))
+        except BaseException:
+            shutil.rmtree(directory, ignore_errors=True)
+            raise
+        return cls(directory, fd)
+
+    def command(self, argv: Sequence[str]) -> list[str]:
+        return [argv[0], "--rcfile", str(self.directory / "bashrc")]
+
+    def reply(self, lines: Sequence[str]) -> bool:
+        """Send one reply; False if it could not be written (the caller says it elsewhere)."""
+        data = "".join(f"{line}\n" for line in [*lines, END]).encode()
+        try:
+            return os.write(self.fd, data) == len(data)
+        except BlockingIOError:  # nobody read the replies before (FIFO full)
+            return False
+
+    def close(self) -> None:
+        os.close(self.fd)
+        shutil.rmtree(self.directory, ignore_errors=True)

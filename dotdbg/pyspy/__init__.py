@@ -1,0 +1,1 @@
+"""`dotdbg pyspy`: the py-spy dump of every Python process, in parallel."""

@@ -1,0 +1,228 @@
+"""pyspy: ``py-spy dump`` of every Python process watch-python would show, or of a launcher's
+whole tree, in parallel, one titled section per process.
+
+py-spy stops each target while it reads its stacks, so every dump has a timeout. A refusal to
+attach is explained (yama ``ptrace_scope``, another user's process, a container without
+``SYS_PTRACE``) rather than shown as py-spy's one-line error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from dotdbg.errors import DotdbgError
+from dotdbg.paths import own_program
+from dotdbg.procs import procfs, pycmdline, pyprocs
+from dotdbg.procs.pyprocs import PyProcess, Scanner
+
+PTRACE_SCOPE = "/proc/sys/kernel/yama/ptrace_scope"
+MAX_PARALLEL = 8
+_DENIED = re.compile(r"permission denied|operation not permitted|\(os error 1\)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Dump:
+    process: PyProcess
+    status: str  # "ok", "denied", "timeout", "failed"
+    text: str  # py-spy's output (JSON with as_json), or what went wrong
+
+
+# py-spy children still running, so that a stop signal can end them before dotdbg exits.
+_running: set[subprocess.Popen[str]] = set()
+_running_lock = threading.Lock()
+
+
+def find_py_spy() -> str:
+    """py-spy on PATH (which tests and users may point at a wrapper), else in dotdbg's own env."""
+    found = shutil.which("py-spy") or own_program("py-spy")
+    if found is None:
+        raise DotdbgError(
+            "py-spy is not installed (not on PATH, nor beside dotdbg)",
+            hint=f"{shlex.quote(sys.executable)} -m pip install py-spy   (into dotdbg's own "
+            "environment; or: pipx install py-spy), then run dotdbg pyspy again",
+        )
+    return found
+
+
+def select_targets(
+    pattern: re.Pattern[str] | None, tree: int | None, all_users: bool
+) -> list[PyProcess]:
+    """The Python processes to dump: those matching ``pattern``, within ``tree``'s descendants."""
+    pids = None
+    if tree is not None:
+        parents = procfs.parent_map()
+        if tree not in parents:
+            raise DotdbgError(
+                f"there is no process {tree}", hint="pass the launcher's pid to --tree"
+            )
+        pids = sorted(procfs.descendants(tree, parents))
+    # --tree names the processes itself, whoever owns them
+    wanted = pyprocs.own_filter(pattern, all_users or tree is not None)
+    # in the order they started: a launcher before its ranks, even where pids wrapped around
+    return sorted(Scanner(wanted).scan(pids), key=lambda p: (p.stat.start_ticks, p.pid))
+
+
+def classify(returncode: int, output: str) -> str:
+    if returncode == 0:
+        return "ok"
+    return "denied" if _DENIED.search(output) else "failed"
+
+
+def _communicate(command: list[str], timeout: float) -> tuple[int, str, str] | None:
+    """(returncode, stdout, stderr), or None after killing a run that overran ``timeout``."""
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True
+    )
+    with _running_lock:
+        _running.add(proc)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return None
+    finally:
+        with _running_lock:
+            _running.discard(proc)
+    return proc.returncode, out, err
+
+
+def kill_running() -> None:
+    """End every py-spy still running (a stop signal or Ctrl-C came in)."""
+    with _running_lock:
+        for proc in _running:
+            proc.kill()
+
+
+def dump_one(
+    py_spy: str, process: PyProcess, native: bool, timeout: float, as_json: bool = False
+) -> Dump:
+    command = [py_spy, "dump", "--pid", str(process.pid)]
+    command += ["--native"] * native + ["--json"] * as_json
+    done = _communicate(command, timeout)
+    if done is None:
+        return Dump(process, "timeout", f"py-spy did not finish within {timeout:g}s")
+    returncode, out, err = done
+    output = out if returncode == 0 and as_json else (out + err).strip()
+    status = classify(returncode, output)
+    if status == "denied":  # py-spy's own advice ends in a shell's `!!`: explained at the end
+        output = "ptrace refused: py-spy may not attach (how to allow it is printed at the end)"
+    elif status == "failed":
+        output = _first_error_line(output) if as_json else output
+    return Dump(process, status, output)
+
+
+def _first_error_line(output: str) -> str:
+    """py-spy's ``Error: …`` line without the Rust backtrace below it."""
+    for line in output.splitlines():
+        if line.startswith("Error:"):
+            return "py-spy: " + line.removeprefix("Error:").strip()
+    return output.splitlines()[0] if output else "py-spy failed without a message"
+
+
+def dump_all(
+    py_spy: str,
+    targets: Iterable[PyProcess],
+    native: bool,
+    timeout: float,
+    as_json: bool = False,
+) -> Iterator[Dump]:
+    """Dumps in the order of ``targets``, each yielded once it and all before it are done."""
+    targets = list(targets)
+    pool = ThreadPoolExecutor(max_workers=max(1, min(MAX_PARALLEL, len(targets))))
+    try:
+        futures = [pool.submit(dump_one, py_spy, p, native, timeout, as_json) for p in targets]
+        for future in futures:
+            yield future.result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        kill_running()
+        pool.shutdown(wait=True)
+
+
+def section(dump: Dump) -> str:
+    """A title naming the process, then py-spy's output (or what went wrong)."""
+    process = dump.process
+    rank = process.environ.rank if process.environ else None
+    command = pycmdline.short_command(process.argv, process.stat.name)
+    title = f"── pid {process.pid}" + (f" · rank {rank}" if rank else "") + f" · {command} "
+    body = dump.text if dump.status == "ok" else f"[{dump.status}] {dump.text}"
+    return f"{title.ljust(72, '─')}\n{body}\n"
+
+
+def read_ptrace_scope() -> int | None:
+    try:
+        with open(PTRACE_SCOPE) as handle:
+            return int(handle.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+_SCOPE_MEANING = {
+    0: "any process may trace another process of the same user",
+    1: "a process may only be traced by its ancestors, so a tracer started elsewhere is refused",
+    2: "only root (CAP_SYS_PTRACE) may trace",
+    3: "no process may be traced at all until the next reboot",
+}
+
+
+def ptrace_advice(scope: int | None, others: bool, argv: list[str], tool: str = "py-spy") -> str:
+    """Why ``tool`` could not attach and how to allow it, with what allowing it means."""
+    again = 'sudo env "PATH=$PATH" ' + shlex.join(argv)
+    lines = [f"{tool} was not allowed to attach to the process (ptrace was refused)."]
+    if scope is not None:
+        lines.append(f"  kernel.yama.ptrace_scope is {scope}: {_SCOPE_MEANING.get(scope, '?')}.")
+    if others:
+        lines.append("  Some targets belong to another user; only root may trace them.")
+    lines.append(f"Fix: run it as root:  {again}")
+    if scope in (1, 2):
+        lines += [
+            "  or let your processes trace each other until reboot:",
+            "    echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope",
+            "  (to keep it: kernel.yama.ptrace_scope = 0 in /etc/sysctl.d/10-ptrace.conf).",
+            "  Security: with 0, any program running as you can read and change the memory of",
+            "  your other processes (ssh-agent keys, tokens); fine on a compute node only you use.",
+        ]
+    if scope is None or not others:
+        lines.append(
+            "  In a container, ptrace also needs the capability: docker run --cap-add SYS_PTRACE"
+        )
+    return "\n".join(lines)
+
+
+def run(
+    pattern: re.Pattern[str] | None,
+    tree: int | None,
+    native: bool,
+    timeout: float,
+    all_users: bool,
+) -> int:
+    """Dump every target; 0 when all dumps worked, 1 when none matched or any failed."""
+    py_spy = find_py_spy()
+    targets = select_targets(pattern, tree, all_users)
+    if not targets:
+        print("dotdbg: no Python process matches", file=sys.stderr)
+        return 1
+    dumps = []
+    for dump in dump_all(py_spy, targets, native, timeout):
+        print(section(dump), flush=True)
+        dumps.append(dump)
+    denied = [dump for dump in dumps if dump.status == "denied"]
+    if denied:
+        print(_advice_for(denied), file=sys.stderr)
+    return 0 if all(dump.status == "ok" for dump in dumps) else 1
+
+
+def _advice_for(denied: list[Dump]) -> str:
+    others = any(dump.process.uid != os.getuid() for dump in denied)
+    command_line = [os.path.basename(sys.argv[0]), *sys.argv[1:]]
+    return ptrace_advice(read_ptrace_scope(), others, command_line)

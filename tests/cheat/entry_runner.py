@@ -1,0 +1,277 @@
+"""Run a sheet's entries for real: each in its own copy of a scratch directory the sheet's
+fixture built once, placeholders filled from the fixture, many at a time.
+
+Shell entries run in bash; ``[pdb]`` entries are typed at the prompt of a real pdb debugging the
+fixture's program; ``[pdbrc]`` lines go into ~/.pdbrc and are used in such a session;
+``[python]`` entries are pasted into the fixture's program. An entry fails when its command
+exits other than expected, when pdb answers with an error (``***``), or when the fixture's check
+of what its comment promises fails. Entries tagged with a need this machine lacks are not run.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotdbg.cheat.commands import NEED_TAGS, entry_syntax, entry_tags
+from dotdbg.cheat.index import read_record
+from dotdbg.cheat.output import placeholder_spans
+
+VENV_BIN = str(Path(sys.executable).parent)
+TIMEOUT = 30
+WORKERS = 6  # subprocesses mostly wait on each other: more than the 2 cores
+
+
+@dataclass(frozen=True)
+class Check:
+    """What an entry must do besides running: its exit status, a regex its output (stdout and
+    stderr together) must match, a bash check run afterwards in its directory."""
+
+    status: int | None = 0  # None: any status (a crash the entry causes on purpose)
+    output: str = ""
+    after: str = ""
+    before: str = ""  # bash run first, in the same shell (start a bisection, stage a change)
+    stdin: str = ""
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SheetFixture:
+    setup: str  # bash, run once in <scratch>/work with HOME=<scratch>/home
+    values: dict[str, str] = field(default_factory=dict)  # <placeholder> -> value
+    literals: dict[str, str] = field(default_factory=dict)  # text in commands -> value
+    checks: dict[str, Check] = field(default_factory=dict)  # unique command text -> check
+    env: dict[str, str] = field(default_factory=dict)
+    program: str = ""  # the program [pdb] entries debug and [python] entries are pasted into
+    pdb_before: str = ""  # pdb commands typed before a [pdb] entry
+    pdb_after: str = "q\n"
+
+
+@dataclass(frozen=True)
+class Entry:
+    sheet: str
+    line: int
+    comment: str
+    command: str
+    syntax: str
+    needs: tuple[str, ...]
+
+    @property
+    def where(self) -> str:
+        return f"{self.sheet}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    entry: Entry
+    problem: str  # "" when it did what it says
+
+
+def entries_of(sheet: str, path: Path) -> list[Entry]:
+    record = read_record(str(path))
+    assert not isinstance(record, list), record
+    syntax, _, parsed, _ = record
+    found = []
+    for comment, command, line in parsed:
+        tags = entry_tags(comment)
+        needs = tuple(tag for tag in tags if not _available(tag))
+        found.append(Entry(sheet, line, comment, command, entry_syntax(comment, syntax), needs))
+    return found
+
+
+def _available(tag: str) -> bool:
+    if tag.startswith("py3."):
+        return sys.version_info >= (3, int(tag[4:]))
+    return tag not in NEED_TAGS
+
+
+# -- preparing ------------------------------------------------------------------------------------
+def base_env(home: Path) -> dict[str, str]:
+    return {
+        "HOME": str(home),
+        "PATH": f"{VENV_BIN}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "GIT_AUTHOR_NAME": "Dee Bugger",
+        "GIT_AUTHOR_EMAIL": "dee@example.invalid",
+        "GIT_COMMITTER_NAME": "Dee Bugger",
+        "GIT_COMMITTER_EMAIL": "dee@example.invalid",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",  # hypothesis's plugin alone costs 0.4 s a run
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PAGER": "cat",
+        "GIT_PAGER": "cat",
+        "EDITOR": "true",
+    }
+
+
+def build_template(fixture: SheetFixture, root: Path) -> Path:
+    template = root / "template"
+    (template / "home").mkdir(parents=True)
+    (template / "work").mkdir()
+    env = {**base_env(template / "home"), **fixture.env}
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", fixture.setup],
+        cwd=template / "work",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 0, f"fixture setup failed:\n{done.stdout}{done.stderr}"
+    return template
+
+
+def filled(entry: Entry, fixture: SheetFixture) -> str:
+    """The command with its placeholders and the fixture's literals replaced."""
+    command = entry.command
+    out, position = [], 0
+    for start, end in placeholder_spans(command):
+        name = command[start + 1 : end - 1]
+        if name not in fixture.values:
+            raise LookupError(f"{entry.where}: no fixture value for <{name}>")
+        out.append(command[position:start] + fixture.values[name])
+        position = end
+    command = "".join(out) + command[position:]
+    for literal, value in fixture.literals.items():
+        command = command.replace(literal, value)
+    return command
+
+
+def check_for(entry: Entry, fixture: SheetFixture, commands: set[str]) -> Check:
+    """The check keyed by the command itself, else by the one key found inside it. A key that
+    is a whole command of the sheet (pdb's `c`, `git bisect good`) means only that command."""
+    if entry.command in fixture.checks:
+        return fixture.checks[entry.command]
+    keys = [key for key in fixture.checks if key not in commands and key in entry.command]
+    if len(keys) > 1:
+        raise LookupError(f"{entry.where}: several checks fit, make one key longer: {keys}")
+    return fixture.checks[keys[0]] if keys else Check()
+
+
+# -- running --------------------------------------------------------------------------------------
+def run_entry(
+    entry: Entry, fixture: SheetFixture, commands: set[str], template: Path, scratch: Path
+) -> Outcome:
+    try:
+        command = filled(entry, fixture)
+        check = check_for(entry, fixture, commands)
+    except LookupError as error:
+        return Outcome(entry, str(error))
+    place = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{entry.sheet}-{entry.line}-"))
+    env = {**base_env(place / "home"), **fixture.env, **check.env}
+    script, stdin = _script(entry, command, check, fixture, place)
+    try:
+        done = subprocess.run(
+            ["bash", "-c", f"cp -a {template}/. {place} && cd {place}/work || exit 97\n{script}"],
+            env=env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            start_new_session=True,
+        )
+    except subprocess.TimeoutExpired:
+        return Outcome(entry, f"still running after {TIMEOUT} s")
+    output = done.stdout + done.stderr
+    problem = _judge(entry, check, done.returncode, output)
+    if not problem and check.after:
+        problem = _after(check.after, place, env)
+    return Outcome(entry, problem)
+
+
+def _script(
+    entry: Entry, command: str, check: Check, fixture: SheetFixture, place: Path
+) -> tuple[str, str]:
+    """The bash to run and its standard input, by where the entry is typed."""
+    if entry.syntax == "bash":
+        before = f"{{ {check.before}\n}} >/dev/null 2>&1 || exit 96\n" if check.before else ""
+        return before + command, check.stdin
+    if entry.syntax == "pdb":  # `before` holds pdb commands typed before the entry
+        typed = [fixture.pdb_before, check.before, command, check.stdin, fixture.pdb_after]
+        return "python -m pdb program.py", "".join(_lines(part) for part in typed)
+    if entry.syntax == "pdbrc":
+        rc = shlex_quote(command + "\n")
+        typed = [fixture.pdb_before, check.stdin, fixture.pdb_after]
+        stdin = "".join(_lines(part) for part in typed)
+        return f"printf %s {rc} >> ~/.pdbrc && python -m pdb program.py", stdin
+    if entry.syntax == "python":
+        program = fixture.program.replace("# ENTRY", command)
+        return f"cat > entry.py <<'PROGRAM'\n{program}\nPROGRAM\npython entry.py", check.stdin
+    raise AssertionError(f"{entry.where}: cannot run {entry.syntax!r} entries here")
+
+
+def _lines(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def _judge(entry: Entry, check: Check, status: int, output: str) -> str:
+    tail = output[-1500:]
+    if status in (96, 97):
+        return "the check's `before` failed" if status == 96 else "could not copy the scratch"
+    if check.status is not None and status != check.status:
+        return f"exit status {status}, expected {check.status}; output:\n{tail}"
+    if entry.syntax in ("pdb", "pdbrc", "python") and "\n*** " in "\n" + output:
+        return f"pdb answered with an error:\n{tail}"
+    if check.output and not re.search(check.output, output, re.MULTILINE):
+        return f"output does not match {check.output!r}; output:\n{tail}"
+    return ""
+
+
+def _after(script: str, place: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(
+        ["bash", "-c", script],
+        cwd=place / "work",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    if done.returncode:
+        return f"the check afterwards failed: {script}\n{done.stdout}{done.stderr}"
+    return ""
+
+
+def run_sheets(
+    sheets: Iterable[tuple[str, Path, SheetFixture]], scratch: Path
+) -> dict[str, list[Outcome]]:
+    """Every runnable entry of every sheet, concurrently; entries with unmet needs are left out
+    of the outcomes (the caller counts them from ``entries_of``)."""
+    jobs = []
+    for sheet, path, fixture in sheets:
+        template = build_template(fixture, scratch / sheet)
+        entries = entries_of(sheet, path)
+        commands = {entry.command for entry in entries}
+        jobs += [(entry, fixture, commands, template) for entry in entries if not entry.needs]
+    jobs.sort(key=lambda job: _cost(job[0]), reverse=True)  # the slow ones first: a short tail
+    with ThreadPoolExecutor(WORKERS) as pool:
+        outcomes = list(pool.map(lambda job: run_entry(*job, scratch), jobs))
+    results: dict[str, list[Outcome]] = {}
+    for outcome in outcomes:
+        results.setdefault(outcome.entry.sheet, []).append(outcome)
+    return results
+
+
+def _cost(entry: Entry) -> int:
+    """A rough guess of how long an entry runs: each pytest start is a good part of a second."""
+    return entry.command.count("pytest") + 3 * entry.command.count("bisect run")
+
+
+def remove(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
+    if path.exists():  # a test left something read-only behind
+        subprocess.run(["chmod", "-R", "u+w", str(path)], check=False)
+        shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,141 @@
+"""`dotdbg cheat --copy`: OSC 52 as a real tmux receives it, and the local-tool fallback."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from cheat_helpers import DOTDBG, write_sheet
+
+from dotdbg.cheat.clipboard import osc52, through_passthrough
+
+SHEET = "# qqcopy the one to copy\necho 'qq copied' && ls -l <dir>\n\n# qqcopy other\necho other\n"
+
+
+def test_osc52_and_passthrough_bytes() -> None:
+    assert osc52("hi") == b"\x1b]52;c;aGk=\x07"
+    assert through_passthrough(b"\x1b]52;c;aGk=\x07") == b"\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"
+
+
+class Server:
+    """A tmux server of the test's own; `run` starts a window running a command."""
+
+    def __init__(self) -> None:
+        self.socket = f"dotdbg-copy-{uuid.uuid4().hex[:8]}"
+
+    def __call__(self, *args: str) -> str:
+        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True)
+        return done.stdout
+
+    def buffer(self, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while not (text := self("show-buffer")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return text
+
+    def kill(self) -> None:
+        self("kill-server")
+
+
+@pytest.fixture
+def tmux() -> Iterator[Callable[[str], Server]]:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    servers: list[Server] = []
+
+    def start(command: str) -> Server:
+        server = Server()
+        servers.append(server)
+        server("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "20", "-s", "t", "cat")
+        server("set", "-g", "set-clipboard", "on")
+        server("new-window", "-t", "t", command)
+        return server
+
+    yield start
+    for server in servers:
+        server.kill()
+
+
+def test_copy_reaches_tmux_through_osc52(
+    tmux: Callable[[str], Server], personal_dir: Path, tmp_path: Path
+) -> None:
+    write_sheet(personal_dir, "qqcopy", SHEET)
+    err = tmp_path / "err"
+    server = tmux(
+        f"env -i HOME={os.environ['HOME']} TERM=xterm-256color PATH=/usr/bin:/bin"
+        f" {DOTDBG} cheat --copy qqcopy one 2>{err} >{tmp_path / 'out'}; sleep 30"
+    )
+    assert server.buffer() == "echo 'qq copied' && ls -l <dir>"
+    assert (tmp_path / "out").read_text() == "echo 'qq copied' && ls -l <dir>\n"
+    assert err.read_text() == "dotdbg: copied (OSC 52)\n"
+
+
+def test_copy_of_standard_input(tmux: Callable[[str], Server], tmp_path: Path) -> None:
+    server = tmux(
+        f"printf 'line one\\nline two\\n' | env TERM=xterm {DOTDBG} cheat --copy; sleep 30"
+    )
+    assert server.buffer() == "line one\nline two"
+
+
+def test_copy_inside_tmux_without_set_clipboard_goes_through_passthrough(
+    tmux: Callable[[str], Server], tmp_path: Path
+) -> None:
+    """A tmux inside the outer one, as over ssh: the inner one keeps set-clipboard at its default
+    (external), so only passthrough carries the sequence out to the outer "terminal"."""
+    inner = f"dotdbg-inner-{uuid.uuid4().hex[:8]}"
+    script = tmp_path / "inner.sh"
+    script.write_text(
+        f"tmux -L {inner} -f /dev/null new-session -d -s i 'sleep 60'\n"
+        f"tmux -L {inner} set -g allow-passthrough on\n"
+        # The copy waits (at most 10 s) for the outer tmux to attach: passthrough reaches only a
+        # client that is there when the sequence is written.
+        f"tmux -L {inner} new-window -t i 'for _ in $(seq 200); do"
+        f' [ -n "$(tmux -L {inner} list-clients)" ] && break; sleep 0.05; done;'
+        f" printf qq-pass | {DOTDBG} cheat --copy 2>{tmp_path / 'err'}; sleep 30'\n"
+        f"exec tmux -L {inner} attach -t i\n"
+    )
+    server = tmux(f"TERM=xterm-256color bash {script}")
+    try:
+        assert server.buffer() == "qq-pass"
+        assert (tmp_path / "err").read_text() == (
+            "dotdbg: copied (OSC 52 through tmux passthrough)\n"
+        )
+    finally:
+        subprocess.run(["tmux", "-L", inner, "kill-server"], capture_output=True)
+
+
+def run_detached(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """No controlling terminal: as under cron, or a CI job."""
+    return subprocess.run(
+        [DOTDBG, "cheat", *args], env=env, capture_output=True, text=True, start_new_session=True
+    )
+
+
+def test_without_a_terminal_a_clipboard_program_is_used(personal_dir: Path, tmp_path: Path) -> None:
+    write_sheet(personal_dir, "qqcopy", SHEET)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    tool = bin_dir / "xclip"  # no X server here: a stand-in that keeps what it is given
+    tool.write_text(f"#!/bin/sh\ncat > {tmp_path / 'clip'}\n")
+    tool.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:/usr/bin:/bin", "DISPLAY": ":9", "TERM": "xterm"}
+    done = run_detached(["--copy", "qqcopy", "other"], env)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "clip").read_text() == "echo other"
+    assert done.stderr == "dotdbg: copied (xclip)\n"
+
+
+def test_no_terminal_and_no_program_is_one_error(personal_dir: Path) -> None:
+    write_sheet(personal_dir, "qqcopy", SHEET)
+    env = {**os.environ, "PATH": "/nonexistent", "TERM": "xterm"}
+    env.pop("DISPLAY", None)
+    done = run_detached(["--copy", "qqcopy", "other"], env)
+    assert done.returncode == 2
+    assert done.stderr.startswith("dotdbg: error: cannot copy: there is no terminal")
+    assert done.stdout == ""

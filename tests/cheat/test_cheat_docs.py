@@ -1,0 +1,39 @@
+"""Every lookup docs/cheatsheets.md names finds entries in the shipped sheets."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from dotdbg.cheat.cache import Index
+from dotdbg.cheat.cheatpaths import Cheatpath
+from dotdbg.cheat.index import load_sheets
+from dotdbg.cheat.search import Sheet, lookup, merge
+from dotdbg.paths import resource_dir
+
+REPO = Path(__file__).resolve().parents[2]
+TABLE = (REPO / "docs" / "cheatsheets.md").read_text().split("### Where each technique")[1]
+LOOKUPS = [
+    cell.strip("`")
+    for row in TABLE.splitlines()
+    if row.startswith("| ") and not row.startswith("| methodology") and "---" not in row
+    for cell in row.strip("|").split("|")[1].strip().split(", ")
+    if cell.startswith("`")
+]
+
+
+@pytest.fixture(scope="module")
+def sheets() -> dict[str, Sheet]:
+    builtin = Cheatpath("builtin", str(resource_dir("cheatsheets")), readonly=True)
+    return merge(load_sheets([builtin], Index(""), lambda path, problem: None))
+
+
+@pytest.mark.parametrize("words", LOOKUPS)
+def test_the_lookup_finds_entries(words: str, sheets: dict[str, Sheet]) -> None:
+    assert lookup(sheets, shlex.split(words), regex=False).groups
+
+
+def test_the_table_has_its_lookups() -> None:
+    assert len(LOOKUPS) > 60

@@ -1,0 +1,151 @@
+"""`dotdbg cheat --lint`: each problem as file:line:col, exit 1 on errors; shipped sheets clean."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cheat_helpers import RunCheat, write_sheet
+
+from dotdbg.cheat.commands import entry_tags, split
+from dotdbg.cheat.lint import placeholder_faults, program_of
+
+BAD = """\
+---
+syntax: bash
+---
+# a quote never closed
+echo 'oops
+
+qqorphan --no-comment-above
+
+# two commands in one entry
+git status
+git diff
+
+# a placeholder never closed
+srun --jobid=<jobid --pty bash
+
+# an empty placeholder
+ls <>
+
+# python with a syntax error [python]
+def f(:
+    pass
+
+# a pdb command that is none [pdb]
+whre 3 )
+
+# a program that is not here
+qqnosuchprogram --flag
+"""
+
+
+def test_lint_reports_each_problem_where_it_is(personal_dir: Path, run_cheat: RunCheat) -> None:
+    sheet = write_sheet(personal_dir, "qqbad", BAD)
+    done = run_cheat("--lint", "qqbad")
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    expected = [
+        (5, "error: bash: unexpected EOF while looking for matching `''"),
+        (7, "error: no comment: say in a # line what it does"),
+        (11, "error: 2 commands in one entry"),
+        (14, "error: a placeholder that is never closed"),
+        (17, "error: an empty placeholder <>"),
+        (20, "error: Python: "),
+        (24, "error: pdb: 'whre' is no pdb command and not Python"),
+        (27, "warning: 'qqnosuchprogram' is not on PATH on this machine"),
+    ]
+    for line, message in expected:
+        assert any(text.startswith(f"{sheet}:{line}:") and message in text for text in lines), (
+            line,
+            message,
+            done.stdout,
+        )
+    assert done.stderr == "dotdbg: 1 sheet file: 8 errors, 2 warnings\n"
+
+
+def test_lint_reports_malformed_front_matter(personal_dir: Path, run_cheat: RunCheat) -> None:
+    sheet = write_sheet(personal_dir, "qqfm", "---\ntags [a]\n---\n# x\necho x\n")
+    done = run_cheat("--lint", "qqfm")
+    assert done.returncode == 1
+    assert done.stdout.startswith(f"{sheet}:2:1: error: front matter: expected 'key: value'")
+
+
+def test_lint_of_an_unknown_sheet_is_a_usage_error(run_cheat: RunCheat) -> None:
+    done = run_cheat("--lint", "qqnosuch")
+    assert done.returncode == 2
+    assert "no sheet named 'qqnosuch'" in done.stderr
+
+
+def test_every_shipped_sheet_lints_clean(run_cheat: RunCheat) -> None:
+    done = run_cheat("--lint")
+    errors = [line for line in done.stdout.splitlines() if ": error: " in line]
+    assert errors == []
+    assert done.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "faults"),
+    [
+        ("srun --jobid=<jobid> x", []),
+        ("sort <file.txt", []),  # a redirection, not a placeholder
+        ("x --a=<b c", [(7, "a placeholder that is never closed: write <name>")]),
+        ("cat <> f", [(5, "an empty placeholder <>: name the value to fill in")]),
+    ],
+)
+def test_placeholder_faults(text: str, faults: list[tuple[int, str]]) -> None:
+    assert placeholder_faults(text) == faults
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [
+        ("CUDA_VISIBLE_DEVICES=0 python x.py", "python"),
+        ("sudo -E py-spy dump --pid 1", "py-spy"),
+        ("timeout 5 strace -f ls", "strace"),
+        ("for f in *; do echo; done", ""),
+        ("cd /tmp && ls", ""),
+    ],
+)
+def test_program_of(command: str, program: str) -> None:
+    assert program_of(command) == program
+
+
+def test_entry_tags_only_when_every_word_is_one() -> None:
+    assert entry_tags("dump it [pdb net]\nmore") == ["pdb", "net"]
+    assert entry_tags("range [start, end]") == []
+    assert entry_tags("needs 3.12 [py3.12]") == ["py3.12"]
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("git log a\ngit log b", 2),
+        ("git log -S x \\\n  -- path", 1),
+        ("cat >> ~/.pdbrc <<'EOF'\nalias nl n;;l\nEOF", 1),
+        ("for i in $(seq 3); do\n  echo $i\ndone", 1),
+        ("python -c 'a\nb'", 1),
+        ("case $x in\n  a) echo a ;;\nesac\necho next", 2),
+        ("ls |\n  wc -l", 1),
+        ("if true; then\n echo done\nfi", 1),
+        ("echo 'it''s' # a comment (\necho two", 2),
+        ("python -c \"$(echo -e 'x')\" && {\n echo\n}", 1),
+    ],
+)
+def test_split_shell_counts_commands(text: str, count: int) -> None:
+    assert len(split(text, "bash")) == count
+
+
+def test_split_python_and_prompts() -> None:
+    assert split("import x\nprint(1)\nwith a:\n    b", "python") == [
+        "import x",
+        "print(1)",
+        "with a:\n    b",
+    ]
+    assert split("a = 1; b = 2", "python") == ["a = 1; b = 2"]
+    assert split("commands 1\nsilent\np x\nc\nb 3", "pdb") == ["commands 1\nsilent\np x\nc", "b 3"]
+    assert split("define hook\nbt\nend\ninfo threads", "gdb") == [
+        "define hook\nbt\nend",
+        "info threads",
+    ]

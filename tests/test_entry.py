@@ -1,0 +1,211 @@
+"""Every command as the user meets it: usage errors and help in one style, one exit code for a
+closed pipe, the fast commands never behind typer, one list of command names."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from dotdbg import __version__
+from dotdbg.commandnames import COMMAND_NAMES
+from dotdbg.entry import FAST
+
+BIN = Path(sys.executable).parent
+HELPERS = ("watch-python", "memlimit", "mem-fill", "disk-fill", "gpu-fill")
+REPO = Path(__file__).resolve().parent.parent
+Cli = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.mark.parametrize(
+    ("argv", "error", "help_of"),
+    [
+        (["dotdbg", "alias", "add"], "missing argument 'NAME'", "dotdbg alias add"),
+        (["dotdbg", "alias", "add", "x"], "missing argument 'COMMAND'", "dotdbg alias add"),
+        (["dotdbg", "suggest", "--top", "0"], "invalid value for '--top'", "dotdbg suggest"),
+        (["dotdbg", "install", "--bogus"], "no such option: --bogus", "dotdbg install"),
+        (["dotdbg", "bogus"], "no such command 'bogus'", "dotdbg"),
+        (["watch-python", "-s", "bogus"], "-s 'bogus' is not one of rss", "watch-python"),
+        (["dotdbg", "watch-python", "-n", "0"], "-n '0': at least 0.1", "dotdbg watch-python"),
+        (["memlimit"], "missing LIMIT", "memlimit"),
+        (["dotdbg", "memlimit"], "missing LIMIT", "dotdbg memlimit"),
+        (["mem-fill", "1G", "--hold"], "--hold needs a value (SECONDS)", "mem-fill"),
+        (["gpu-fill", "--bogus"], "no such option: --bogus", "gpu-fill"),
+        (["disk-fill", "--hold", "soon"], "--hold 'soon' is not a number", "disk-fill"),
+        (["dotdbg", "stacks", "--samples", "0"], "--samples '0': at least 1", "dotdbg stacks"),
+        (["dotdbg", "pyspy", "--tree", "x"], "--tree 'x' is not a whole number", "dotdbg pyspy"),
+        (["dotdbg", "gdb", "--via", "lldb"], "--via 'lldb' is not one of auto", "dotdbg gdb"),
+    ],
+)
+def test_a_usage_error_is_two_lines_and_exit_2(
+    cli: Cli, argv: list[str], error: str, help_of: str
+) -> None:
+    done = cli(*argv)
+    program = argv[0]
+    assert (done.returncode, done.stdout) == (2, "")
+    first, hint = done.stderr.splitlines()
+    assert first.startswith(f"{program}: error: {error}")
+    assert hint == f"hint: see `{help_of} --help`"
+
+
+TYPE_TAG = re.compile(r"<(str|int|bool|float|path|text)\b|\{[A-Z]")
+
+
+def every_help() -> list[list[str]]:
+    typer_commands = sorted(set(COMMAND_NAMES) - set(FAST) - {"alias", "fn"})
+    nested = [["alias", "add"], ["alias", "rm"], ["fn", "add"], ["fn", "rm"]]
+    fast = sorted(set(FAST) - {"cheat"})  # cheat's own help is the cheat stream's
+    return [[], *([name] for name in typer_commands + fast), *nested]
+
+
+@pytest.mark.parametrize("words", every_help(), ids=lambda words: " ".join(words) or "dotdbg")
+def test_help_is_plain_text_without_type_tags(cli: Cli, words: list[str]) -> None:
+    done = cli("dotdbg", *words, "--help")
+    assert done.returncode == 0, done.stderr
+    assert not TYPE_TAG.search(done.stdout), done.stdout
+    assert "╭" not in done.stdout  # no framework box
+    assert cli("dotdbg", *words, "-h").stdout == done.stdout
+
+
+def test_brackets_in_help_are_text_not_markup(cli: Cli) -> None:
+    assert "(switchable in [packs])" in cli("dotdbg", "alias", "add", "--help").stdout
+
+
+def test_dotdbg_help_lists_every_command_once(cli: Cli) -> None:
+    listing = cli("dotdbg", "--help").stdout.split("Commands:")[1]
+    assert sorted(line.split()[0] for line in listing.strip().splitlines()) == sorted(COMMAND_NAMES)
+
+
+def test_command_names_are_the_apps_and_the_fast_ones() -> None:
+    import typer.main
+
+    from dotdbg.cli import app
+
+    group = typer.main.get_command(app)
+    assert sorted(COMMAND_NAMES) == list(COMMAND_NAMES)
+    assert set(COMMAND_NAMES) == set(group.commands)  # type: ignore[attr-defined]
+    assert set(FAST) <= set(COMMAND_NAMES)
+
+
+@pytest.mark.parametrize("name", HELPERS)
+def test_each_helper_script_has_help_and_version(name: str) -> None:
+    """The installed launchers themselves (real processes)."""
+    version = subprocess.run([BIN / name, "--version"], capture_output=True, text=True)
+    assert (version.returncode, version.stdout) == (0, f"{name} (dotdbg) {__version__}\n")
+    shown = subprocess.run([BIN / name, "-h"], capture_output=True, text=True)
+    assert shown.stdout.startswith(f"usage: {name} [OPTIONS]")
+
+
+PROBE = """
+import io, json, sys
+from dotdbg.entry import main
+heavy = ("typer", "click", "pydantic", "rich", "jinja2", "tomlkit", "argparse")
+found = {}
+for argv in json.loads(sys.argv[1]):
+    sys.stdout = sys.stderr = io.StringIO()
+    code = main(argv)
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    found[" ".join(argv)] = [code, sorted(m for m in heavy if m in sys.modules)]
+print(json.dumps(found))
+"""
+
+
+def test_fast_commands_and_version_never_load_typer() -> None:
+    runs = [["--version"]]
+    for name in sorted(FAST):
+        runs += [[name, "--help"], [name, "--no-such-option"]]
+    runs += [["--verbose", "memlimit", "--help"], ["pyspy", "--json", "--timeout", "1", "^$"]]
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(runs)], capture_output=True, text=True
+    )
+    found = json.loads(done.stdout)
+    assert {argv: loaded for argv, (_, loaded) in found.items() if loaded} == {}
+    assert found["--version"][0] == 0
+    assert found["memlimit --no-such-option"][0] == 2
+
+
+def test_version_is_answered_before_anything_is_imported() -> None:
+    code = "import sys; from dotdbg.entry import main; main(['--version']); print(len(sys.modules))"
+    bare = "import sys; print(len(sys.modules))"
+    counts = [
+        int(
+            subprocess.run(
+                [sys.executable, "-c", c], capture_output=True, text=True
+            ).stdout.split()[-1]
+        )
+        for c in (code, bare)
+    ]
+    assert counts[0] - counts[1] <= 5  # dotdbg, dotdbg.entry, .runner, .errors, __future__
+
+
+# A closed pipe: the same quiet exit 141 from every command (README, "Exit codes").
+
+CLOSED_PIPE_COMMANDS = [
+    ["dotdbg", "--version"],
+    ["dotdbg", "--help"],
+    ["dotdbg", "aliases"],
+    ["dotdbg", "render"],
+    ["dotdbg", "expand", "gs"],
+    ["dotdbg", "cheat", "git"],
+    ["dotdbg", "stacks", "--from", "{records}"],
+    ["dotdbg", "pyspy", "--json", "--timeout", "5", "{marker}"],
+    ["watch-python", "--once", "--all-users"],
+    ["memlimit", "--help"],
+    ["mem-fill", "--help"],
+]
+
+
+@pytest.fixture
+def records(tmp_path: Path) -> Path:
+    record = {
+        "host": "h", "pid": 1, "ppid": None, "rank": None, "local_rank": None, "launcher": None,
+        "command": "x", "source": "py-spy", "error": None,
+        "threads": [{"name": None, "id": 1, "native_id": 1, "idle": False, "gil": None,
+                     "frames": []}],
+    }  # fmt: skip
+    frame = {"file": "x.py", "line": 1, "native": False}
+    path = tmp_path / "records.jsonl"
+    lines = []
+    for pid in range(1, 400):  # each its own stack, so nothing merges: a long tree
+        stack = [{**frame, "function": f"f{pid}_{depth}"} for depth in range(10)]
+        threads = [{**record["threads"][0], "frames": stack}]  # type: ignore[index]
+        lines.append(json.dumps({**record, "pid": pid, "threads": threads}))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def marker_process(tmp_path: Path) -> subprocess.Popen[bytes]:
+    marker = f"closed-pipe-{os.getpid()}"
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", marker])
+
+
+@pytest.mark.parametrize("argv", CLOSED_PIPE_COMMANDS, ids=" ".join)
+def test_a_closed_pipe_exits_141_quietly(argv: list[str], records: Path, tmp_path: Path) -> None:
+    sleeper = marker_process(tmp_path)
+    words = [arg.format(records=records, marker=sleeper.args[-1]) for arg in argv]
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first write: EPIPE, every time
+    try:
+        done = subprocess.run(
+            [BIN / words[0], *words[1:]], stdout=write_end, stderr=subprocess.PIPE, text=True,
+            timeout=60,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+        sleeper.kill()
+        sleeper.wait()
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_a_real_pipe_into_head(records: Path) -> None:
+    """More than a pipe holds (64 KiB): head -1 leaves while dotdbg still writes."""
+    script = f"set -o pipefail; {BIN}/dotdbg stacks --from {records} --full | head -1"
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (141, "")
+    assert done.stdout.count("\n") == 1
