@@ -22,6 +22,7 @@ COMMAND_NAMES = (
     "pyspy",
     "render",
     "restore",
+    "ssh",
     "stacks",
     "status",
     "suggest",

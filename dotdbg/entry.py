@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 # name -> "module:attribute" of its Command
 FAST = {
     "cheat": "dotdbg.commands.cheat:COMMAND",
+    "ssh": "dotdbg.commands.ssh:COMMAND",
     "gdb": "dotdbg.commands.gdb:COMMAND",
     "pyspy": "dotdbg.commands.watch:PYSPY",
     "stacks": "dotdbg.commands.stacks:COMMAND",

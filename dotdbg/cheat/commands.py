@@ -76,7 +76,7 @@ def split_python(code: str) -> list[str]:
         return [code]
     lines = code.split("\n")
     starts = [_first_line(statement) for statement in body]
-    spans = list(zip(starts, [*starts[1:], len(lines)], strict=True))
+    spans = list(zip(starts, [*starts[1:], len(lines)]))  # noqa: B905 (no strict= in 3.8)
     if any(start == end for start, end in spans):  # `a; b` on one line is one command
         return [code]
     return ["\n".join(lines[start:end]).strip("\n") for start, end in spans]

@@ -385,7 +385,8 @@ def _copy_stdin(env: Mapping[str, str]) -> int:
 
     if sys.stdin.isatty():
         raise _usage("--copy with no words copies standard input: pipe the text in")
-    text = sys.stdin.read().removesuffix("\n")
+    text = sys.stdin.read()
+    text = text[:-1] if text.endswith("\n") else text  # 3.8 has no removesuffix (dotdbg ssh)
     used = clipboard.copy(text, env)
     print(f"dotdbg: copied ({', '.join(used)})", file=sys.stderr)
     return 0

@@ -10,8 +10,13 @@ library. Anything outside that subset is reported as malformed rather than guess
 
 from __future__ import annotations
 
-# (comment, command, line number of the entry's first line); tuples keep the cached index cheap.
-Entry = tuple[str, str, int]
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    # (comment, command, line number of the entry's first line); tuples keep the index cheap.
+    Entry = tuple[str, str, int]
+    FrontMatter = dict[str, "str | list[str] | dict[str, str]"]
+
+BOM = b"\xef\xbb\xbf"
 
 FRONT_MATTER_FENCE = "---"
 
@@ -49,7 +54,8 @@ class ParsedSheet:
 
 def decode(data: bytes) -> str:
     """UTF-8 text with any BOM dropped and CRLF / CR line ends made LF."""
-    data = data.removeprefix(b"\xef\xbb\xbf")  # a BOM; removed first so offsets count from here
+    if data.startswith(BOM):  # removed first so offsets count from here
+        data = data[len(BOM) :]
     nul = data.find(b"\0")
     if nul >= 0:
         line, column = _byte_position(data, nul)
@@ -86,9 +92,6 @@ def parse(text: str) -> ParsedSheet:
 
 
 # -- front matter ----------------------------------------------------------------------------
-FrontMatter = dict[str, "str | list[str] | dict[str, str]"]
-
-
 def split_front_matter(lines: list[str]) -> tuple[FrontMatter, int]:
     """The parsed front matter and the index of the first body line."""
     if not lines or lines[0].rstrip() != FRONT_MATTER_FENCE:

@@ -10,7 +10,7 @@ TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this n
 if TYPE_CHECKING:
     import re
 
-Span = tuple[int, int]
+    Span = tuple[int, int]
 
 
 def has_capital(term: str, regex: bool) -> bool:

@@ -6,8 +6,11 @@ with the test's key, a known_hosts file holding the test's host key, and batch m
 in ~/.ssh or /etc/ssh is read or written. Authorized keys live in the temp dir too
 (``AuthorizedKeysFile``), one file per user.
 
-Test users (``add_user``) get a home of their own under the temp dir and are deleted when the
-server stops; a test that pushes files to a remote home logs in as one of them.
+Test users (``add_user``) get a home of their own and are deleted when the server stops; a test
+that pushes files to a remote home logs in as one of them. Their homes and the authorized keys
+live in a directory of their own under /tmp (mode 0711), not below the test's temp dir: sshd
+reads a user's keys as that user, and the user must reach their home, while pytest's temp dirs
+are 0700.
 
     with SshServer(tmp_dir) as server:
         subprocess.run(["ssh", "-F", server.client_config, "n1", "true"])
@@ -20,6 +23,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +56,7 @@ class SshServer:
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self.users: list[TestUser] = []
+        self.shared: Path | None = None  # the users' homes and everyone's authorized keys
 
     def __enter__(self) -> SshServer:
         try:
@@ -71,7 +76,9 @@ class SshServer:
         if not os.access(SSHD, os.X_OK) or not shutil.which("ssh-keygen"):
             raise SshUnavailable(f"openssh-server is not installed ({SSHD}, ssh-keygen)")
         self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / "authorized_keys").mkdir(exist_ok=True)
+        self.shared = Path(tempfile.mkdtemp(prefix="dotdbg-sshd-"))
+        self.shared.chmod(0o711)
+        (self.shared / "authorized_keys").mkdir(mode=0o711)
         host_key = self.root / "ssh_host_ed25519_key"
         _keygen(host_key)
         _keygen(self.key)
@@ -108,7 +115,7 @@ class SshServer:
         return listen + (
             f"HostKey {host_key}\n"
             f"PidFile {self.root / 'sshd.pid'}\n"
-            f"AuthorizedKeysFile {self.root / 'authorized_keys'}/%u\n"
+            f"AuthorizedKeysFile {self.keys_dir}/%u\n"
             "StrictModes no\n"
             "PubkeyAuthentication yes\n"
             "PasswordAuthentication no\n"
@@ -145,6 +152,9 @@ class SshServer:
         for user in self.users:
             subprocess.run([str(USERDEL), "--force", "--remove", user.name], capture_output=True)
         self.users = []
+        if self.shared is not None:
+            shutil.rmtree(self.shared, ignore_errors=True)
+            self.shared = None
 
     # -- using it ----------------------------------------------------------------------------
     @property
@@ -161,17 +171,26 @@ class SshServer:
             stdin=subprocess.DEVNULL,
         )
 
+    @property
+    def keys_dir(self) -> Path:
+        assert self.shared is not None, "the server is not started"
+        return self.shared / "authorized_keys"
+
     def authorize(self, user: str) -> None:
         public = self.key.with_suffix(".pub").read_text()
-        (self.root / "authorized_keys" / user).write_text(public)
+        keys = self.keys_dir / user
+        keys.write_text(public)
+        keys.chmod(0o644)
 
-    def add_user(self, name: str) -> TestUser:
-        """A user with a home of its own under the temp dir, deleted when the server stops."""
-        home = self.root / "homes" / name
-        home.parent.mkdir(exist_ok=True)
+    def add_user(self, name: str, shell: str = "/bin/bash") -> TestUser:
+        """A user with a home of its own, deleted when the server stops."""
+        assert self.shared is not None, "the server is not started"
+        home = self.shared / "homes" / name
+        home.parent.mkdir(mode=0o711, exist_ok=True)
+        subprocess.run([str(USERDEL), "--force", "--remove", name], capture_output=True)
         subprocess.run(
             # password "*": none, but not locked (sshd refuses a locked account without PAM)
-            [str(USERADD), "-m", "-d", str(home), "-s", "/bin/bash", "-p", "*", name],
+            [str(USERADD), "-m", "-d", str(home), "-s", shell, "-p", "*", name],
             check=True,
             capture_output=True,
         )

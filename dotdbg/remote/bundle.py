@@ -1,0 +1,92 @@
+"""What travels with ``dotdbg ssh``: one gzip'd tar of the session's files, built locally.
+
+It holds the files rendered for the remote shell, the session's rc and ``dotdbg`` shim
+(dotdbg.remote.bootstrap), and what ``ch`` and the Ctrl-G picker need there: the cheat
+lookup's own modules (the standard library only, Python >= 3.8), the built-in sheets and the
+user's own. The archive goes base64-encoded inside ssh's remote command, so its size is
+bounded by one argument's limit (MAX_ARG_STRLEN, 128 KiB on Linux).
+"""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import io
+import os
+import tarfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+# The modules `dotdbg cheat` imports for a lookup, --pick, --menu and --copy (not --edit,
+# --add or --lint: they need the rest of dotdbg). tests/remote/test_bundle.py keeps it whole.
+CHEAT_MODULES = (
+    "__init__.py",
+    "errors.py",
+    "runner.py",
+    "tomlpos.py",
+    "visible.py",
+    "cheat/__init__.py",
+    "cheat/cache.py",
+    "cheat/cheatpaths.py",
+    "cheat/clipboard.py",
+    "cheat/commands.py",
+    "cheat/fast.py",
+    "cheat/formats.py",
+    "cheat/index.py",
+    "cheat/menu.py",
+    "cheat/output.py",
+    "cheat/search.py",
+    "cheat/sheets.py",
+    "cheat/terms.py",
+)
+CODE_DIR = "py"  # in the session dir: the package as py/dotdbg, the built-in sheets inside it
+PERSONAL_SHEETS = "config/dotdbg/cheatsheets"  # under the session's XDG_CONFIG_HOME
+LIMIT = 120_000  # bytes of base64 in the remote command, under MAX_ARG_STRLEN with room to spare
+DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+EXECUTABLE = 0o700
+PRIVATE = 0o600
+
+
+def without_docstrings(source: str) -> str:
+    """The module's code with docstrings and comments gone: the cheat code travels in 30%
+    fewer compressed bytes (24 KB instead of 35 KB, measured), on every ``dotdbg ssh``."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, DOCUMENTED) and node.body and _is_docstring(node.body[0]):
+            node.body = node.body[1:] or [ast.Pass()]
+    return ast.unparse(tree) + "\n"
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+
+
+def cheat_code(package_dir: Path) -> Iterator[tuple[str, bytes]]:
+    """(path in the session dir, bytes) of every module the remote lookup imports."""
+    for module in CHEAT_MODULES:
+        source = (package_dir / module).read_text(encoding="utf-8")
+        yield f"{CODE_DIR}/dotdbg/{module}", without_docstrings(source).encode()
+
+
+def sheet_files(directory: Path | None, under: str) -> Iterator[tuple[str, bytes]]:
+    """Every sheet file below ``directory`` (hidden ones skipped), placed ``under`` its dir."""
+    if directory is None or not directory.is_dir():
+        return
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(name for name in dirs if not name.startswith("."))
+        for name in sorted(files):
+            if not name.startswith("."):
+                path = Path(root, name)
+                yield f"{under}/{path.relative_to(directory).as_posix()}", path.read_bytes()
+
+
+def archive(files: Mapping[str, bytes], executables: frozenset[str]) -> bytes:
+    """A gzip'd tar of ``files``; no owner names or times, so the same files give the same bytes."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for name, data in sorted(files.items()):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mode = EXECUTABLE if name in executables else PRIVATE
+            tar.addfile(info, io.BytesIO(data))
+    return gzip.compress(buffer.getvalue(), compresslevel=9, mtime=0)
