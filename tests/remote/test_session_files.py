@@ -1,0 +1,159 @@
+"""What travels with ``dotdbg ssh``, unpacked and run here as the remote would: the payload
+through base64, gzip and tar; ``dotdbg cheat`` through the session's shim on python3 >= 3.8,
+and the reason when there is none; the cache of the payload; the ssh words."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dotdbg.errors import UsageError
+from dotdbg.paths import Paths
+from dotdbg.remote import bootstrap, bundle, session, sshargs
+
+PYENV = Path.home() / ".pyenv" / "versions"
+
+
+@pytest.fixture(scope="module")
+def payload(tmp_path_factory: pytest.TempPathFactory) -> str:
+    home = tmp_path_factory.mktemp("local")
+    sheets = home / ".config" / "dotdbg" / "cheatsheets"
+    sheets.mkdir(parents=True)
+    (sheets / "mine").write_text("# my own entry\nrun-my-thing --fast\n")
+    return session.session_payload(Paths.from_env(home))
+
+
+@pytest.fixture(scope="module")
+def unpacked(payload: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("session")
+    unpack = f'printf %s "$1" | base64 -d | gzip -dc | tar -xf - -C "{directory}"'
+    subprocess.run(["sh", "-c", unpack, "sh", payload], check=True)
+    return directory
+
+
+def tools_dir(root: Path, *links: tuple[str, str]) -> Path:
+    """A PATH of its own: sh and cat, plus (name, target) links."""
+    root.mkdir()
+    for name, target in [("sh", "/bin/sh"), ("cat", "/bin/cat"), *links]:
+        (root / name).symlink_to(target)
+    return root
+
+
+def shim(unpacked: Path, path: str, *args: str) -> subprocess.CompletedProcess[str]:
+    (unpacked / "python").unlink(missing_ok=True)  # the interpreter the shim remembered
+    env = {"PATH": path, "HOME": str(unpacked), "NO_COLOR": "1"}
+    return subprocess.run(
+        [str(unpacked / "bin" / "dotdbg"), *args], capture_output=True, text=True, env=env
+    )
+
+
+def test_payload_fits_one_ssh_argument_and_the_script_any_login_shell(payload: str) -> None:
+    assert len(payload) < bundle.LIMIT
+    command = bootstrap.remote_command("gpu01", payload)
+    assert command.startswith("exec /bin/sh -c '") and "\n" not in command
+    assert bootstrap.remote_command("a b;$(x)", "").count("$(x)") == 0
+
+
+def test_unpacked_session_is_private_and_complete(unpacked: Path) -> None:
+    for name in ("rc.bash", "dotdbg.bash", "inputrc", "bin/dotdbg", "py/session_cheat.py"):
+        assert (unpacked / name).is_file(), name
+    assert os.access(unpacked / "bin" / "dotdbg", os.X_OK)
+    assert all(p.stat().st_mode & 0o077 == 0 for p in unpacked.rglob("*") if p.is_file())
+    subprocess.run(["bash", "-n", str(unpacked / "rc.bash")], check=True)
+
+
+def test_cheat_runs_on_the_remote_python_with_the_travelling_sheets(unpacked: Path) -> None:
+    found = shim(unpacked, "/usr/bin:/bin", "cheat", "-c", "tar", "xz")
+    assert found.returncode == 0, found.stderr
+    assert "tar -xf <archive.tar.xz>" in found.stdout
+    mine = shim(unpacked, "/usr/bin:/bin", "cheat", "-c", "mine")
+    assert mine.stdout.strip() == "run-my-thing --fast"  # the user's own sheets came too
+
+
+def oldest_python() -> Path | None:
+    for version in ("3.8", "3.9"):
+        found = sorted(PYENV.glob(f"{version}.*/bin/python{version}")) if PYENV.is_dir() else []
+        system = shutil.which(f"python{version}")
+        if found or system:
+            return found[0] if found else Path(str(system))
+    return None
+
+
+def test_cheat_runs_on_python_3_8(unpacked: Path, tmp_path: Path) -> None:
+    python = oldest_python()
+    if python is None:
+        pytest.skip("no python3.8 or 3.9 here to run the travelling cheat code on")
+    tools = tools_dir(tmp_path / "bin", ("python3", str(python)))
+    for args in (["-c", "tar", "xz"], ["--pick"], ["--names"], ["--json", "git"]):
+        result = shim(unpacked, str(tools), "cheat", *args)
+        assert result.returncode == 0, (args, result.stderr)
+        assert result.stdout
+
+
+def test_without_python3_cheat_says_why(unpacked: Path, tmp_path: Path) -> None:
+    result = shim(unpacked, str(tools_dir(tmp_path / "bin")), "cheat", "tar")
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0] == (
+        "dotdbg: error: dotdbg cheat (ch, Ctrl-G) needs python3 >= 3.8 here (no python3)"
+    )
+
+
+def test_shim_names_what_does_not_travel(unpacked: Path) -> None:
+    other = shim(unpacked, "/usr/bin:/bin", "status")
+    assert other.returncode == 2 and "only `dotdbg cheat`" in other.stderr
+    edit = shim(unpacked, "/usr/bin:/bin", "cheat", "--edit", "tar")
+    assert edit.returncode == 2
+    assert "dotdbg cheat --edit is not available in a dotdbg ssh session" in edit.stderr
+
+
+def test_payload_is_cached_until_an_input_changes(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    first = session.session_payload(paths)
+    cache = paths.cache_dir / session.CACHE_NAME
+    stamp = cache.stat().st_mtime_ns
+    assert session.session_payload(paths) == first and cache.stat().st_mtime_ns == stamp
+    sheet = paths.user_cheat_dir / "new"
+    sheet.parent.mkdir(parents=True)
+    sheet.write_text("# a new entry\nnew-thing\n")
+    assert session.session_payload(paths) != first
+
+
+@pytest.mark.parametrize(
+    ("argv", "options"),
+    [
+        (["h"], []),
+        (["h", "-p", "2222", "-i", "key", "-A"], ["-p", "2222", "-i", "key", "-A"]),
+        (["h", "-p2222", "-vJ", "jump"], ["-p2222", "-vJ", "jump"]),
+        (["h", "-o", "ServerAliveInterval=5"], ["-o", "ServerAliveInterval=5"]),
+    ],
+)
+def test_ssh_words_pass_through(argv: list[str], options: list[str]) -> None:
+    assert sshargs.split(argv) == ("h", options)
+    assert sshargs.ssh_argv("h", options, "CMD", Path("/l"))[-2:] == ["h", "CMD"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "dotdbg ssh needs a HOST"),
+        (["-p", "22", "h"], "HOST comes first, then ssh's options (got '-p')"),
+        (
+            ["h", "-l", "me", "ls"],
+            "dotdbg ssh starts an interactive shell; it runs no command ('ls')",
+        ),
+        (["h", "--", "ls"], "dotdbg ssh starts an interactive shell; it runs no command ('ls')"),
+    ],
+)
+def test_bad_ssh_words_are_usage_errors(argv: list[str], message: str) -> None:
+    with pytest.raises(UsageError) as raised:
+        sshargs.split(argv)
+    assert raised.value.message == message
+
+
+def test_users_own_log_option_is_kept() -> None:
+    argv = sshargs.ssh_argv("h", ["-E", "mine.log"], "CMD", Path("/ours"))
+    assert "/ours" not in argv and argv.count("-E") == 1
