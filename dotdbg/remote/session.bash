@@ -8,10 +8,9 @@ unset DOTDBG_SESSION_DIR DOTDBG_SESSION_HOST
 # anything can call `bind` (which reads the inputrc at once). Exported: pdb and python use it.
 __dotdbg_inputrc=${INPUTRC:-~/.inputrc}
 [[ -r $__dotdbg_inputrc ]] || __dotdbg_inputrc=/etc/inputrc
-{
-    [[ -r $__dotdbg_inputrc ]] && printf '$include %s\n' "$__dotdbg_inputrc"
-    cat "$__dotdbg_session/@INPUTRC@"
-} >"$__dotdbg_session/session.inputrc"
+[[ -r $__dotdbg_inputrc ]] || __dotdbg_inputrc=/dev/null
+printf '$include %s\n' "$__dotdbg_inputrc" "$__dotdbg_session/@INPUTRC@" \
+    >"$__dotdbg_session/session.inputrc"
 export INPUTRC=$__dotdbg_session/session.inputrc
 
 # What a login shell reads, as plain `ssh HOST` starts one.
@@ -26,16 +25,17 @@ elif [[ -r ~/.profile ]]; then
     . ~/.profile
 fi
 
-# History starts from the user's and goes to the session dir: their history file is not written.
-__dotdbg_history=${HISTFILE-~/.bash_history}
-if [[ -n $__dotdbg_history && -r $__dotdbg_history ]]; then
-    command cp -- "$__dotdbg_history" "$__dotdbg_session/history"
-fi
-HISTFILE=$__dotdbg_session/history
-unset __dotdbg_history __dotdbg_inputrc
-
 PATH=$PATH:$__dotdbg_session/bin # an installed dotdbg comes first
+__dotdbg_history=${HISTFILE-~/.bash_history}
 . "$__dotdbg_session/@RENDERED@"
+
+# History starts from the user's (read once dotdbg has set its size) and goes to the session
+# dir: their history file is not written.
+HISTFILE=$__dotdbg_session/history
+if [[ -n $__dotdbg_history && -r $__dotdbg_history ]]; then
+    history -r "$__dotdbg_history"
+fi
+unset __dotdbg_history __dotdbg_inputrc
 printf 'dotdbg ssh: %s\n' >&2 \
     "$__dotdbg_host: your aliases, functions, history search and ch, for this session only" \
     "not this session: pdb aliases (pdb reads only ~/.pdbrc and ./.pdbrc); @PERMANENT@" \

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from dotdbg.errors import UsageError
 
@@ -62,7 +61,7 @@ def _positional(options: Sequence[str]) -> list[str]:
     return words
 
 
-def ssh_argv(host: str, options: Sequence[str], command: str, log: Path) -> list[str]:
+def ssh_argv(host: str, options: Sequence[str], command: str, log: str) -> list[str]:
     """ssh with a terminal; its own messages go to ``log`` unless the user chose -E."""
-    own_log = [] if any(word.startswith("-E") for word in options) else ["-E", str(log)]
+    own_log = [] if any(word.startswith("-E") for word in options) else ["-E", log]
     return ["ssh", "-t", *own_log, *options, host, command]

@@ -14,24 +14,35 @@ import pytest
 from dotdbg.errors import UsageError
 from dotdbg.paths import Paths
 from dotdbg.remote import bootstrap, bundle, session, sshargs
+from dotdbg.remote import payload as payload_module
+from dotdbg.render import BASH_FILE
 
 PYENV = Path.home() / ".pyenv" / "versions"
 
 
 @pytest.fixture(scope="module")
-def payload(tmp_path_factory: pytest.TempPathFactory) -> str:
+def payload(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], str]:
     home = tmp_path_factory.mktemp("local")
     sheets = home / ".config" / "dotdbg" / "cheatsheets"
     sheets.mkdir(parents=True)
     (sheets / "mine").write_text("# my own entry\nrun-my-thing --fast\n")
-    return session.session_payload(Paths.from_env(home))
+    files, archive, _ = payload_module.build_payload(Paths.from_env(home))
+    return files, archive
 
 
 @pytest.fixture(scope="module")
-def unpacked(payload: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def unpacked(payload: tuple[dict[str, str], str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session dir as the remote script leaves it (run here, its shell swapped for true)."""
     directory = tmp_path_factory.mktemp("session")
-    unpack = f'printf %s "$1" | base64 -d | gzip -dc | tar -xf - -C "{directory}"'
-    subprocess.run(["sh", "-c", unpack, "sh", payload], check=True)
+    script = bootstrap.remote_script("n1", *payload)
+    script = script.replace(
+        'd=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-ssh.XXXXXXXXXX")', f"d={directory}"
+    )
+    script = script.replace("trap c EXIT", ":").replace(bootstrap.GUARD, ":")
+    script = script.replace(bootstrap.BASH.launch, "wait")  # for the cheat archive's unpacking
+    subprocess.run(
+        ["sh", "-c", script], check=True, env={"PATH": "/usr/bin:/bin", "SHELL": "/bin/bash"}
+    )
     return directory
 
 
@@ -51,19 +62,33 @@ def shim(unpacked: Path, path: str, *args: str) -> subprocess.CompletedProcess[s
     )
 
 
-def test_payload_fits_one_ssh_argument_and_the_script_any_login_shell(payload: str) -> None:
-    assert len(payload) < bundle.LIMIT
-    command = bootstrap.remote_command("gpu01", payload)
+def test_payload_fits_one_ssh_argument_and_the_script_any_login_shell(
+    payload: tuple[dict[str, str], str],
+) -> None:
+    command = bootstrap.remote_command("gpu01", *payload)
+    assert len(command) < bundle.LIMIT + 2000
     assert command.startswith("exec /bin/sh -c '") and "\n" not in command
-    assert bootstrap.remote_command("a b;$(x)", "").count("$(x)") == 0
+    assert "$(x)" not in bootstrap.remote_command("a b;$(x)", {}, "")
+
+
+def test_files_written_by_printf_are_byte_exact(
+    unpacked: Path, payload: tuple[dict[str, str], str]
+) -> None:
+    for name, text in payload[0].items():
+        assert (unpacked / name).read_text(encoding="utf-8") == text, name
+    odd = "quotes ' \" ` $x \\ \\' %s %b \\0101 tab\t é ✓\n"
+    written = subprocess.run(
+        ["sh", "-c", f'printf %b "{bootstrap.escaped(odd)}"'], capture_output=True
+    )
+    assert written.stdout.decode() == odd
 
 
 def test_unpacked_session_is_private_and_complete(unpacked: Path) -> None:
-    for name in ("rc.bash", "dotdbg.bash", "inputrc", "bin/dotdbg", "py/session_cheat.py"):
+    for name in ("session.bash", "dotdbg.bash", "inputrc", "bin/dotdbg", "py/session_cheat.py"):
         assert (unpacked / name).is_file(), name
     assert os.access(unpacked / "bin" / "dotdbg", os.X_OK)
     assert all(p.stat().st_mode & 0o077 == 0 for p in unpacked.rglob("*") if p.is_file())
-    subprocess.run(["bash", "-n", str(unpacked / "rc.bash")], check=True)
+    subprocess.run(["bash", "-n", str(unpacked / "session.bash")], check=True)
 
 
 def test_cheat_runs_on_the_remote_python_with_the_travelling_sheets(unpacked: Path) -> None:
@@ -110,16 +135,28 @@ def test_shim_names_what_does_not_travel(unpacked: Path) -> None:
     assert "dotdbg cheat --edit is not available in a dotdbg ssh session" in edit.stderr
 
 
-def test_payload_is_cached_until_an_input_changes(tmp_path: Path) -> None:
-    paths = Paths.from_env(tmp_path)
-    first = session.session_payload(paths)
+def test_payload_is_cached_until_an_input_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    paths = Paths.from_env()
     cache = paths.cache_dir / session.CACHE_NAME
+    first = session.session_payload(str(cache))[1]
     stamp = cache.stat().st_mtime_ns
-    assert session.session_payload(paths) == first and cache.stat().st_mtime_ns == stamp
+    assert session.session_payload(str(cache))[1] == first
+    assert cache.stat().st_mtime_ns == stamp
     sheet = paths.user_cheat_dir / "new"
     sheet.parent.mkdir(parents=True)
     sheet.write_text("# a new entry\nnew-thing\n")
-    assert session.session_payload(paths) != first
+    assert session.session_payload(str(cache))[1] != first
+
+
+def test_session_shells_name_the_files_render_makes() -> None:
+    assert bootstrap.BASH.rendered == BASH_FILE
+    for shell in bootstrap.SHELLS:
+        assert (Path(payload_module.HERE) / shell.rc_file).is_file()
 
 
 @pytest.mark.parametrize(
@@ -133,7 +170,7 @@ def test_payload_is_cached_until_an_input_changes(tmp_path: Path) -> None:
 )
 def test_ssh_words_pass_through(argv: list[str], options: list[str]) -> None:
     assert sshargs.split(argv) == ("h", options)
-    assert sshargs.ssh_argv("h", options, "CMD", Path("/l"))[-2:] == ["h", "CMD"]
+    assert sshargs.ssh_argv("h", options, "CMD", "/l")[-2:] == ["h", "CMD"]
 
 
 @pytest.mark.parametrize(
@@ -155,5 +192,5 @@ def test_bad_ssh_words_are_usage_errors(argv: list[str], message: str) -> None:
 
 
 def test_users_own_log_option_is_kept() -> None:
-    argv = sshargs.ssh_argv("h", ["-E", "mine.log"], "CMD", Path("/ours"))
+    argv = sshargs.ssh_argv("h", ["-E", "mine.log"], "CMD", "/ours")
     assert "/ours" not in argv and argv.count("-E") == 1

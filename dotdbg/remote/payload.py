@@ -1,0 +1,89 @@
+"""Building the session payload (a cache miss of ``dotdbg ssh``): render, pack, encode.
+
+The files the archive holds are described in dotdbg.remote.bundle; the session's rc of each
+shell, the shim and its Python entry live beside this module as plain files.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from dotdbg.errors import DotdbgError
+from dotdbg.paths import Paths, resource_dir
+from dotdbg.remote import bootstrap, bundle
+from dotdbg.render import INPUTRC_FILE
+
+HERE = Path(__file__).parent
+PACKAGE_DIR = HERE.parent
+SHIM = HERE / "shim.sh"  # the session's `dotdbg` command (bin/dotdbg)
+SESSION_CHEAT = HERE / "session_cheat.py"  # the shim's Python entry
+PERMANENT = "dotdbg install on that host sets them up for good"
+
+
+def rc_text(shell: bootstrap.SessionShell) -> str:
+    """The session rc of ``shell``, naming the files it sources as render names them."""
+    text = (HERE / shell.rc_file).read_text(encoding="utf-8")
+    return (
+        text.replace("@INPUTRC@", INPUTRC_FILE)
+        .replace("@RENDERED@", shell.rendered)
+        .replace("@PERMANENT@", PERMANENT)
+    )
+
+
+def build_payload(paths: Paths) -> tuple[dict[str, str], str, list[Path]]:
+    """The shell's files (name to text), the base64 of the cheat archive, and every file and
+    directory they were made from (the cache's stamps)."""
+    from dotdbg.config import load_config
+    from dotdbg.install import checked_render
+
+    config = load_config(paths)
+    rendered = checked_render(paths, config)
+    files = {INPUTRC_FILE: rendered.files[INPUTRC_FILE]}
+    for shell in bootstrap.SHELLS:
+        files[shell.rendered] = rendered.files[shell.rendered]
+        files[shell.rc_file] = rc_text(shell)
+    archive = base64.b64encode(cheat_archive(paths)).decode()
+    size = len(archive) + sum(len(bootstrap.escaped(text)) for text in files.values())
+    if size > bundle.LIMIT:
+        raise DotdbgError(
+            f"the session files take {size} bytes, more than one ssh command carries "
+            f"({bundle.LIMIT})",
+            hint=f"move large sheets out of {paths.display(paths.user_cheat_dir)}",
+        )
+    inputs = [*config.sources, paths.config_file, *_tree(HERE), *_tree(resource_dir("templates"))]
+    inputs += [PACKAGE_DIR / module for module in bundle.CHEAT_MODULES]
+    inputs += [*_tree(_builtin_sheets()), *_tree(paths.user_cheat_dir)]
+    return files, archive, inputs
+
+
+def cheat_archive(paths: Paths) -> bytes:
+    """The shim, the cheat code and the sheets, as bundle.archive packs them."""
+    files = {
+        "bin/dotdbg": SHIM.read_bytes(),
+        f"{bundle.CODE_DIR}/session_cheat.py": SESSION_CHEAT.read_bytes(),
+    }
+    files.update(bundle.cheat_code(PACKAGE_DIR))
+    files.update(bundle.sheet_files(_builtin_sheets(), f"{bundle.CODE_DIR}/dotdbg/cheatsheets"))
+    files.update(bundle.sheet_files(paths.user_cheat_dir, bundle.PERSONAL_SHEETS))
+    return bundle.archive(files, frozenset({"bin/dotdbg"}))
+
+
+def _builtin_sheets() -> Path | None:
+    from dotdbg.cheat.cheatpaths import builtin_dir
+
+    found = builtin_dir()
+    return None if found is None else Path(found)
+
+
+def _tree(directory: Path | None) -> Iterable[Path]:
+    """``directory``, its subdirectories and files: a file added or removed changes a stamp."""
+    if directory is None:
+        return []
+    found = [directory]
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = [name for name in dirs if name != "__pycache__"]
+        found += [Path(root, name) for name in (*dirs, *files)]
+    return found
