@@ -13,6 +13,22 @@ from dataclasses import dataclass
 
 NOT_FOUND = 127  # what a shell returns for a command it cannot find or run
 
+# dotdbg on a node: the path asked for ($1) when it is there, else the one on PATH, else
+# ~/.local/bin's (where install.sh, pipx and uv put it). A non-interactive ssh or srun shell has
+# not read the rc file that puts ~/.local/bin on PATH, and nobody should have to edit one.
+FIND_DOTDBG = (
+    'a=$1; p=$1; shift; [ -x "$p" ] || p=$(command -v dotdbg) || p=$HOME/.local/bin/dotdbg; '
+    '[ -x "$p" ] || { echo "dotdbg: not found at $a, on PATH or in ~/.local/bin" >&2; exit 127; }; '
+    'exec "$p" "$@"'
+)
+
+
+def found_on_node(argv: Sequence[str]) -> list[str]:
+    """``argv`` run through FIND_DOTDBG when it runs dotdbg; any other program as it is."""
+    if not argv or argv[0].rsplit("/", 1)[-1] != "dotdbg":
+        return list(argv)
+    return ["/bin/sh", "-c", FIND_DOTDBG, "dotdbg-find", *argv]
+
 
 @dataclass(frozen=True)
 class NodeResult:

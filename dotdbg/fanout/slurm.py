@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dotdbg.errors import DotdbgError
-from dotdbg.fanout import NodeResult
+from dotdbg.fanout import NodeResult, found_on_node
 
 MARK = "@dotdbg-fanout-"
 WRAPPER = (
@@ -115,7 +115,7 @@ def srun_argv(job: str, nodes: Sequence[str], argv: Sequence[str]) -> list[str]:
         "-c",
         WRAPPER,
         "dotdbg-fanout",
-        *argv,
+        *found_on_node(argv),
     ]
 
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dotdbg.errors import DotdbgError
-from dotdbg.fanout import NodeResult
+from dotdbg.fanout import NodeResult, found_on_node
 
 SSH_FAILED = 255
 FANOUT = 64  # ssh sessions at once
@@ -50,7 +50,7 @@ def expand(nodeset: str) -> list[str]:
 
 
 def remote_command(argv: Sequence[str]) -> str:
-    return shlex.join(["sh", "-c", WATCHDOG, "dotdbg-fanout", *argv])
+    return shlex.join(["sh", "-c", WATCHDOG, "dotdbg-fanout", *found_on_node(argv)])
 
 
 def run_on_nodes(

@@ -9,7 +9,6 @@ install).
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -68,7 +67,7 @@ def node_problem(result: NodeResult, argv: Sequence[str], timeout: float) -> str
     problem = ssh_problem(result) or result.problem(argv, timeout)
     if result.returncode == 127:  # the shell found no such program
         problem += (
-            f"; hint: install dotdbg on {result.node} at {shlex.quote(argv[0])}, or name its "
+            f"; hint: install dotdbg on {result.node} (on PATH or in ~/.local/bin), or name its "
             "path there with --remote-dotdbg PATH (or DOTDBG_REMOTE)"
         )
     return problem

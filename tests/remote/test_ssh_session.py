@@ -178,3 +178,31 @@ def test_a_remote_command_is_a_usage_error(tmp_path: Path) -> None:
     assert error_lines(result) == [
         "dotdbg: error: dotdbg ssh starts an interactive shell; it runs no command ('uptime')"
     ]
+
+
+# -- dotdbg found on a host without anyone editing an rc file (13.3) --------------------------
+LOCAL_BIN_DOTDBG = '#!/bin/sh\necho "the dotdbg in ~/.local/bin: $*"\n'
+
+
+def test_fanout_finds_dotdbg_in_local_bin_when_the_path_asked_for_is_not_there(
+    ssh_server: SshServer,
+) -> None:
+    from dotdbg.fanout import ssh
+
+    user = ssh_server.add_user("dotdbgs3")
+    local_bin = user.home / ".local" / "bin"
+    local_bin.mkdir(parents=True)
+    (local_bin / "dotdbg").write_text(LOCAL_BIN_DOTDBG)
+    (local_bin / "dotdbg").chmod(0o755)
+    os.chown(local_bin / "dotdbg", user.uid, -1)
+    options = f"-F {ssh_server.client_config} -l {user.name}"
+    argv = ["/no/such/venv/bin/dotdbg", "stacks", "--json"]
+    (found,) = ssh.run_on_nodes(["n1"], argv, timeout=20, ssh_options=options)
+    assert found.ok, found
+    assert found.stdout.strip() == "the dotdbg in ~/.local/bin: stacks --json"
+    (local_bin / "dotdbg").unlink()
+    (missing,) = ssh.run_on_nodes(["n2"], argv, timeout=20, ssh_options=options)
+    assert missing.returncode == 127
+    assert "dotdbg: not found at /no/such/venv/bin/dotdbg, on PATH or in ~/.local/bin" in (
+        missing.stderr
+    )

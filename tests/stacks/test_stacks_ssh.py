@@ -102,7 +102,7 @@ def test_an_unreachable_host_and_a_missing_dotdbg_are_named(
     assert done.returncode == 1
     (problem,) = [line for line in done.stdout.splitlines() if line.startswith("no answer: ")]
     assert problem.startswith("no answer: n2: cannot run /nonexistent/dotdbg there")
-    assert "hint: install dotdbg on n2 at /nonexistent/dotdbg, or name its path" in problem
+    assert "hint: install dotdbg on n2 (on PATH or in ~/.local/bin), or name its path" in problem
 
 
 def test_a_bad_node_set_is_one_line(ssh_server: SshServer) -> None:
