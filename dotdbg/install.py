@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dotdbg import blocks
-from dotdbg.backup import Contents, read_backup, step_back
+from dotdbg.backup import Contents, read_backup, step_back, verified_copy
+from dotdbg.checks import check_rendered, remember
+from dotdbg.commandnames import COMMAND_NAMES
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
@@ -25,7 +27,7 @@ from dotdbg.plan import (
     plan_restore,
     plan_uninstall,
 )
-from dotdbg.render import BASH_FILE, Rendered, render_all
+from dotdbg.render import Rendered, render_all
 from dotdbg.settings import Config
 from dotdbg.state import State, block_files, read_state
 from dotdbg.writer import apply, session
@@ -45,21 +47,14 @@ def render_for(paths: Paths, config: Config) -> Rendered:
         paths.display(source) if source.is_relative_to(paths.home) else "dotdbg's defaults"
         for source in config.sources
     ]
-    return render_all(config, shown, command_names())
-
-
-def command_names() -> list[str]:
-    from dotdbg.cli import command_names as names
-
-    return names()
+    return render_all(config, shown, COMMAND_NAMES)
 
 
 def checked_render(paths: Paths, config: Config) -> Rendered:
-    """The generated files, once bash -n and shellcheck accept them."""
-    from dotdbg.bashcheck import check_bash
-
+    """The generated files, once each shell's checkers accept them (or accepted that text
+    before: ``checks``)."""
     rendered = render_for(paths, config)
-    check_bash(rendered.files[BASH_FILE], config)
+    check_rendered(paths, config, rendered)
     return rendered
 
 
@@ -97,6 +92,7 @@ def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False
         if dry_run:
             return Report(_with_interrupted(paths, plan), None, config.warnings, config)
         backup_dir = apply(paths, plan, command="install")
+        remember(paths, rendered)
     return Report(plan, backup_dir, config.warnings, config)
 
 
@@ -138,7 +134,9 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
     """Put back backup ``stamp``, or by default step one command further back."""
     with _session_unless(dry_run, paths):
         backup = step_back(paths) if stamp is None else _named(paths, stamp)
-        plan = plan_restore(paths, backup)
+        copies = {path: verified_copy(paths, backup, path) for path in backup.saved}
+        state = read_state(paths, also=(*backup.saved, *backup.absent))
+        plan = plan_restore(paths, backup, state, copies)
         backup_dir = (
             None if dry_run else apply(paths, plan, command="restore", restored=backup.folder.name)
         )
@@ -147,7 +145,7 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
 
 def _named(paths: Paths, stamp: str) -> Contents:
     folder = paths.backups_dir / stamp
-    if "/" in stamp or stamp.startswith(".") or not folder.is_dir():
+    if "/" in stamp or stamp.startswith(".") or not paths.fs.is_dir(folder):
         from dotdbg.backup import backup_dirs
 
         names = ", ".join(b.name for b in backup_dirs(paths)[-5:]) or "none yet"
@@ -163,7 +161,7 @@ def create_config(paths: Paths, text: str) -> Path | None:
     from dotdbg.plan import Change
 
     with session(paths):
-        if paths.config_file.exists():
+        if paths.fs.exists(paths.config_file):
             raise DotdbgError(
                 f"{paths.display(paths.config_file)} already exists; dotdbg left it alone",
                 hint="edit it, or move it away to get a fresh starter file",
