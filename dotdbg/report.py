@@ -165,7 +165,38 @@ def explain(config: Config, name: str, which: Callable[[str], str | None]) -> in
             print("}")
             _print_shadow(config, name, which)
             return 0
-    print(f"dotdbg defines no alias or function named {name!r} (`dotdbg aliases` lists them)")
+    if config.cheat.alias and name == config.cheat.alias:
+        print(f"{name} is an alias (pack cheat): look up a cheatsheet ([cheat] alias)")
+        print(f"  {name} → dotdbg cheat")
+        _print_shadow(config, name, which)
+        return 0
+    return _explain_off(config, name)
+
+
+SWITCHED_OFF_KIND = {"aliases": "an alias", "functions": "a function", "pdb.aliases": "a pdb alias"}
+ON_COMMAND = {"aliases": "dotdbg alias on", "functions": "dotdbg fn on"}
+
+
+def _explain_off(config: Config, name: str) -> int:
+    """Exit 1: ``name`` is not in the shell; say whether the config switched it off, and how
+    to switch it back on."""
+    off = next((o for o in config.switched_off if o.name == name), None)
+    if off is None:
+        print(f"dotdbg defines no alias or function named {name!r} (`dotdbg aliases` lists them)")
+        return 1
+    kind = SWITCHED_OFF_KIND[off.section]
+    if off.removed:
+        why = f"`{name} = false` in your config"
+        how = (
+            f"`{ON_COMMAND[off.section]} {name}`"
+            if off.section in ON_COMMAND
+            else f"delete `{name} = false` under [pdb.aliases]"
+        )
+    else:
+        why, how = f"its pack {off.pack} is switched off", f"`dotdbg pack on {off.pack}`"
+    print(f"{name} is {kind} (pack {off.pack}) that is switched off: {why}")
+    print(f"  {name} → {one_line(off.value.strip().splitlines()[0])}")
+    print(f"  switch it back on: {how}")
     return 1
 
 

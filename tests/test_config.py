@@ -86,7 +86,7 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "where", "message", "hint"),
     [
-        ('[aliases]\n"g s" = "git status"\n', ":2:1", "not a valid name", "letters"),
+        ('[aliases]\n"g s" = "git status"\n', ":2:1", "not a valid alias name", "letters"),
         ('[aliases]\nx = "a\\nb"\n', ":2:1", "newline", "functions"),
         ("[aliases]\nx = 3\n", ":2:1", "must be a string, a table or false", 'x = "..."'),
         ("[aliaes]\nx = 'ls'\n", ":1:1", "unknown key 'aliaes'", "did you mean 'aliases'"),
@@ -102,7 +102,7 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
         ("[functions]\nf = { body = 'echo \\u0000' }\n", ":2:1", "", ""),
         ('[functions]\nf = { body = "echo \\u0000" }\n', ":2:7", "NUL character", "remove"),
         ('[aliases]\n"x\\u0000" = "ls"\n', ":1:1", "a name in aliases contains a NUL", ""),
-        ('[pdb.aliases]\n"a b" = "p 1"\n', ":2:1", "valid name in [pdb.aliases]", "digit"),
+        ('[pdb.aliases]\n"a b" = "p 1"\n', ":2:1", "valid pdb alias name in [pdb.aliases]", "digit"),
         ('[pdb.aliases]\npl = "p 1\\np 2"\n', ":2:1", "pdb.aliases.pl contains a newline", ";;"),
         ("[pdb.aliases]\npl = 3\n", ":2:1", "pdb.aliases.pl must be a string", 'pl = "..."'),
         ("[pdb]\naliases = { pl = { command = 'p 1', x = 1 } }\n", ":2:37", "pdb.aliases.pl.x", ""),

@@ -1,4 +1,5 @@
-"""Commands that live with aliases: alias add/rm, fn add/rm, suggest, expand."""
+"""Commands that live with aliases: alias add/rm/on, fn add/rm/on, pack on/off, suggest,
+expand."""
 
 from __future__ import annotations
 
@@ -27,12 +28,19 @@ from dotdbg.visible import visible
 
 alias_app = typer.Typer(help="Add or remove an alias in your config.", **APP_SETTINGS)  # type: ignore[arg-type]
 fn_app = typer.Typer(help="Add or remove a shell function in your config.", **APP_SETTINGS)  # type: ignore[arg-type]
+pack_app = typer.Typer(help="Switch a pack of aliases and functions on or off.", **APP_SETTINGS)  # type: ignore[arg-type]
 
 PackOption = Annotated[
     Optional[str],  # noqa: UP045 - typer needs the Optional spelling on Python 3.10
     typer.Option("--pack", metavar="PACK", help="Put it in PACK (switchable in [packs])."),
 ]
 NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The name to remove.")]
+NewPackOption = Annotated[
+    bool,
+    typer.Option("--new-pack", help="PACK is new even if its name is close to a known one."),
+]
+OnArgument = Annotated[str, typer.Argument(metavar="NAME", help="The name to switch back on.")]
+PackArgument = Annotated[str, typer.Argument(metavar="PACK", help="The pack, e.g. git.")]
 DescOption = Annotated[
     Optional[str],  # noqa: UP045
     typer.Option("--desc", metavar="TEXT", help="One line for `dotdbg aliases`."),
@@ -42,6 +50,7 @@ DescOption = Annotated[
 def register(app: typer.Typer) -> None:
     app.add_typer(alias_app, name="alias")
     app.add_typer(fn_app, name="fn")
+    app.add_typer(pack_app, name="pack")
     app.command()(suggest)
     app.command()(expand)
 
@@ -54,11 +63,13 @@ def alias_add(
     ],
     pack: PackOption = None,
     desc: DescOption = None,
+    new_pack: NewPackOption = False,
     home: HomeOption = None,
 ) -> int:
     """Add (or replace) an alias, re-install, and print the line that loads it in this shell."""
     paths = Paths.from_env(home)
-    return _report(paths, edit.add(paths, "aliases", name, command, desc, pack), name)
+    outcome = edit.add(paths, "aliases", name, command, desc, pack, new_pack)
+    return _report(paths, outcome, name)
 
 
 @alias_app.command("rm")
@@ -66,6 +77,13 @@ def alias_rm(name: NameArgument, home: HomeOption = None) -> int:
     """Remove an alias (a built-in one is switched off with `name = false`)."""
     paths = Paths.from_env(home)
     return _report(paths, edit.remove(paths, "aliases", name), name)
+
+
+@alias_app.command("on")
+def alias_on(name: OnArgument, home: HomeOption = None) -> int:
+    """Switch a built-in alias that `alias rm` switched off back on."""
+    paths = Paths.from_env(home)
+    return _report(paths, edit.switch_on(paths, "aliases", name), name)
 
 
 @fn_app.command("add")
@@ -76,11 +94,13 @@ def fn_add(
     ],
     pack: PackOption = None,
     desc: DescOption = None,
+    new_pack: NewPackOption = False,
     home: HomeOption = None,
 ) -> int:
     """Add (or replace) a function, re-install, and print the line that loads it in this shell."""
     paths = Paths.from_env(home)
-    return _report(paths, edit.add(paths, "functions", name, body, desc, pack), name)
+    outcome = edit.add(paths, "functions", name, body, desc, pack, new_pack)
+    return _report(paths, outcome, name)
 
 
 @fn_app.command("rm")
@@ -88,6 +108,36 @@ def fn_rm(name: NameArgument, home: HomeOption = None) -> int:
     """Remove a function (a built-in one is switched off with `name = false`)."""
     paths = Paths.from_env(home)
     return _report(paths, edit.remove(paths, "functions", name), name)
+
+
+@fn_app.command("on")
+def fn_on(name: OnArgument, home: HomeOption = None) -> int:
+    """Switch a built-in function that `fn rm` switched off back on."""
+    paths = Paths.from_env(home)
+    return _report(paths, edit.switch_on(paths, "functions", name), name)
+
+
+@pack_app.command("on")
+def pack_on(pack: PackArgument, home: HomeOption = None) -> int:
+    """Switch a pack on: its aliases and functions are defined again."""
+    paths = Paths.from_env(home)
+    return _report_pack(paths, edit.switch_pack(paths, pack, on=True), pack)
+
+
+@pack_app.command("off")
+def pack_off(pack: PackArgument, home: HomeOption = None) -> int:
+    """Switch a pack off (`PACK = false` under [packs])."""
+    paths = Paths.from_env(home)
+    return _report_pack(paths, edit.switch_pack(paths, pack, on=False), pack)
+
+
+def _report_pack(paths: Paths, saved: edit.Saved, pack: str) -> int:
+    note(f"{saved.action} pack {pack} in {paths.display(paths.config_file)}")
+    if saved.install is None:
+        note("dotdbg is not installed in this home: run `dotdbg install` to use it")
+        return 0
+    note("installed: new shells see the change (a running one keeps what it has; `exec bash`)")
+    return 0
 
 
 def _report(paths: Paths, outcome: edit.Outcome, name: str) -> int:
@@ -169,12 +219,12 @@ def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
     for name in RC_FILES:
         with contextlib.suppress(OSError):
             names |= rc_names((paths.home / name).read_text(encoding="utf-8", errors="replace"))
-    parsed = [origin.parse() for origin in config.origins]  # defaults first
-    for section in ("aliases", "functions"):
-        specs = [tables.get(section, {}) for tables in parsed]
-        defined = {name for entries in specs for name, spec in entries.items() if spec is not False}
-        names |= defined - {name for name, spec in specs[-1].items() if spec is False}
-    return frozenset(names)
+    in_off_packs = {
+        off.name
+        for off in config.switched_off
+        if not off.removed and off.section in ("aliases", "functions")
+    }
+    return frozenset(names | in_off_packs)
 
 
 def expand(
