@@ -102,7 +102,7 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
         ("[functions]\nf = { body = 'echo \\u0000' }\n", ":2:1", "", ""),
         ('[functions]\nf = { body = "echo \\u0000" }\n', ":2:7", "NUL character", "remove"),
         ('[aliases]\n"x\\u0000" = "ls"\n', ":1:1", "a name in aliases contains a NUL", ""),
-        ('[pdb.aliases]\n"a b" = "p 1"\n', ":2:1", "valid pdb alias name in [pdb.aliases]", "digit"),
+        ('[pdb.aliases]\n"a b" = "p 1"\n', ":2:1", "valid pdb alias name in", "digit"),
         ('[pdb.aliases]\npl = "p 1\\np 2"\n', ":2:1", "pdb.aliases.pl contains a newline", ";;"),
         ("[pdb.aliases]\npl = 3\n", ":2:1", "pdb.aliases.pl must be a string", 'pl = "..."'),
         ("[pdb]\naliases = { pl = { command = 'p 1', x = 1 } }\n", ":2:37", "pdb.aliases.pl.x", ""),
