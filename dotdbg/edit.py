@@ -15,16 +15,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from dotdbg import tomledit
-from dotdbg.config import load_config
+from dotdbg.config import load_config, tomledit
+from dotdbg.config.names import BY_SECTION
 from dotdbg.errors import DotdbgError
-from dotdbg.names import BY_SECTION
 from dotdbg.paths import Paths
 
 if TYPE_CHECKING:
+    from dotdbg.config.model import Config
     from dotdbg.install import Report
     from dotdbg.render import Rendered
-    from dotdbg.settings import Config
 
 Section = Literal["aliases", "functions"]
 VALUE_KEY: dict[Section, str] = {"aliases": "command", "functions": "body"}

@@ -17,6 +17,7 @@ from dotdbg.backup import Contents, read_backup, step_back, verified_copy
 from dotdbg.checks import check_rendered, remember
 from dotdbg.commandnames import COMMAND_NAMES
 from dotdbg.config import load_config
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.plan import (
@@ -28,7 +29,6 @@ from dotdbg.plan import (
     plan_uninstall,
 )
 from dotdbg.render import Rendered, render_all
-from dotdbg.settings import Config
 from dotdbg.state import State, block_files, read_state
 from dotdbg.writer import apply, session
 

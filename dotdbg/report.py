@@ -7,12 +7,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from dotdbg.backup import backup_dirs, is_complete, read_backup, step_back
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.install import Report
 from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
 from dotdbg.plan import Plan, unified_diff
-from dotdbg.settings import Config
 from dotdbg.shadows import shadow_warnings
 from dotdbg.visible import one_line, pieces
 

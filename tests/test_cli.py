@@ -9,7 +9,7 @@ import pytest
 
 from dotdbg import blocks
 from dotdbg.config import load_config
-from dotdbg.names import ALIAS
+from dotdbg.config.names import ALIAS
 from dotdbg.paths import Paths
 from tests.clirun import run_cli
 

@@ -15,11 +15,11 @@ import typer
 from dotdbg import edit
 from dotdbg.commands.core import HomeOption
 from dotdbg.config import load_config
+from dotdbg.config.model import Config
 from dotdbg.expand import expand as expand_aliases
 from dotdbg.history import history_path, read_history
 from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
-from dotdbg.settings import Config
 from dotdbg.shadows import shadow_warnings
 from dotdbg.suggest import Existing, format_suggestions, learned_stems, pick, rc_names
 from dotdbg.suggest import suggest as propose

@@ -12,10 +12,10 @@ import typer
 from dotdbg import install as installer
 from dotdbg import notices, report
 from dotdbg.config import load_config
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.plan import unified_diff
-from dotdbg.settings import Config
 from dotdbg.shadows import defined_names, shadow_warnings
 from dotdbg.state import is_installed
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from dotdbg.config import load_config
+from dotdbg.config.names import FUNCTION
 from dotdbg.install import install
-from dotdbg.names import FUNCTION
 from dotdbg.paths import Paths
 from tests.clirun import run_cli
 

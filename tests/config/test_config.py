@@ -4,11 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import bindable
-from dotdbg.config import load_config
+from dotdbg.config import bindable, load_config
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
-from dotdbg.settings import Config
 from dotdbg.shadows import defined_names, shadow_warnings
 
 
@@ -254,7 +253,7 @@ def test_a_shadow_already_installed_is_not_told_again(tmp_path: Path) -> None:
     fake_path = {"df": "/bin/df", "ls2": "/usr/bin/ls2"}
     installed = "alias ls2='ls'\n# df: …\nunalias df 2>/dev/null\ndf() {\n    command df\n}\n"
     assert defined_names(installed) == {"ls2", "df"}
-    golden = (Path(__file__).parent / "golden/defaults.dotdbg.bash").read_text()
+    golden = (Path(__file__).parent.parent / "golden/defaults.dotdbg.bash").read_text()
     assert {"df", "l", "wrap", "git-replace", "gs", "pyt"} <= defined_names(golden)
     assert shadow_warnings(config, fake_path.get, said=defined_names(installed)) == []
     assert len(shadow_warnings(config, fake_path.get, said=defined_names(None))) == 2

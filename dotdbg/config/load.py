@@ -4,8 +4,8 @@ Every error names ``file:line:col``, says what is wrong and how to fix it. Valid
 ``build_config`` takes parsed tables and their source texts and returns a ``Config`` or raises;
 the one question it asks outside is which readline functions bash knows (``bindable``), when the
 user binds keys.
-Reading is in ``tomlsource``, the located checks in ``checker``, each section's merge and checks
-in ``sections``, and the dataclasses in ``settings``.
+Reading is in ``source``, the located checks in ``checker``, each section's merge and checks
+in ``sections``, and the dataclasses in ``model``.
 """
 
 from __future__ import annotations
@@ -14,19 +14,19 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dotdbg.checker import Checker
-from dotdbg.errors import DotdbgError
-from dotdbg.names import ALIAS, FUNCTION, PDB_ALIAS
-from dotdbg.paths import Paths
-from dotdbg.sections import (
+from dotdbg.config.checker import Checker
+from dotdbg.config.model import Alias, Config, Function, Off, PdbAlias
+from dotdbg.config.names import ALIAS, FUNCTION, PDB_ALIAS
+from dotdbg.config.sections import (
     cheat_section,
     history_section,
     merge_items,
     merge_packs,
     readline_section,
 )
-from dotdbg.settings import Alias, Config, Function, Off, PdbAlias
-from dotdbg.tomlsource import Source, read_user_file
+from dotdbg.config.source import Source, read_user_file
+from dotdbg.errors import DotdbgError
+from dotdbg.paths import Paths
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.toml")
 

@@ -12,11 +12,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dotdbg import bindable
 from dotdbg.cheat.cheatpaths import PathsError, check_paths
-from dotdbg.checker import Checker, type_name
-from dotdbg.names import ALIAS, PACK, NameRule
-from dotdbg.settings import Cheat, CheatPath, History, Readline
+from dotdbg.config import bindable
+from dotdbg.config.checker import Checker, type_name
+from dotdbg.config.model import Cheat, CheatPath, History, Readline
+from dotdbg.config.names import ALIAS, PACK, NameRule
 
 READLINE_FUNCTION = re.compile(r"[A-Za-z][A-Za-z0-9-]*")  # bind -l has vi-bWord
 HISTCONTROL_WORDS = {"ignorespace", "ignoredups", "ignoreboth", "erasedups"}

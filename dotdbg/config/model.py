@@ -1,6 +1,5 @@
-"""The validated configuration: frozen dataclasses, holding only what is enabled.
-
-``dotdbg.config`` builds a ``Config``; everything else reads it.
+"""The validated configuration as frozen dataclasses: what is enabled, what is switched off,
+and what the defaults define. ``dotdbg.config.load`` builds a ``Config``; everything else reads it.
 """
 
 from __future__ import annotations
@@ -10,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg.tomlpos import locate
+from dotdbg.config.position import locate
 
 if TYPE_CHECKING:
-    from dotdbg.tomlsource import Source
+    from dotdbg.config.source import Source
 
 
 @dataclass(frozen=True)
