@@ -22,7 +22,7 @@ from dotdbg.paths import Paths
 
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
-    from dotdbg.install import Report
+    from dotdbg.install import Result
     from dotdbg.render import Rendered
 
 Section = Literal["aliases", "functions"]
@@ -62,7 +62,7 @@ def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> s
 class Saved:
     config: Config
     backup: Path | None  # the one folder of this edit: the config and the installed files
-    install: Report | None  # None: dotdbg is not installed in this home
+    install: Result | None  # None: dotdbg is not installed in this home
     action: str = ""  # what happened to the entry, e.g. "added", "switched off"
 
 
@@ -139,8 +139,8 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
         folder = apply(paths, plan, command=command)
         remember(paths, edited.rendered)
     config = edited.config
-    report = install.Report(plan, folder, config.warnings, config) if installed else None
-    return Saved(config, folder, report, edited.action)
+    result = install.Result(plan, folder, config.warnings, config) if installed else None
+    return Saved(config, folder, result, edited.action)
 
 
 def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str:

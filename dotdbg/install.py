@@ -34,7 +34,9 @@ from dotdbg.writer import apply, session
 
 
 @dataclass(frozen=True)
-class Report:
+class Result:
+    """What a run did (or, dry, would do); ``dotdbg.report`` prints it."""
+
     plan: Plan
     backup_dir: Path | None = None
     warnings: tuple[str, ...] = field(default=())
@@ -76,7 +78,7 @@ def _session_unless(dry_run: bool, paths: Paths) -> Iterator[None]:
             yield
 
 
-def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False) -> Report:
+def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False) -> Result:
     """``config``: None reads it under the lock (tests hand one in)."""
     early: tuple[Config, Rendered] | None = None
     if config is None and not dry_run:
@@ -90,20 +92,20 @@ def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False
         rendered = early[1] if early and same else checked_render(paths, config)
         plan = plan_install(paths, config, rendered, read_state(paths))
         if dry_run:
-            return Report(_with_interrupted(paths, plan), None, config.warnings, config)
+            return Result(_with_interrupted(paths, plan), None, config.warnings, config)
         backup_dir = apply(paths, plan, command="install")
         remember(paths, rendered)
-    return Report(plan, backup_dir, config.warnings, config)
+    return Result(plan, backup_dir, config.warnings, config)
 
 
-def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:
+def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:
     with _session_unless(dry_run, paths):
         state = read_state(paths)
         plan = plan_uninstall(paths, state, _accepted(paths, state))
         if dry_run:
-            return Report(_with_interrupted(paths, plan))
+            return Result(_with_interrupted(paths, plan))
         backup_dir = apply(paths, plan, command="uninstall")
-    return Report(plan, backup_dir)
+    return Result(plan, backup_dir)
 
 
 def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
@@ -123,14 +125,14 @@ def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
         return {}
 
 
-def fix_profile(paths: Paths, *, dry_run: bool = False) -> Report:
+def fix_profile(paths: Paths, *, dry_run: bool = False) -> Result:
     with _session_unless(dry_run, paths):
         plan = plan_profile_fix(paths, read_state(paths))
         backup_dir = None if dry_run or not plan.pending else apply(paths, plan, command="fix")
-    return Report(plan, backup_dir)
+    return Result(plan, backup_dir)
 
 
-def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Report:
+def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Result:
     """Put back backup ``stamp``, or by default step one command further back."""
     with _session_unless(dry_run, paths):
         backup = step_back(paths) if stamp is None else _named(paths, stamp)
@@ -140,7 +142,7 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
         backup_dir = (
             None if dry_run else apply(paths, plan, command="restore", restored=backup.folder.name)
         )
-    return Report(plan, backup_dir, restored=backup.folder.name)
+    return Result(plan, backup_dir, restored=backup.folder.name)
 
 
 def _named(paths: Paths, stamp: str) -> Contents:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from dotdbg.backup import backup_dirs, is_complete, read_backup, step_back
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import Report
+from dotdbg.install import Result
 from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
 from dotdbg.plan import Plan, unified_diff
@@ -42,7 +42,7 @@ def print_changes(paths: Paths, plan: Plan, *, dry_run: bool) -> None:
 
 
 def print_install(
-    paths: Paths, done: Report, warnings: Sequence[str], *, dry_run: bool, diff: bool
+    paths: Paths, done: Result, warnings: Sequence[str], *, dry_run: bool, diff: bool
 ) -> None:
     if diff:
         sys.stdout.write(unified_diff(paths, done.plan))
@@ -55,7 +55,7 @@ def print_install(
         note("done: open a new shell or run `exec bash` to use it")
 
 
-def print_uninstall(paths: Paths, done: Report, *, dry_run: bool, diff: bool) -> None:
+def print_uninstall(paths: Paths, done: Result, *, dry_run: bool, diff: bool) -> None:
     if diff:
         sys.stdout.write(unified_diff(paths, done.plan))
     if not done.plan.changes:
@@ -89,7 +89,7 @@ def print_backups(paths: Paths) -> None:
         print(f"{folder.name}  {made_by}: {'; '.join(part for part in what if part)}{mark}")
 
 
-def print_status(paths: Paths, done: Report, *, installed: bool) -> int:
+def print_status(paths: Paths, done: Result, *, installed: bool) -> int:
     if not installed:
         print("not installed: run `dotdbg install`")
         return 1

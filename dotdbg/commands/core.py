@@ -61,7 +61,7 @@ def install(
     return 0
 
 
-def _new_shadows(paths: Paths, config: Config, done: installer.Report) -> list[str]:
+def _new_shadows(paths: Paths, config: Config, done: installer.Result) -> list[str]:
     """Shadows this install brings in; those the installed file had were told before."""
     from dotdbg.render import BASH_FILE
 
