@@ -13,8 +13,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dotdbg import blocks
-from dotdbg.backup import Contents, read_backup, step_back
+from dotdbg.backup import Contents, read_backup, step_back, verified_copy
+from dotdbg.checks import check_rendered, remember
+from dotdbg.commandnames import COMMAND_NAMES
 from dotdbg.config import load_config
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.plan import (
@@ -25,14 +28,15 @@ from dotdbg.plan import (
     plan_restore,
     plan_uninstall,
 )
-from dotdbg.render import BASH_FILE, Rendered, render_all
-from dotdbg.settings import Config
+from dotdbg.render import Rendered, render_all
 from dotdbg.state import State, block_files, read_state
 from dotdbg.writer import apply, session
 
 
 @dataclass(frozen=True)
-class Report:
+class Result:
+    """What a run did (or, dry, would do); ``dotdbg.report`` prints it."""
+
     plan: Plan
     backup_dir: Path | None = None
     warnings: tuple[str, ...] = field(default=())
@@ -45,21 +49,14 @@ def render_for(paths: Paths, config: Config) -> Rendered:
         paths.display(source) if source.is_relative_to(paths.home) else "dotdbg's defaults"
         for source in config.sources
     ]
-    return render_all(config, shown, command_names())
-
-
-def command_names() -> list[str]:
-    from dotdbg.cli import command_names as names
-
-    return names()
+    return render_all(config, shown, COMMAND_NAMES)
 
 
 def checked_render(paths: Paths, config: Config) -> Rendered:
-    """The generated files, once bash -n and shellcheck accept them."""
-    from dotdbg.bashcheck import check_bash
-
+    """The generated files, once each shell's checkers accept them (or accepted that text
+    before: ``checks``)."""
     rendered = render_for(paths, config)
-    check_bash(rendered.files[BASH_FILE], config)
+    check_rendered(paths, config, rendered)
     return rendered
 
 
@@ -81,7 +78,7 @@ def _session_unless(dry_run: bool, paths: Paths) -> Iterator[None]:
             yield
 
 
-def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False) -> Report:
+def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False) -> Result:
     """``config``: None reads it under the lock (tests hand one in)."""
     early: tuple[Config, Rendered] | None = None
     if config is None and not dry_run:
@@ -95,19 +92,20 @@ def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False
         rendered = early[1] if early and same else checked_render(paths, config)
         plan = plan_install(paths, config, rendered, read_state(paths))
         if dry_run:
-            return Report(_with_interrupted(paths, plan), None, config.warnings, config)
+            return Result(_with_interrupted(paths, plan), None, config.warnings, config)
         backup_dir = apply(paths, plan, command="install")
-    return Report(plan, backup_dir, config.warnings, config)
+        remember(paths, rendered)
+    return Result(plan, backup_dir, config.warnings, config)
 
 
-def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:
+def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:
     with _session_unless(dry_run, paths):
         state = read_state(paths)
         plan = plan_uninstall(paths, state, _accepted(paths, state))
         if dry_run:
-            return Report(_with_interrupted(paths, plan))
+            return Result(_with_interrupted(paths, plan))
         backup_dir = apply(paths, plan, command="uninstall")
-    return Report(plan, backup_dir)
+    return Result(plan, backup_dir)
 
 
 def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
@@ -127,27 +125,29 @@ def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
         return {}
 
 
-def fix_profile(paths: Paths, *, dry_run: bool = False) -> Report:
+def fix_profile(paths: Paths, *, dry_run: bool = False) -> Result:
     with _session_unless(dry_run, paths):
         plan = plan_profile_fix(paths, read_state(paths))
         backup_dir = None if dry_run or not plan.pending else apply(paths, plan, command="fix")
-    return Report(plan, backup_dir)
+    return Result(plan, backup_dir)
 
 
-def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Report:
+def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Result:
     """Put back backup ``stamp``, or by default step one command further back."""
     with _session_unless(dry_run, paths):
         backup = step_back(paths) if stamp is None else _named(paths, stamp)
-        plan = plan_restore(paths, backup)
+        copies = {path: verified_copy(paths, backup, path) for path in backup.saved}
+        state = read_state(paths, also=(*backup.saved, *backup.absent))
+        plan = plan_restore(paths, backup, state, copies)
         backup_dir = (
             None if dry_run else apply(paths, plan, command="restore", restored=backup.folder.name)
         )
-    return Report(plan, backup_dir, restored=backup.folder.name)
+    return Result(plan, backup_dir, restored=backup.folder.name)
 
 
 def _named(paths: Paths, stamp: str) -> Contents:
     folder = paths.backups_dir / stamp
-    if "/" in stamp or stamp.startswith(".") or not folder.is_dir():
+    if "/" in stamp or stamp.startswith(".") or not paths.fs.is_dir(folder):
         from dotdbg.backup import backup_dirs
 
         names = ", ".join(b.name for b in backup_dirs(paths)[-5:]) or "none yet"
@@ -163,7 +163,7 @@ def create_config(paths: Paths, text: str) -> Path | None:
     from dotdbg.plan import Change
 
     with session(paths):
-        if paths.config_file.exists():
+        if paths.fs.exists(paths.config_file):
             raise DotdbgError(
                 f"{paths.display(paths.config_file)} already exists; dotdbg left it alone",
                 hint="edit it, or move it away to get a fresh starter file",

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dotdbg.homefs import HomeFS
 
 APP = "dotdbg"
 
@@ -21,6 +25,7 @@ class Paths:
     data_home: Path
     state_home: Path
     cache_home: Path
+    home_fs: HomeFS | None = field(default=None, compare=False, repr=False)  # None: local
 
     @classmethod
     def from_env(cls, home: Path | None = None, env: dict[str, str] | None = None) -> Paths:
@@ -44,6 +49,19 @@ class Paths:
             state_home=xdg("XDG_STATE_HOME", ".local/state"),
             cache_home=xdg("XDG_CACHE_HOME", ".cache"),
         )
+
+    @property
+    def fs(self) -> HomeFS:
+        """The filesystem this home is on: plan and apply read and write it only through this."""
+        if self.home_fs is not None:
+            return self.home_fs
+        from dotdbg.homefs import LOCAL
+
+        return LOCAL
+
+    def on(self, fs: HomeFS) -> Paths:
+        """The same locations on another filesystem (a home on another machine)."""
+        return replace(self, home_fs=fs)
 
     # -- dotdbg's own directories -------------------------------------------------------------
     @property
@@ -86,6 +104,11 @@ class Paths:
     @property
     def lock_file(self) -> Path:
         return self.state_dir / "lock"
+
+    @property
+    def check_cache_file(self) -> Path:
+        """The digests of generated texts that passed their shell's checks (``checks``)."""
+        return self.state_dir / "checked"
 
     @property
     def journal_file(self) -> Path:

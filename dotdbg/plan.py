@@ -1,9 +1,8 @@
 """Plans: the file changes an install, uninstall, restore or login-file fix would make.
 
-A plan is computed from the texts on disk (a ``State``) and the rendered files, and nothing here
-writes, so ``--dry-run`` and ``--diff`` cost nothing extra and tests check plans without touching
-a home directory. Two reads remain: whether /etc/inputrc exists, and ``plan_restore`` reading the
-backup it restores and the files it would replace.
+A plan is computed from the disk state read up front (a ``State``: texts, records, whether
+/etc/inputrc exists) and the rendered files; nothing here reads or writes, so ``--dry-run`` and
+``--diff`` cost nothing extra and tests plan on literal disk states without a home directory.
 """
 
 from __future__ import annotations
@@ -15,22 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg import blocks
-from dotdbg.backup import Contents, verified_copy
+from dotdbg.backup import Contents
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
-from dotdbg.render import BASH_FILE, INPUTRC_FILE, PDBRC_FILE, Rendered, bash_source_line
-from dotdbg.settings import Config
+from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered
+from dotdbg.shells import generated_path, registered
 from dotdbg.state import (
     MANIFEST_VERSION,
+    SYSTEM_INPUTRC,
     State,
     block_files,
     digest,
     generated_files,
-    read_manifest,
-    read_text,
 )
-
-SYSTEM_INPUTRC = Path("/etc/inputrc")
 
 
 @dataclass(frozen=True)
@@ -70,10 +67,17 @@ def desired_blocks(
         created = state.block_record(paths.inputrc).get(
             "created", state.text(paths.inputrc) is None
         )
-        system = f"$include {SYSTEM_INPUTRC}\n" if created and SYSTEM_INPUTRC.exists() else ""
+        system = f"$include {SYSTEM_INPUTRC}\n" if created and state.system_inputrc else ""
         inputrc_body = system + f"$include {_tilde(paths.data_dir / INPUTRC_FILE, paths.home)}\n"
-    bash_path = bash_source_line(paths.data_dir / BASH_FILE, paths.home)
-    bashrc_body = f"if [ -f {bash_path} ]; then\n    . {bash_path}\nfi\n"
+    rc_bodies = {
+        target.rc_file(paths): (
+            target.load_block(target.generated_path(paths), paths.home)
+            if target.name in rendered.shells
+            else None
+        )
+        for target in registered()
+        if target.rc_file
+    }
     pdb_lines = [
         line
         for line in rendered.files[PDBRC_FILE].splitlines(keepends=True)
@@ -85,7 +89,7 @@ def desired_blocks(
         for path in paths.login_files
     }
     return {
-        paths.bashrc: bashrc_body,
+        **rc_bodies,
         paths.inputrc: inputrc_body,
         paths.pdbrc: "".join(pdb_lines) or None,
         **login,
@@ -110,7 +114,7 @@ def _tilde(path: Path, home: Path) -> str:
 
 def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State) -> Plan:
     changes = [
-        Change(paths.data_dir / name, state.text(paths.data_dir / name), text)
+        Change(generated_path(paths, name), state.text(generated_path(paths, name)), text)
         for name, text in rendered.files.items()
     ]
     records: dict[str, Any] = {}
@@ -294,16 +298,14 @@ def plan_profile_fix(paths: Paths, state: State) -> Plan:
     return Plan((change,), manifest)
 
 
-def plan_restore(paths: Paths, backup: Contents) -> Plan:
-    """Put every file saved in ``backup`` back where it came from (only copies whose digest
-    is the one recorded), delete the files that did not exist then, and give each of them back
-    the manifest record it had."""
-    changes = [
-        Change(path, read_text(path), verified_copy(paths, backup, path)) for path in backup.saved
-    ]
-    changes += [Change(path, read_text(path), None) for path in backup.absent]
+def plan_restore(paths: Paths, backup: Contents, state: State, copies: Mapping[Path, str]) -> Plan:
+    """Put every file saved in ``backup`` back where it came from (``copies``: the saved texts,
+    read and verified against their digests), delete the files that did not exist then, and
+    give each of them back the manifest record it had. ``state`` holds the current texts."""
+    changes = [Change(path, state.text(path), copies[path]) for path in backup.saved]
+    changes += [Change(path, state.text(path), None) for path in backup.absent]
     changes.sort(key=lambda change: str(change.path))
-    current = read_manifest(paths)
+    current = state.manifest
     if backup.manifest is None:
         note = (
             "this backup keeps dotdbg's records in a format this dotdbg cannot read: files "

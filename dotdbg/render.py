@@ -1,4 +1,5 @@
-"""Config → the text of the generated files. Pure: ``bashcheck`` checks what comes out."""
+"""Config → the text of the generated files: one per shell target (``dotdbg.shells``), and
+inputrc and pdbrc. Pure: each target's checker checks what comes out (``checks``)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotdbg import __version__
+from dotdbg.config.model import Config, Function
 from dotdbg.paths import resource_dir
-from dotdbg.settings import Config, Function
 
 if TYPE_CHECKING:
     import jinja2
+
+    from dotdbg.shells import ShellTarget
 
 BASH_FILE = "dotdbg.bash"
 INPUTRC_FILE = "inputrc"
@@ -44,17 +47,25 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         autoescape=False,
     )
+    from dotdbg.shells import registered
+
     env.filters["shquote"] = shquote
     env.filters["tomlquote"] = tomlquote
-    env.filters["definition"] = function_definition
+    for target in registered():
+        env.filters.update(target.filters)
     return env
 
 
 @dataclass(frozen=True)
 class Rendered:
-    """The generated files by name (``dotdbg.bash``, ``inputrc``, ``pdbrc``)."""
+    """The generated files by name (``dotdbg.bash``, ``inputrc``, ``pdbrc``), and the shells
+    they were rendered for (each shell's file comes first)."""
 
     files: dict[str, str]
+    shells: tuple[str, ...] = ("bash",)
+
+    def shell_text(self, target: ShellTarget) -> str:
+        return self.files[target.generated]
 
 
 def header_lines(config: Config, display: Sequence[str]) -> list[str]:
@@ -64,8 +75,17 @@ def header_lines(config: Config, display: Sequence[str]) -> list[str]:
     ]
 
 
-def render_all(config: Config, sources_display: Sequence[str], commands: Sequence[str]) -> Rendered:
-    """Every generated file. ``commands`` are dotdbg's subcommands, for TAB completion."""
+def render_all(
+    config: Config,
+    sources_display: Sequence[str],
+    commands: Sequence[str],
+    shells: Sequence[ShellTarget] | None = None,
+) -> Rendered:
+    """Every generated file: one per shell (``shells``; default: those ``config`` selects),
+    then inputrc and pdbrc. ``commands`` are dotdbg's subcommands, for TAB completion."""
+    from dotdbg.shells import selected
+
+    targets = selected(config) if shells is None else tuple(shells)
     env = _environment()
     context = {
         "config": config,
@@ -74,11 +94,12 @@ def render_all(config: Config, sources_display: Sequence[str], commands: Sequenc
         "cheat": config.cheat,
     }
     files = {
-        BASH_FILE: env.get_template("dotdbg.bash.j2").render(context),
-        INPUTRC_FILE: env.get_template("inputrc.j2").render(context),
-        PDBRC_FILE: env.get_template("pdbrc.j2").render(context),
+        target.generated: env.get_template(target.template).render(context, shell=target.name)
+        for target in targets
     }
-    return Rendered(files)
+    files[INPUTRC_FILE] = env.get_template("inputrc.j2").render(context)
+    files[PDBRC_FILE] = env.get_template("pdbrc.j2").render(context)
+    return Rendered(files, tuple(target.name for target in targets))
 
 
 def render_starter_config(config: Config) -> str:

@@ -23,8 +23,8 @@ CHEAT_MODULES = (
     "__init__.py",
     "errors.py",
     "runner.py",
-    "tomlpos.py",
     "visible.py",
+    "config/position.py",
     "cheat/__init__.py",
     "cheat/cache.py",
     "cheat/cheatpaths.py",
@@ -39,6 +39,8 @@ CHEAT_MODULES = (
     "cheat/sheets.py",
     "cheat/terms.py",
 )
+# Packages whose __init__ imports what the lookup does not need: they travel empty.
+EMPTY_MODULES = ("config/__init__.py",)
 CODE_DIR = "py"  # in the session dir: the package as py/dotdbg, the built-in sheets inside it
 PERSONAL_SHEETS = "config/dotdbg/cheatsheets"  # under the session's XDG_CONFIG_HOME
 LIMIT = 120_000  # bytes of base64 in the remote command, under MAX_ARG_STRLEN with room to spare
@@ -66,6 +68,8 @@ def cheat_code(package_dir: Path) -> Iterator[tuple[str, bytes]]:
     for module in CHEAT_MODULES:
         source = (package_dir / module).read_text(encoding="utf-8")
         yield f"{CODE_DIR}/dotdbg/{module}", without_docstrings(source).encode()
+    for module in EMPTY_MODULES:
+        yield f"{CODE_DIR}/dotdbg/{module}", b""
 
 
 def sheet_files(directory: Path | None, under: str) -> Iterator[tuple[str, bytes]]:
