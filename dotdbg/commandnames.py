@@ -20,6 +20,7 @@ COMMAND_NAMES = (
     "mem-fill",
     "memlimit",
     "pack",
+    "push",
     "pyspy",
     "render",
     "restore",

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 FAST = {
     "cheat": "dotdbg.commands.cheat:COMMAND",
     "ssh": "dotdbg.commands.ssh:COMMAND",
+    "push": "dotdbg.commands.push:COMMAND",
     "gdb": "dotdbg.commands.gdb:COMMAND",
     "pyspy": "dotdbg.commands.watch:PYSPY",
     "stacks": "dotdbg.commands.stacks:COMMAND",

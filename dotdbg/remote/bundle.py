@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 # The modules `dotdbg cheat` imports for a lookup, --pick, --menu and --copy (not --edit,
-# --add or --lint: they need the rest of dotdbg). tests/remote/test_bundle.py keeps it whole.
+# --add or --lint: they need the rest of dotdbg); tests/remote/test_session_files.py runs them.
 CHEAT_MODULES = (
     "__init__.py",
     "errors.py",

@@ -1,0 +1,115 @@
+"""``dotdbg push``: the local install pipeline run against remote homes, one host per thread.
+
+Each host gets one ssh connection (dotdbg.remote.sshfs) through which plan and apply read and
+write its home, exactly as ``dotdbg install`` does locally: managed blocks, backups on that
+host, atomic writes, the journal that finishes a run a dropped connection cut short. The config
+is read here, once. A host that fails is one row of the result; the others still finish.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from dotdbg.config import Config, load_config
+from dotdbg.errors import DotdbgError
+from dotdbg.paths import Paths
+from dotdbg.remote.sshfs import SshFS
+
+INSTALL, UNINSTALL, STATUS = "install", "uninstall", "status"
+MAX_HOSTS_AT_ONCE = 16
+HELPERS = "the Python helpers (watch-python, pyspy, memlimit, the fillers) and `dotdbg cheat`"
+
+
+@dataclass(frozen=True)
+class HostResult:
+    host: str
+    ok: bool
+    result: str  # one word or two: installed, current, failed ...
+    detail: str = ""
+    notes: tuple[str, ...] = ()
+    diff: str = ""
+
+
+def push(
+    hosts: Sequence[str], action: str, *, dry_run: bool = False, ssh_options: str | None = None
+) -> list[HostResult]:
+    config = load_config(Paths.from_env())
+    options = shlex.split(
+        os.environ.get("DOTDBG_SSH_OPTIONS", "") if ssh_options is None else ssh_options
+    )
+    with ThreadPoolExecutor(max_workers=min(MAX_HOSTS_AT_ONCE, len(hosts))) as pool:
+        return list(pool.map(lambda host: on_host(host, action, config, dry_run, options), hosts))
+
+
+def on_host(
+    host: str, action: str, config: Config, dry_run: bool, options: Sequence[str]
+) -> HostResult:
+    try:
+        fs = SshFS(host, options)
+    except DotdbgError as error:
+        return HostResult(host, False, "failed", error.message)
+    try:
+        paths = Paths.from_env(fs.home).on(fs)
+        if action == STATUS:
+            return _status(host, paths, config)
+        return _change(host, paths, config, action, dry_run, fs)
+    except DotdbgError as error:
+        return HostResult(host, False, "failed", error.message)
+    except OSError as error:
+        return HostResult(host, False, "failed", f"{error.strerror or error}: {error.filename}")
+    finally:
+        fs.close()
+
+
+def _change(
+    host: str, paths: Paths, config: Config, action: str, dry_run: bool, fs: SshFS
+) -> HostResult:
+    from dotdbg import install as installer
+    from dotdbg.plan import unified_diff
+
+    if action == UNINSTALL:
+        done = installer.uninstall(paths, dry_run=dry_run)
+    else:
+        done = installer.install(paths, config, dry_run=dry_run)
+    changed = len(done.plan.pending)
+    word = {INSTALL: "installed", UNINSTALL: "uninstalled"}[action]
+    result = f"would be {word}" if dry_run and changed else word if changed else "unchanged"
+    detail = f"{changed} file{'' if changed == 1 else 's'} {'to change' if dry_run else 'changed'}"
+    if done.backup_dir is not None:
+        detail += f"; backup there: {paths.display(done.backup_dir)}"
+    notes = done.plan.notes
+    if action == INSTALL and not fs.has_program("dotdbg"):
+        notes += (f"{HELPERS} need dotdbg installed there: pip install dotdbg",)
+    return HostResult(host, True, result, detail, notes, unified_diff(paths, done.plan))
+
+
+def _status(host: str, paths: Paths, config: Config) -> HostResult:
+    from dotdbg import install as installer
+    from dotdbg.recover import interrupted
+    from dotdbg.state import is_installed
+
+    pending = interrupted(paths)
+    if pending:
+        return HostResult(host, False, "interrupted", pending)
+    if not is_installed(paths):
+        return HostResult(host, False, "not installed")
+    done = installer.install(paths, config, dry_run=True)
+    if done.plan.pending or done.plan.notes:
+        names = ", ".join(paths.display(change.path) for change in done.plan.pending)
+        return HostResult(host, False, "drifted", names, done.plan.notes)
+    return HostResult(host, True, "current")
+
+
+def table(results: Sequence[HostResult]) -> list[str]:
+    """One aligned row per host, then its notes indented."""
+    width = max(len("HOST"), *(len(result.host) for result in results))
+    kind = max(len("RESULT"), *(len(result.result) for result in results))
+    lines = [f"{'HOST':<{width}}  {'RESULT':<{kind}}  DETAIL"]
+    for result in results:
+        lines.append(f"{result.host:<{width}}  {result.result:<{kind}}  {result.detail}".rstrip())
+        lines += [f"{'':<{width}}  note: {note}" for note in result.notes]
+    return lines

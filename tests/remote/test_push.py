@@ -1,0 +1,163 @@
+"""``dotdbg push`` against the real test sshd: three "hosts" (n1-n3, one user each, so three
+homes), realistic rc files, a round trip, a connection killed mid-push, an unreachable host."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dotdbg.config import load_config
+from dotdbg.paths import Paths
+from dotdbg.remote import push as pushing
+from dotdbg.remote.sshfs import SshFS
+from tests.infra.sshd import SshServer
+from tests.infra.sshd import TestUser as RemoteUser
+
+DOTDBG = Path(sys.executable).with_name("dotdbg")
+BASHRC = (
+    "# ~/.bashrc: the user's own\n"
+    'case $- in *i*) ;; *) return ;; esac\nHISTSIZE=1000\nalias ll="ls -l"\n'
+    "export PATH=$HOME/bin:$PATH\n"
+)
+INPUTRC = "set bell-style none\n"
+
+
+@pytest.fixture(scope="module")
+def users(ssh_server: SshServer) -> list[RemoteUser]:
+    return [ssh_server.add_user(f"dotdbgq{index}") for index in (1, 2, 3)]
+
+
+def seed(user: RemoteUser) -> dict[str, bytes | None]:
+    """The user's own rc files, as they are before any push."""
+    files = {".bashrc": BASHRC.encode(), ".inputrc": INPUTRC.encode()}
+    for name, data in files.items():
+        (user.home / name).write_bytes(data)
+        os.chown(user.home / name, user.uid, user.uid)
+    (user.home / ".pdbrc").unlink(missing_ok=True)
+    return {**files, ".pdbrc": None}
+
+
+def digests(user: RemoteUser) -> dict[str, str]:
+    return {
+        name: hashlib.sha256((user.home / name).read_bytes()).hexdigest()
+        for name in (".bashrc", ".inputrc", ".pdbrc")
+        if (user.home / name).exists()
+    }
+
+
+def push(ssh_server: SshServer, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        "HOME": str(tmp_path),
+        "PATH": os.environ["PATH"],
+        "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options,
+    }
+    return subprocess.run(
+        [str(DOTDBG), "push", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def hosts(users: list[RemoteUser]) -> list[str]:
+    return [f"{user.name}@n{index}" for index, user in enumerate(users, 1)]
+
+
+def rows(output: str) -> dict[str, str]:
+    """HOST -> RESULT from the table (which ends at the first blank line: the diffs follow)."""
+    table = output.split("\n\n", 1)[0].splitlines()[1:]
+    return {line.split()[0]: line.split()[1] for line in table if line[:1] != " "}
+
+
+def test_push_status_uninstall_round_trip(
+    ssh_server: SshServer, users: list[RemoteUser], tmp_path: Path
+) -> None:
+    for user in users:
+        seed(user)
+    before = [digests(user) for user in users]
+    dry = push(ssh_server, tmp_path, "--dry-run", "--diff", *hosts(users))
+    assert dry.returncode == 0, dry.stdout + dry.stderr
+    assert set(rows(dry.stdout).values()) == {"would"}
+    assert "+# >>> dotdbg >>>" in dry.stdout
+    assert [digests(user) for user in users] == before  # a dry run writes nothing
+    done = push(ssh_server, tmp_path, *hosts(users))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert set(rows(done.stdout).values()) == {"installed"}
+    for user in users:
+        assert "# >>> dotdbg >>>" in (user.home / ".bashrc").read_text()
+        assert (user.home / ".bashrc").read_text().startswith(BASHRC)
+        assert (user.home / ".local/share/dotdbg/dotdbg.bash").is_file()
+    status = push(ssh_server, tmp_path, "--status", *hosts(users))
+    assert status.returncode == 0 and set(rows(status.stdout).values()) == {"current"}
+    generated = users[1].home / ".local/share/dotdbg/dotdbg.bash"
+    generated.write_text(generated.read_text() + "alias by_hand=1\n")
+    drifted = push(ssh_server, tmp_path, "--status", *hosts(users))
+    assert drifted.returncode == 1
+    assert rows(drifted.stdout)[hosts(users)[1]] == "drifted"
+    gone = push(ssh_server, tmp_path, "--uninstall", *hosts(users))
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert [digests(user) for user in users] == before  # byte-exact
+
+
+def test_a_connection_killed_mid_push_leaves_every_file_old_or_new(
+    ssh_server: SshServer, users: list[RemoteUser], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dotdbg import install as installer
+
+    user = users[0]
+    old = seed(user)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    config = load_config(Paths.from_env())
+    fs = SshFS("n1", [*ssh_server.ssh_options.split(), "-l", user.name])
+    writes = 0
+    write_atomic = fs.write_atomic
+
+    def dropping(path: Path, data: bytes, mode: int | None = None, *, follow: bool = True) -> None:
+        nonlocal writes
+        writes += 1
+        if writes == 3:  # after the generated files, before the rc files are all done
+            fs.kill()
+        write_atomic(path, data, mode, follow=follow)
+
+    monkeypatch.setattr(fs, "write_atomic", dropping)
+    with pytest.raises(Exception, match="ssh failed"):
+        installer.install(Paths.from_env(fs.home).on(fs), config)
+    fresh = SshFS("n1", [*ssh_server.ssh_options.split(), "-l", user.name])
+    new = installer.install(Paths.from_env(fresh.home).on(fresh), config, dry_run=True)
+    fresh.close()
+    for change in new.plan.changes:
+        if change.path.name in old:
+            now = change.path.read_bytes() if change.path.exists() else None
+            new_bytes = None if change.after is None else change.after.encode()
+            assert now in (old[change.path.name], new_bytes), change.path
+    done = push(ssh_server, tmp_path, f"{user.name}@n1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not list(user.home.rglob("*.dotdbg-tmp"))
+    assert push(ssh_server, tmp_path, "--status", f"{user.name}@n1").returncode == 0
+
+
+def test_an_unreachable_host_is_one_row_and_the_others_finish(
+    ssh_server: SshServer, users: list[RemoteUser], tmp_path: Path
+) -> None:
+    seed(users[2])
+    done = push(ssh_server, tmp_path, f"{users[2].name}@n3", "127.0.0.9")
+    assert done.returncode == 1
+    table = rows(done.stdout)
+    assert table == {f"{users[2].name}@n3": table[f"{users[2].name}@n3"], "127.0.0.9": "failed"}
+    assert table[f"{users[2].name}@n3"] in ("installed", "unchanged")
+    (failed,) = [line for line in done.stdout.splitlines() if line.startswith("127.0.0.9")]
+    assert "ssh failed" in failed
+    assert "Traceback" not in done.stderr
+
+
+def test_the_table_lines_up() -> None:
+    results = [pushing.HostResult("a", True, "installed", "3 files changed")]
+    results.append(pushing.HostResult("long-host", False, "failed", "ssh failed: x", ("n",)))
+    assert pushing.table(results) == [
+        "HOST       RESULT     DETAIL",
+        "a          installed  3 files changed",
+        "long-host  failed     ssh failed: x",
+        "           note: n",
+    ]
