@@ -161,3 +161,22 @@ def test_the_table_lines_up() -> None:
         "long-host  failed     ssh failed: x",
         "           note: n",
     ]
+
+
+def test_a_read_only_home_is_one_row_and_nothing_is_half_written(
+    ssh_server: SshServer, users: list[RemoteUser], tmp_path: Path
+) -> None:
+    user = users[1]
+    seed(user)
+    push(ssh_server, tmp_path, "--uninstall", f"{user.name}@n2")
+    before = digests(user)
+    user.home.chmod(0o555)
+    try:
+        done = push(ssh_server, tmp_path, f"{user.name}@n2")
+    finally:
+        user.home.chmod(0o755)
+    assert done.returncode == 1
+    (row,) = done.stdout.splitlines()[1:2]
+    assert row.split()[1] == "failed" and "cannot write in" in row, done.stdout
+    assert "changed nothing" in row
+    assert digests(user) == before
