@@ -81,11 +81,27 @@ def test_session_has_aliases_history_search_and_leaves_the_home_as_it_was(
     session.send("C-u")
     # the cheat code and the sheets travelled along
     assert "tar -xf <archive.tar.xz>" in session.run("ch -c tar xz")
-    session.send("C-u")
+    pick_with_ctrl_g(session, "tar xz", "tar -xf <archive.tar.xz>")
+    session.send("C-e", "C-u")  # the cursor was left on the placeholder
     session.type("exit")
     session.send("Enter")
     wait_for(lambda: not session_dirs(remote_user), 10, "the session dir to go")
     assert tree_digest(remote_user.home) == before
+
+
+def pick_with_ctrl_g(session: TmuxShell, words: str, wanted: str) -> None:
+    """The Ctrl-G picker's numbered list (fzf is not on every host) puts ``wanted`` on the line."""
+    session.run("export DOTDBG_CHEAT_PICKER=list")
+    session.send("C-u")
+    session.send("C-g")
+    session.wait_for(lambda screen: "cheat: search words" in screen)
+    session.type(words)
+    session.send("Enter")
+    screen = session.wait_for(lambda screen: "cheat: number" in screen)
+    rows = [line.split(None, 1) for line in screen.splitlines() if line[:4].strip().isdigit()]
+    session.type(next(number for number, text in rows if wanted in text))
+    session.send("Enter")
+    session.wait_for(lambda screen: screen.rstrip().endswith(f"$ {wanted}"))
 
 
 def test_session_dir_is_private_and_goes_when_the_local_ssh_is_killed(
