@@ -13,6 +13,7 @@ import shlex
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from dotdbg.config import Config, load_config
 from dotdbg.errors import DotdbgError
@@ -21,6 +22,7 @@ from dotdbg.remote.sshfs import SshFS
 
 INSTALL, UNINSTALL, STATUS = "install", "uninstall", "status"
 MAX_HOSTS_AT_ONCE = 16
+ANY_HOME = "/nonexistent/remote-home"  # renders the text any remote home gets
 HELPERS = "the Python helpers (watch-python, pyspy, memlimit, the fillers) and `dotdbg cheat`"
 
 
@@ -41,7 +43,12 @@ def push(
     options = shlex.split(
         os.environ.get("DOTDBG_SSH_OPTIONS", "") if ssh_options is None else ssh_options
     )
-    with ThreadPoolExecutor(max_workers=min(MAX_HOSTS_AT_ONCE, len(hosts))) as pool:
+    from dotdbg.checks import one_check_per_text
+    from dotdbg.install import checked_render
+
+    with one_check_per_text(), ThreadPoolExecutor(min(MAX_HOSTS_AT_ONCE, len(hosts))) as pool:
+        # Checked here once: the text is the same for every home (its paths start at $HOME).
+        checked_render(Paths.from_env(Path(ANY_HOME)), config)
         return list(pool.map(lambda host: on_host(host, action, config, dry_run, options), hosts))
 
 

@@ -180,3 +180,22 @@ def test_a_read_only_home_is_one_row_and_nothing_is_half_written(
     assert row.split()[1] == "failed" and "cannot write in" in row, done.stdout
     assert "changed nothing" in row
     assert digests(user) == before
+
+
+def refuse(*args: object) -> list[str]:
+    raise AssertionError("shellcheck ran")
+
+
+def test_push_checks_the_text_once_for_every_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dotdbg import bashcheck, checks
+    from dotdbg.install import checked_render
+
+    config = load_config(Paths.from_env(tmp_path / "local"))
+    with checks.one_check_per_text():
+        checked_render(Paths.from_env(tmp_path / "first"), config)
+        monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
+        checked_render(Paths.from_env(tmp_path / "second"), config)  # no second check
+    with pytest.raises(AssertionError, match="shellcheck ran"):
+        checked_render(Paths.from_env(tmp_path / "third"), config)  # outside: checked again
