@@ -16,7 +16,7 @@ from dotdbg import blocks
 from dotdbg.backup import Contents, read_backup, step_back, verified_copy
 from dotdbg.checks import check_rendered, remember
 from dotdbg.commandnames import COMMAND_NAMES
-from dotdbg.config import load_config
+from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
@@ -45,8 +45,10 @@ class Result:
 
 
 def render_for(paths: Paths, config: Config) -> Rendered:
+    # A config outside the home (XDG_CONFIG_HOME elsewhere, or the pushing machine's for
+    # `dotdbg push`) is named by its full path.
     shown = [
-        paths.display(source) if source.is_relative_to(paths.home) else "dotdbg's defaults"
+        "dotdbg's defaults" if source == DEFAULTS_FILE else paths.display(source)
         for source in config.sources
     ]
     return render_all(config, shown, COMMAND_NAMES)

@@ -77,6 +77,9 @@ def test_push_status_uninstall_round_trip(
     for user in users:
         seed(user)
     before = [digests(user) for user in users]
+    local_config = tmp_path / ".config" / "dotdbg" / "config.toml"
+    local_config.parent.mkdir(parents=True)
+    local_config.write_text("# the config on the machine that pushes\n")
     dry = push(ssh_server, tmp_path, "--dry-run", "--diff", *hosts(users))
     assert dry.returncode == 0, dry.stdout + dry.stderr
     assert set(rows(dry.stdout).values()) == {"would"}
@@ -88,11 +91,12 @@ def test_push_status_uninstall_round_trip(
     for user in users:
         assert "# >>> dotdbg >>>" in (user.home / ".bashrc").read_text()
         assert (user.home / ".bashrc").read_text().startswith(BASHRC)
-        assert (user.home / ".local/share/dotdbg/dotdbg.bash").is_file()
+        generated = (user.home / ".local/share/dotdbg/dotdbg.bash").read_text()
+        assert f"from dotdbg's defaults, {local_config}." in generated  # named where it is
     status = push(ssh_server, tmp_path, "--status", *hosts(users))
     assert status.returncode == 0 and set(rows(status.stdout).values()) == {"current"}
-    generated = users[1].home / ".local/share/dotdbg/dotdbg.bash"
-    generated.write_text(generated.read_text() + "alias by_hand=1\n")
+    by_hand = users[1].home / ".local/share/dotdbg/dotdbg.bash"
+    by_hand.write_text(by_hand.read_text() + "alias by_hand=1\n")
     drifted = push(ssh_server, tmp_path, "--status", *hosts(users))
     assert drifted.returncode == 1
     assert rows(drifted.stdout)[hosts(users)[1]] == "drifted"
