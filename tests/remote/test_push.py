@@ -76,6 +76,14 @@ def test_push_status_uninstall_round_trip(
 ) -> None:
     for user in users:
         seed(user)
+    linked = users[2].home / ".bashrc"  # a dotfiles manager's link: edited at its target
+    target = users[2].home / "dotfiles" / "bashrc"
+    target.parent.mkdir(exist_ok=True)
+    target.write_bytes(linked.read_bytes())
+    for made in (target.parent, target):
+        os.chown(made, users[2].uid, users[2].uid)
+    linked.unlink()
+    linked.symlink_to(target)
     before = [digests(user) for user in users]
     local_config = tmp_path / ".config" / "dotdbg" / "config.toml"
     local_config.parent.mkdir(parents=True)
@@ -100,9 +108,11 @@ def test_push_status_uninstall_round_trip(
     drifted = push(ssh_server, tmp_path, "--status", *hosts(users))
     assert drifted.returncode == 1
     assert rows(drifted.stdout)[hosts(users)[1]] == "drifted"
+    assert linked.is_symlink() and "# >>> dotdbg >>>" in target.read_text()
     gone = push(ssh_server, tmp_path, "--uninstall", *hosts(users))
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert [digests(user) for user in users] == before  # byte-exact
+    assert linked.is_symlink()
 
 
 def test_a_connection_killed_mid_push_leaves_every_file_old_or_new(
