@@ -13,6 +13,11 @@ def ssh(words: Sequence[str]) -> int:
     from dotdbg.remote import sshargs
     from dotdbg.remote.session import run_session
 
+    if list(words) == ["--version"]:
+        from dotdbg import __version__
+
+        print(f"dotdbg {__version__}")
+        return 0
     try:
         return run_session(words)
     except sshargs.ShowUsage:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,11 @@ def test_bad_ssh_words_are_usage_errors(argv: list[str], message: str) -> None:
 def test_users_own_log_option_is_kept() -> None:
     argv = sshargs.ssh_argv("h", ["-E", "mine.log"], "CMD", "/ours")
     assert "/ours" not in argv and argv.count("-E") == 1
+
+
+def test_help_and_version_start_no_ssh(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "PATH": "/nonexistent"}  # no ssh to start
+    dotdbg = Path(sys.executable).with_name("dotdbg")
+    for words, first in ((["--help"], "usage: dotdbg ssh HOST"), (["--version"], "dotdbg ")):
+        done = subprocess.run([str(dotdbg), "ssh", *words], capture_output=True, text=True, env=env)
+        assert done.returncode == 0 and done.stdout.startswith(first), done.stderr
