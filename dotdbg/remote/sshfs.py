@@ -15,18 +15,22 @@ from __future__ import annotations
 import base64
 import contextlib
 import errno
+import functools
 import os
 import secrets
 import shlex
 import subprocess
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from dotdbg.errors import DotdbgError
 from dotdbg.fileops import TMP_SUFFIX
 from dotdbg.homefs import NOT_PLAIN, FileInfo, HomeFS
 
+P = ParamSpec("P")
+R = TypeVar("R")
 STATUS = "@@ "
 LOCK_FD = 8
 # errnos a remote program may report, found by their strerror text in its message
@@ -52,6 +56,22 @@ PRELUDE = (
 )
 
 
+def _changes(method: Callable[P, R]) -> Callable[P, R]:
+    """A method that writes: the stat answers cached before it and during it are dropped."""
+
+    @functools.wraps(method)
+    def writing(*args: P.args, **kwargs: P.kwargs) -> R:
+        fs = args[0]
+        assert isinstance(fs, SshFS)
+        fs._infos.clear()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            fs._infos.clear()
+
+    return writing
+
+
 class SshFS(HomeFS):
     """The home of ``host`` as ssh logs in there; ``options`` are ssh's (``-F FILE``, ``-p``)."""
 
@@ -62,6 +82,9 @@ class SshFS(HomeFS):
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
         self._lock = threading.Lock()
+        # stat and lstat answers, dropped at every write and lock: plan and apply ask about the
+        # same few paths 98 times in one install (measured), each a round trip and a process
+        self._infos: dict[tuple[Path, bool], FileInfo | None] = {}
         home, umask, pid = self._prelude()
         self.home, self._umask, self.pid = Path(home), int(umask, 8), int(pid)
 
@@ -137,6 +160,11 @@ class SshFS(HomeFS):
         return self._info(path, follow=False)
 
     def _info(self, path: Path, follow: bool) -> FileInfo | None:
+        if (path, follow) not in self._infos:
+            self._infos[path, follow] = self._ask_info(path, follow)
+        return self._infos[path, follow]
+
+    def _ask_info(self, path: Path, follow: bool) -> FileInfo | None:
         p = _q(path)
         there = f"[ -e {p} ]" if follow else f"{{ [ -e {p} ] || [ -L {p} ]; }}"
         flag = "-L " if follow else ""
@@ -159,6 +187,7 @@ class SshFS(HomeFS):
         return [name for name in out.split("\0") if name]
 
     # -- writing -------------------------------------------------------------------------------
+    @_changes
     def write_atomic(
         self, path: Path, data: bytes, mode: int | None = None, *, follow: bool = True
     ) -> None:
@@ -178,18 +207,22 @@ class SshFS(HomeFS):
     def _mode(self, mode: int | None) -> str:
         return f"{self.new_file_mode() if mode is None else mode:o}"
 
+    @_changes
     def write_new(self, path: Path, data: bytes) -> None:
         p = _q(path)
         self._call(
             f"(set -C; {_write(p, data)}) && chmod 600 {p} && sync {p} && sync {_q(path.parent)}"
         )
 
+    @_changes
     def rename(self, source: Path, target: Path) -> None:
         self._call(f"mv -fT -- {_q(source)} {_q(target)} && sync {_q(target.parent)}")
 
+    @_changes
     def chmod(self, path: Path, mode: int) -> None:
         self._call(f"chmod {mode:o} -- {_q(path)}")
 
+    @_changes
     def mkdir(self, path: Path, mode: int | None = None, *, exist_ok: bool = False) -> None:
         p = _q(path)
         made = f"mkdir -m {self.new_dir_mode() if mode is None else mode:o} -- {p}"
@@ -197,14 +230,17 @@ class SshFS(HomeFS):
             made = f"{{ [ -d {p} ] || {made}; }}"
         self._call(f"{made} && sync {_q(path.parent)}")
 
+    @_changes
     def remove(self, path: Path) -> None:
         p = _q(path)
         there = f"{{ [ -e {p} ] || [ -L {p} ] || {_fail(path, errno.ENOENT)}; }}"
         self._call(f"{there} && rm -f -- {p} && sync {_q(path.parent)}")
 
+    @_changes
     def rmdir(self, path: Path) -> None:
         self._call(f"rmdir -- {_q(path)}")
 
+    @_changes
     def remove_tree(self, path: Path) -> None:
         with contextlib.suppress(OSError):
             self._call(f"rm -rf -- {_q(path)}; true")
@@ -218,6 +254,7 @@ class SshFS(HomeFS):
         if info is not None and not info.is_file:
             raise OSError(errno.EINVAL, NOT_PLAIN, str(path))
         p = _q(path)
+        self._infos.clear()  # what another run changed before it let go of the lock
         self._call(f"exec {LOCK_FD}>>{p} && chmod 600 {p} && flock {LOCK_FD}")
         try:
             yield
