@@ -14,7 +14,7 @@ from pathlib import Path
 
 from dotdbg import blocks
 from dotdbg.backup import Contents, read_backup, step_back, verified_copy
-from dotdbg.checks import check_rendered, remember
+from dotdbg.checks import check_rendered, known_renders, remember, text_digest
 from dotdbg.commandnames import COMMAND_NAMES
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
@@ -28,7 +28,8 @@ from dotdbg.plan import (
     plan_restore,
     plan_uninstall,
 )
-from dotdbg.render import Rendered, render_all
+from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, render_key
+from dotdbg.shells import generated_path, selected
 from dotdbg.state import State, block_files, read_state
 from dotdbg.writer import apply, session
 
@@ -45,13 +46,33 @@ class Result:
 
 
 def render_for(paths: Paths, config: Config) -> Rendered:
+    return render_all(config, _shown_sources(paths, config), COMMAND_NAMES)
+
+
+def _shown_sources(paths: Paths, config: Config) -> list[str]:
     # A config outside the home (XDG_CONFIG_HOME elsewhere, or the pushing machine's for
     # `dotdbg push`) is named by its full path.
-    shown = [
+    return [
         "dotdbg's defaults" if source == DEFAULTS_FILE else paths.display(source)
         for source in config.sources
     ]
-    return render_all(config, shown, COMMAND_NAMES)
+
+
+def installed_render(paths: Paths, config: Config, state: State) -> Rendered | None:
+    """The installed files, when they are exactly what rendering ``config`` gave before (the
+    render cache of ``checks``): a render without rendering. None otherwise."""
+    shells = selected(config)
+    key = render_key(config, _shown_sources(paths, config), COMMAND_NAMES, shells)
+    digests = known_renders(paths).get(key)
+    if not isinstance(digests, dict):
+        return None
+    files = {}
+    for name in (*(target.generated for target in shells), INPUTRC_FILE, PDBRC_FILE):
+        text = state.text(generated_path(paths, name))
+        if text is None or digests.get(name) != text_digest(text):
+            return None
+        files[name] = text
+    return Rendered(files, tuple(target.name for target in shells), key)
 
 
 def checked_render(paths: Paths, config: Config) -> Rendered:
@@ -90,9 +111,14 @@ def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False
         early = (read, checked_render(paths, read))
     with _session_unless(dry_run, paths):
         config = config or load_config(paths)
+        state = read_state(paths)
         same = early is not None and early[0] == config
-        rendered = early[1] if early and same else checked_render(paths, config)
-        plan = plan_install(paths, config, rendered, read_state(paths))
+        if early and same:
+            rendered = early[1]
+        else:  # a dry run of an installed home, untouched since, renders nothing
+            reused = installed_render(paths, config, state) if dry_run else None
+            rendered = reused or checked_render(paths, config)
+        plan = plan_install(paths, config, rendered, state)
         if dry_run:
             return Result(_with_interrupted(paths, plan), None, config.warnings, config)
         backup_dir = apply(paths, plan, command="install")
