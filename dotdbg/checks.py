@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Iterator
 
 from dotdbg import __version__
 from dotdbg.config.model import Config
@@ -23,9 +22,6 @@ from dotdbg.render import Rendered
 from dotdbg.shells import ShellTarget, target_named
 
 KEEP = 64  # keys kept, newest last: a few configs' worth of each shell
-# Keys that passed within `one_check_per_text()`: `dotdbg push` checks one text for many
-# homes. Empty outside it: each command trusts only its own home's cache.
-_PASSED_IN_RUN: list[set[str]] = []
 KEEP_RENDERS = 8
 FORMAT = "1"  # bump when what a check covers changes
 
@@ -72,7 +68,7 @@ def part_keys(rendered: Rendered) -> list[str]:
 def check_rendered(paths: Paths, config: Config, rendered: Rendered) -> None:
     """Check each shell's text unless it passed before (raises DotdbgError); a target that
     caches parts is told which of them passed before."""
-    known = frozenset(known_keys(paths)).union(*_PASSED_IN_RUN)
+    known = frozenset(known_keys(paths))
     for name, key in rendered_keys(rendered).items():
         if key in known:
             continue
@@ -83,18 +79,6 @@ def check_rendered(paths: Paths, config: Config, rendered: Rendered) -> None:
             target.check_known(text, config, frozenset(passed))
         else:
             target.check(text, config)
-        for passed_in_run in _PASSED_IN_RUN:
-            passed_in_run.add(key)
-
-
-@contextlib.contextmanager
-def one_check_per_text() -> Iterator[None]:
-    """Within it, a text that passed once (for any home) is not checked again."""
-    _PASSED_IN_RUN.append(set())
-    try:
-        yield
-    finally:
-        _PASSED_IN_RUN.pop()
 
 
 def remember(paths: Paths, rendered: Rendered) -> None:

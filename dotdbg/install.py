@@ -101,8 +101,16 @@ def _session_unless(dry_run: bool, paths: Paths) -> Iterator[None]:
             yield
 
 
-def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False) -> Result:
-    """``config``: None reads it under the lock (tests hand one in)."""
+def install(
+    paths: Paths,
+    config: Config | None = None,
+    *,
+    dry_run: bool = False,
+    prerendered: Rendered | None = None,
+) -> Result:
+    """``config``: None reads it under the lock (tests hand one in). ``prerendered``: the
+    checked render of ``config`` made for another home (``dotdbg push`` renders once for all
+    its hosts: the text names the home only as $HOME)."""
     early: tuple[Config, Rendered] | None = None
     if config is None and not dry_run:
         # Checked once before the lock too, so that a bad config fails before anything
@@ -113,7 +121,9 @@ def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False
         config = config or load_config(paths)
         state = read_state(paths)
         same = early is not None and early[0] == config
-        if early and same:
+        if prerendered is not None:
+            rendered = prerendered
+        elif early and same:
             rendered = early[1]
         else:  # a dry run of an installed home, untouched since, renders nothing
             reused = installed_render(paths, config, state) if dry_run else None

@@ -19,6 +19,7 @@ from dotdbg.config import Config, load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.remote.sshfs import SshFS
+from dotdbg.render import Rendered
 
 INSTALL, UNINSTALL, STATUS = "install", "uninstall", "status"
 MAX_HOSTS_AT_ONCE = 16
@@ -43,17 +44,24 @@ def push(
     options = shlex.split(
         os.environ.get("DOTDBG_SSH_OPTIONS", "") if ssh_options is None else ssh_options
     )
-    from dotdbg.checks import one_check_per_text
     from dotdbg.install import checked_render
 
-    with one_check_per_text(), ThreadPoolExecutor(min(MAX_HOSTS_AT_ONCE, len(hosts))) as pool:
-        # Checked here once: the text is the same for every home (its paths start at $HOME).
-        checked_render(Paths.from_env(Path(ANY_HOME)), config)
-        return list(pool.map(lambda host: on_host(host, action, config, dry_run, options), hosts))
+    # Rendered and checked here once: the text is the same for every home (it names the home
+    # only as $HOME), and rendering holds the GIL the hosts' threads share.
+    rendered = checked_render(Paths.from_env(Path(ANY_HOME)), config)
+    with ThreadPoolExecutor(min(MAX_HOSTS_AT_ONCE, len(hosts))) as pool:
+        return list(
+            pool.map(lambda host: on_host(host, action, config, dry_run, options, rendered), hosts)
+        )
 
 
 def on_host(
-    host: str, action: str, config: Config, dry_run: bool, options: Sequence[str]
+    host: str,
+    action: str,
+    config: Config,
+    dry_run: bool,
+    options: Sequence[str],
+    rendered: Rendered | None = None,
 ) -> HostResult:
     try:
         fs = SshFS(host, options)
@@ -62,8 +70,8 @@ def on_host(
     try:
         paths = Paths.from_env(fs.home).on(fs)
         if action == STATUS:
-            return _status(host, paths, config)
-        return _change(host, paths, config, action, dry_run, fs)
+            return _status(host, paths, config, rendered)
+        return _change(host, paths, config, action, dry_run, fs, rendered)
     except DotdbgError as error:
         return HostResult(host, False, "failed", error.message)
     except OSError as error:
@@ -73,7 +81,13 @@ def on_host(
 
 
 def _change(
-    host: str, paths: Paths, config: Config, action: str, dry_run: bool, fs: SshFS
+    host: str,
+    paths: Paths,
+    config: Config,
+    action: str,
+    dry_run: bool,
+    fs: SshFS,
+    rendered: Rendered | None,
 ) -> HostResult:
     from dotdbg import install as installer
     from dotdbg.plan import unified_diff
@@ -81,7 +95,7 @@ def _change(
     if action == UNINSTALL:
         done = installer.uninstall(paths, dry_run=dry_run)
     else:
-        done = installer.install(paths, config, dry_run=dry_run)
+        done = installer.install(paths, config, dry_run=dry_run, prerendered=rendered)
     changed = len(done.plan.pending)
     word = {INSTALL: "installed", UNINSTALL: "uninstalled"}[action]
     result = f"would be {word}" if dry_run and changed else word if changed else "unchanged"
@@ -94,7 +108,7 @@ def _change(
     return HostResult(host, True, result, detail, notes, unified_diff(paths, done.plan))
 
 
-def _status(host: str, paths: Paths, config: Config) -> HostResult:
+def _status(host: str, paths: Paths, config: Config, rendered: Rendered | None) -> HostResult:
     from dotdbg import install as installer
     from dotdbg.recover import interrupted
     from dotdbg.state import is_installed
@@ -104,7 +118,7 @@ def _status(host: str, paths: Paths, config: Config) -> HostResult:
         return HostResult(host, False, "interrupted", pending)
     if not is_installed(paths):
         return HostResult(host, False, "not installed")
-    done = installer.install(paths, config, dry_run=True)
+    done = installer.install(paths, config, dry_run=True, prerendered=rendered)
     if done.plan.pending or done.plan.notes:
         names = ", ".join(paths.display(change.path) for change in done.plan.pending)
         return HostResult(host, False, "drifted", names, done.plan.notes)

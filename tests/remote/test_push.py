@@ -197,19 +197,21 @@ def test_a_read_only_home_is_one_row_and_nothing_is_half_written(
 
 
 def refuse(*args: object) -> list[str]:
-    raise AssertionError("shellcheck ran")
+    raise AssertionError("rendered or checked again")
 
 
-def test_push_checks_the_text_once_for_every_home(
+def test_push_renders_and_checks_once_for_every_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dotdbg import bashcheck, checks
-    from dotdbg.install import checked_render
+    from dotdbg import bashcheck
+    from dotdbg import install as installer
+    from dotdbg.install import checked_render, install
 
     config = load_config(Paths.from_env(tmp_path / "local"))
-    with checks.one_check_per_text():
-        checked_render(Paths.from_env(tmp_path / "first"), config)
-        monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
-        checked_render(Paths.from_env(tmp_path / "second"), config)  # no second check
-    with pytest.raises(AssertionError, match="shellcheck ran"):
-        checked_render(Paths.from_env(tmp_path / "third"), config)  # outside: checked again
+    once = checked_render(Paths.from_env(Path(pushing.ANY_HOME)), config)
+    monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
+    monkeypatch.setattr(installer, "render_all", refuse)
+    for home in ("first", "second"):
+        paths = Paths.from_env(tmp_path / home)
+        install(paths, config, prerendered=once)
+        assert (paths.data_dir / "dotdbg.bash").read_text() == once.files["dotdbg.bash"]
