@@ -22,6 +22,7 @@ from dotdbg.sections import (
     FUNCTION_NAME,
     PDB_ALIAS_NAME,
     cheat_section,
+    fish_section,
     history_section,
     merge_items,
     merge_packs,
@@ -56,7 +57,8 @@ def load_config(paths: Paths, user_text: str | None = None) -> Config:
 
 # -- merging and validation --------------------------------------------------------------------
 
-TOP_LEVEL = ("packs", "aliases", "functions", "history", "readline", "pdb", "cheat")
+TOP_LEVEL = ("packs", "aliases", "functions", "history", "readline", "pdb", "cheat", "fish")
+SHELL_BODIES = ("zsh", "fish")  # a function's bodies for the shells that cannot use its bash one
 
 
 def build_config(defaults: Source, user: Source | None) -> Config:
@@ -67,7 +69,9 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     checker.known_keys(over, TOP_LEVEL, ())
     warnings: list[str] = []
     aliases = merge_items(base, over, "aliases", "command", ALIAS_NAME, checker, warnings)
-    functions = merge_items(base, over, "functions", "body", FUNCTION_NAME, checker, warnings)
+    functions = merge_items(
+        base, over, "functions", "body", FUNCTION_NAME, checker, warnings, other_values=SHELL_BODIES
+    )
     pdb = merge_items(
         base.get("pdb", {}),
         checker.table(over, ("pdb",)),
@@ -98,6 +102,7 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         readline=readline_section(base, over, checker) if enabled.get("readline", True) else None,
         cheat=cheat,
         sources=(defaults.path, *([user.path] if user else [])),
+        fish=fish_section(base, over, checker),
         warnings=tuple(warnings),
         origins=(defaults, *([user] if user else [])),
     )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from dotdbg import __version__
 from dotdbg.paths import resource_dir
-from dotdbg.settings import Config, Function
+from dotdbg.settings import Alias, Config, Function
 
 if TYPE_CHECKING:
     import jinja2
@@ -47,14 +47,32 @@ def _environment() -> jinja2.Environment:
     env.filters["shquote"] = shquote
     env.filters["tomlquote"] = tomlquote
     env.filters["definition"] = function_definition
+    from dotdbg import zshfish
+
+    for name in (
+        "fishquote",
+        "zsh_definition",
+        "zsh_history_size",
+        "zsh_history_options",
+        "zsh_key",
+        "fish_definition",
+        "fish_alias",
+        "fish_key",
+    ):
+        env.filters[name] = getattr(zshfish, name)
     return env
+
+
+SHELLS = ("bash", "zsh", "fish")
 
 
 @dataclass(frozen=True)
 class Rendered:
-    """The generated files by name (``dotdbg.bash``, ``inputrc``, ``pdbrc``)."""
+    """The generated files by name (``dotdbg.bash``, ``dotdbg.zsh``, ``dotdbg.fish``,
+    ``inputrc``, ``pdbrc``), and the warnings of rendering them (a function a shell lacks)."""
 
     files: dict[str, str]
+    warnings: tuple[str, ...] = ()
 
 
 def header_lines(config: Config, display: Sequence[str]) -> list[str]:
@@ -64,8 +82,14 @@ def header_lines(config: Config, display: Sequence[str]) -> list[str]:
     ]
 
 
-def render_all(config: Config, sources_display: Sequence[str], commands: Sequence[str]) -> Rendered:
-    """Every generated file. ``commands`` are dotdbg's subcommands, for TAB completion."""
+def render_all(
+    config: Config,
+    sources_display: Sequence[str],
+    commands: Sequence[str],
+    shells: Sequence[str] = ("bash",),
+) -> Rendered:
+    """Every generated file for ``shells``. ``commands`` are dotdbg's subcommands, for TAB
+    completion."""
     env = _environment()
     context = {
         "config": config,
@@ -78,7 +102,36 @@ def render_all(config: Config, sources_display: Sequence[str], commands: Sequenc
         INPUTRC_FILE: env.get_template("inputrc.j2").render(context),
         PDBRC_FILE: env.get_template("pdbrc.j2").render(context),
     }
-    return Rendered(files)
+    warnings: list[str] = []
+    for shell in (s for s in ("zsh", "fish") if s in shells):
+        text, said = render_shell(env, context, shell)
+        files[f"dotdbg.{shell}"] = text
+        warnings += said
+    return Rendered(files, tuple(warnings))
+
+
+def render_shell(
+    env: jinja2.Environment, context: dict[str, object], shell: str
+) -> tuple[str, list[str]]:
+    """dotdbg.zsh or dotdbg.fish, and a warning for each function left out of it."""
+    from dotdbg.zshfish import kept_functions, left_out
+
+    config = context["config"]
+    assert isinstance(config, Config)
+    names = [alias.name for alias in config.aliases] + [f.name for f in config.functions]
+    cheat_alias = Alias(config.cheat.alias, "dotdbg cheat", "dotdbg cheat", "cheat")
+    shell_context = {
+        **context,
+        "aliases": config.aliases,
+        "functions": kept_functions(config, shell),
+        "names": names,
+        "cheat_alias": cheat_alias,
+    }
+    text = env.get_template(f"dotdbg.{shell}.j2").render(shell_context)
+    warnings = [
+        item.warning(config.where(("functions", item.name))) for item in left_out(config, shell)
+    ]
+    return text, warnings
 
 
 def render_starter_config(config: Config) -> str:

@@ -31,6 +31,15 @@ class Function:
     desc: str
     pack: str
     user_body: bool = False  # the body is written in the user's config, not dotdbg's defaults
+    zsh: str | None = None  # a body for zsh in place of ``body``
+    fish: str | None = None  # fish cannot read a bash body: without this, fish has no ``name``
+
+    def body_for(self, shell: str) -> str:
+        """The body this shell gets ("" when there is none: the function is left out)."""
+        own = {"zsh": self.zsh, "fish": self.fish}.get(shell)
+        if own is not None:
+            return own
+        return "" if shell == "fish" else self.body
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,11 @@ class Cheat:
 
 
 @dataclass(frozen=True)
+class Fish:
+    abbreviations: bool  # aliases become abbreviations, expanded as they are typed
+
+
+@dataclass(frozen=True)
 class Config:
     """The merged configuration; only enabled items are in it."""
 
@@ -84,6 +98,7 @@ class Config:
     readline: Readline | None
     cheat: Cheat
     sources: tuple[Path, ...]
+    fish: Fish = Fish(abbreviations=False)
     warnings: tuple[str, ...] = field(default=(), compare=False)
     origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
 

@@ -1,0 +1,154 @@
+"""What zsh and fish need that bash does not: their quoting, their function definitions, their
+key names and history options, and which functions each shell is left without. Pure."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dotdbg.settings import Alias, Config, Function, History
+
+ZSH_FILE = "dotdbg.zsh"
+FISH_FILE = "dotdbg.fish"
+
+# Words of a bash body that zsh reads without complaint and runs differently (or not at all).
+BASH_ONLY = re.compile(
+    r"\b(?:PIPESTATUS|BASH_REMATCH|BASHPID|BASH_SOURCE|BASH_ARGV|FUNCNAME|mapfile|readarray"
+    r"|shopt|COMP_WORDS|COMPREPLY|READLINE_LINE|READLINE_POINT)\b|\$\{[^}]*@[QEPAaKk]\}"
+)
+
+
+def fishquote(value: str) -> str:
+    """fish single quotes: only ``\\`` and ``'`` are special inside them."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A function a shell does not get, and why."""
+
+    shell: str
+    name: str
+    why: str
+
+    def warning(self, where: str) -> str:
+        place = f"{where}: " if where else ""
+        return f"{place}{self.shell} has no function {self.name}: {self.why}"
+
+
+def left_out(config: Config, shell: str) -> list[LeftOut]:
+    """The functions of ``config`` that ``shell`` goes without."""
+    missing = []
+    for function in config.functions:
+        why = _why_left_out(function, shell)
+        if why:
+            missing.append(LeftOut(shell, function.name, why))
+    return missing
+
+
+def _why_left_out(function: Function, shell: str) -> str:
+    example = f"add {shell} = '…' under [functions.{function.name}]"
+    if not function.body_for(shell).strip():
+        return f"it has no body for {shell} ({example})"
+    if shell == "zsh" and function.zsh is None:
+        found = BASH_ONLY.search(function.body)
+        if found:
+            return f"its bash body uses {found[0]}, which zsh does not have ({example})"
+    return ""
+
+
+def kept_functions(config: Config, shell: str) -> list[Function]:
+    dropped = {item.name for item in left_out(config, shell)}
+    return [function for function in config.functions if function.name not in dropped]
+
+
+# -- zsh ---------------------------------------------------------------------------------------
+
+
+def zsh_definition(function: Function) -> str:
+    """``function NAME { … }``: the keyword form, so that an alias NAME is not expanded in it."""
+    body = function.body_for("zsh").strip("\n")
+    name = function.name
+    return (
+        f"# {name}: {function.desc} [{function.pack}]\n"
+        f"(( ${{+aliases[{name}]}} )) && unalias {name}\n"
+        f"function {name} {{\n{body}\n}}\n"
+    )
+
+
+def zsh_history_size(size: int) -> int:
+    """bash's -1 (no limit) in zsh terms: the largest size it takes."""
+    return 2**31 - 1 if size < 0 else size
+
+
+def zsh_history_options(history: History) -> list[str]:
+    words = set(history.control.split(":"))
+    if "ignoreboth" in words:
+        words |= {"ignoredups", "ignorespace"}
+    options = {
+        "ignoredups": "hist_ignore_dups",
+        "ignorespace": "hist_ignore_space",
+        "erasedups": "hist_ignore_all_dups",
+    }
+    chosen = [options[word] for word in sorted(words) if word in options]
+    if history.append:
+        chosen.append("append_history")
+    if history.flush_each_command:
+        chosen.append("inc_append_history")  # each command is written as it runs
+    return chosen
+
+
+# -- fish --------------------------------------------------------------------------------------
+
+
+def fish_definition(function: Function) -> str:
+    body = function.body_for("fish").strip("\n")
+    return (
+        f"# {function.name}: {function.desc} [{function.pack}]\n"
+        f"function {function.name} --description {fishquote(function.desc)}\n{body}\nend\n"
+    )
+
+
+def fish_alias(alias: Alias) -> str:
+    """An alias as fish's own ``alias`` writes one: a function that passes its arguments on,
+    described as ``alias NAME=COMMAND`` (so ``alias`` lists it) and completing like it."""
+    return (
+        f"# {alias.name}: {alias.desc} [{alias.pack}]\n"
+        f"function {alias.name} --wraps {fishquote(alias.command)} "
+        f"--description {fishquote(f'alias {alias.name}={alias.command}')}\n"
+        f"    {fish_alias_body(alias)}\nend\n"
+    )
+
+
+def fish_alias_body(alias: Alias) -> str:
+    """``COMMAND $argv``; ``command`` first when the alias has the name of what it runs, as
+    fish's ``alias`` does (alias ls='ls -F' would call itself for ever)."""
+    first = alias.command.split(maxsplit=1)[0] if alias.command.strip() else ""
+    prefix = "command " if first == alias.name else ""
+    return f"{prefix}{alias.command} $argv"
+
+
+# -- keys --------------------------------------------------------------------------------------
+
+_READLINE_KEY = re.compile(r"((?:\\e|\\M-)?)(?:\\C-(.)|(.))", re.DOTALL)
+
+
+def zsh_key(key: str) -> str:
+    """A readline key (``\\C-g``, ``\\eg``, ``\\M-x``) as bindkey writes it; "" when it is
+    none of those."""
+    match = _READLINE_KEY.fullmatch(key)
+    if not key or not match:
+        return ""
+    meta, control, plain = match.groups()
+    return ("^[" if meta else "") + (f"^{control.upper()}" if control else plain)
+
+
+def fish_key(key: str) -> str:
+    """The same key as fish's ``bind`` writes it (``\\cg``, ``\\eg``); "" when it cannot."""
+    match = _READLINE_KEY.fullmatch(key)
+    if not key or not match:
+        return ""
+    meta, control, plain = match.groups()
+    if plain is not None and not plain.isalnum():
+        return ""
+    return ("\\e" if meta else "") + (f"\\c{control.lower()}" if control else plain)
