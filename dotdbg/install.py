@@ -7,7 +7,8 @@ the one writer. A dry run (status, diff, --dry-run) takes no lock and writes not
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import shutil
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,10 +26,11 @@ from dotdbg.plan import (
     plan_restore,
     plan_uninstall,
 )
-from dotdbg.render import BASH_FILE, Rendered, render_all
+from dotdbg.render import BASH_FILE, SHELLS, Rendered, render_all
 from dotdbg.settings import Config
-from dotdbg.state import State, block_files, read_state
+from dotdbg.state import State, block_files, read_manifest, read_state
 from dotdbg.writer import apply, session
+from dotdbg.zshfish import FISH_FILE, ZSH_FILE
 
 
 @dataclass(frozen=True)
@@ -40,12 +42,26 @@ class Report:
     restored: str | None = None  # the backup a restore put back
 
 
-def render_for(paths: Paths, config: Config) -> Rendered:
+def render_for(
+    paths: Paths,
+    config: Config,
+    shells: Sequence[str] | None = None,
+    no_fish_aliases: Collection[str] = (),
+) -> Rendered:
     shown = [
         paths.display(source) if source.is_relative_to(paths.home) else "dotdbg's defaults"
         for source in config.sources
     ]
-    return render_all(config, shown, command_names())
+    chosen = shells or selected_shells(paths)
+    return render_all(config, shown, command_names(), chosen, no_fish_aliases)
+
+
+def selected_shells(paths: Paths) -> tuple[str, ...]:
+    """The shells of the last install, else bash and those of zsh and fish installed here."""
+    recorded = read_manifest(paths).get("shells")
+    if isinstance(recorded, list) and recorded and set(recorded) <= set(SHELLS):
+        return tuple(shell for shell in SHELLS if shell in recorded)
+    return ("bash", *(shell for shell in ("zsh", "fish") if shutil.which(shell)))
 
 
 def command_names() -> list[str]:
@@ -54,13 +70,23 @@ def command_names() -> list[str]:
     return names()
 
 
-def checked_render(paths: Paths, config: Config) -> Rendered:
-    """The generated files, once bash -n and shellcheck accept them."""
+def checked_render(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
+    """The generated files, once bash -n and shellcheck, zsh -n and fish --no-execute accept
+    them (each for the shells installed for)."""
+    from dotdbg import zshfishcheck
     from dotdbg.bashcheck import check_bash
 
-    rendered = render_for(paths, config)
-    check_bash(rendered.files[BASH_FILE], config)
-    return rendered
+    shells = shells or selected_shells(paths)
+    no_fish = zshfishcheck.unreadable_fish_aliases(config) if "fish" in shells else set()
+    rendered = render_for(paths, config, shells, no_fish)
+    if "bash" in shells:
+        check_bash(rendered.files[BASH_FILE], config)
+    if "zsh" in shells:
+        zshfishcheck.check_zsh(rendered.files[ZSH_FILE], config)
+    if "fish" in shells:
+        zshfishcheck.check_fish(rendered.files[FISH_FILE], config)
+    said = zshfishcheck.fish_alias_warnings(config, no_fish)
+    return replace(rendered, warnings=(*rendered.warnings, *said))
 
 
 def _with_interrupted(paths: Paths, plan: Plan) -> Plan:
@@ -81,23 +107,31 @@ def _session_unless(dry_run: bool, paths: Paths) -> Iterator[None]:
             yield
 
 
-def install(paths: Paths, config: Config | None = None, *, dry_run: bool = False) -> Report:
-    """``config``: None reads it under the lock (tests hand one in)."""
+def install(
+    paths: Paths,
+    config: Config | None = None,
+    *,
+    dry_run: bool = False,
+    shells: Sequence[str] | None = None,
+) -> Report:
+    """``config``: None reads it under the lock (tests hand one in). ``shells``: those to
+    install for (the others' files are removed); None: as last time, else those installed."""
     early: tuple[Config, Rendered] | None = None
     if config is None and not dry_run:
         # Checked once before the lock too, so that a bad config fails before anything
         # (the lock, the state directory) is created.
         read = load_config(paths)
-        early = (read, checked_render(paths, read))
+        early = (read, checked_render(paths, read, shells))
     with _session_unless(dry_run, paths):
         config = config or load_config(paths)
         same = early is not None and early[0] == config
-        rendered = early[1] if early and same else checked_render(paths, config)
+        rendered = early[1] if early and same else checked_render(paths, config, shells)
         plan = plan_install(paths, config, rendered, read_state(paths))
+        warnings = (*config.warnings, *rendered.warnings)
         if dry_run:
-            return Report(_with_interrupted(paths, plan), None, config.warnings, config)
+            return Report(_with_interrupted(paths, plan), None, warnings, config)
         backup_dir = apply(paths, plan, command="install")
-    return Report(plan, backup_dir, config.warnings, config)
+    return Report(plan, backup_dir, warnings, config)
 
 
 def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:

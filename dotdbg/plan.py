@@ -26,9 +26,11 @@ from dotdbg.state import (
     block_files,
     digest,
     generated_files,
+    generated_path,
     read_manifest,
     read_text,
 )
+from dotdbg.zshfish import FISH_FILE, ZSH_FILE
 
 SYSTEM_INPUTRC = Path("/etc/inputrc")
 
@@ -72,8 +74,8 @@ def desired_blocks(
         )
         system = f"$include {SYSTEM_INPUTRC}\n" if created and SYSTEM_INPUTRC.exists() else ""
         inputrc_body = system + f"$include {_tilde(paths.data_dir / INPUTRC_FILE, paths.home)}\n"
-    bash_path = bash_source_line(paths.data_dir / BASH_FILE, paths.home)
-    bashrc_body = f"if [ -f {bash_path} ]; then\n    . {bash_path}\nfi\n"
+    bashrc_body = source_body(paths, BASH_FILE) if BASH_FILE in rendered.files else None
+    zshrc_body = source_body(paths, ZSH_FILE) if ZSH_FILE in rendered.files else None
     pdb_lines = [
         line
         for line in rendered.files[PDBRC_FILE].splitlines(keepends=True)
@@ -89,7 +91,19 @@ def desired_blocks(
         paths.inputrc: inputrc_body,
         paths.pdbrc: "".join(pdb_lines) or None,
         **login,
+        paths.zshrc: zshrc_body,
     }
+
+
+def source_body(paths: Paths, name: str) -> str:
+    """The block that loads a generated file: the same lines read in bash and in zsh."""
+    path = bash_source_line(paths.data_dir / name, paths.home)
+    return f"if [ -f {path} ]; then\n    . {path}\nfi\n"
+
+
+def rendered_shells(rendered: Rendered) -> list[str]:
+    names = {"bash": BASH_FILE, "zsh": ZSH_FILE, "fish": FISH_FILE}
+    return [shell for shell, name in names.items() if name in rendered.files]
 
 
 # ~/.profile is read by sh too, hence the $BASH_VERSION test.
@@ -110,9 +124,11 @@ def _tilde(path: Path, home: Path) -> str:
 
 def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State) -> Plan:
     changes = [
-        Change(paths.data_dir / name, state.text(paths.data_dir / name), text)
+        Change(generated_path(paths, name), state.text(generated_path(paths, name)), text)
         for name, text in rendered.files.items()
     ]
+    generated = {change.path: digest(change.after) for change in changes if change.after}
+    changes += _dropped_shells(paths, state, set(generated))
     records: dict[str, Any] = {}
     for path, body in desired_blocks(paths, config, state, rendered).items():
         change, record = _block_change(path, body, state)
@@ -123,16 +139,25 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
     manifest = {
         "version": MANIFEST_VERSION,
         "blocks": records,
-        "generated": {
-            str(c.path): digest(c.after) for c in changes[: len(rendered.files)] if c.after
-        },
+        "generated": {str(path): sha for path, sha in generated.items()},
         "dirs": state.manifest.get("dirs", []),
+        "shells": rendered_shells(rendered),
     }
     return Plan(
         tuple(changes),
         manifest,
         tuple(drift_notes(paths, state)) + tuple(profile_notes(paths, state)),
     )
+
+
+def _dropped_shells(paths: Paths, state: State, kept: set[Path]) -> list[Change]:
+    """The generated files of the shells no longer installed: removed if dotdbg wrote them."""
+    recorded = state.manifest.get("generated", {})
+    return [
+        Change(path, state.text(path), None)
+        for path in generated_files(paths)
+        if path not in kept and str(path) in recorded and state.text(path) is not None
+    ]
 
 
 def _block_change(path: Path, body: str | None, state: State) -> tuple[Change, dict[str, Any]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from dotdbg import __version__
 from dotdbg.paths import resource_dir
 from dotdbg.settings import Alias, Config, Function
+from dotdbg.zshfish import FISH_FILE, ZSH_FILE
 
 if TYPE_CHECKING:
     import jinja2
@@ -87,9 +88,10 @@ def render_all(
     sources_display: Sequence[str],
     commands: Sequence[str],
     shells: Sequence[str] = ("bash",),
+    no_fish_aliases: Collection[str] = (),
 ) -> Rendered:
     """Every generated file for ``shells``. ``commands`` are dotdbg's subcommands, for TAB
-    completion."""
+    completion. ``no_fish_aliases``: aliases fish cannot read, left out of it."""
     env = _environment()
     context = {
         "config": config,
@@ -98,31 +100,39 @@ def render_all(
         "cheat": config.cheat,
     }
     files = {
-        BASH_FILE: env.get_template("dotdbg.bash.j2").render(context),
+        **(
+            {BASH_FILE: env.get_template("dotdbg.bash.j2").render(context)}
+            if "bash" in shells
+            else {}
+        ),
         INPUTRC_FILE: env.get_template("inputrc.j2").render(context),
         PDBRC_FILE: env.get_template("pdbrc.j2").render(context),
     }
     warnings: list[str] = []
-    for shell in (s for s in ("zsh", "fish") if s in shells):
-        text, said = render_shell(env, context, shell)
-        files[f"dotdbg.{shell}"] = text
-        warnings += said
+    for shell, name in (("zsh", ZSH_FILE), ("fish", FISH_FILE)):
+        if shell in shells:
+            skipped = no_fish_aliases if shell == "fish" else ()
+            files[name], said = render_shell(env, context, config, shell, skipped)
+            warnings += said
     return Rendered(files, tuple(warnings))
 
 
 def render_shell(
-    env: jinja2.Environment, context: dict[str, object], shell: str
+    env: jinja2.Environment,
+    context: dict[str, object],
+    config: Config,
+    shell: str,
+    skipped: Collection[str],
 ) -> tuple[str, list[str]]:
-    """dotdbg.zsh or dotdbg.fish, and a warning for each function left out of it."""
+    """dotdbg.zsh or dotdbg.fish (without the aliases ``skipped``), and a warning for each
+    function left out of it."""
     from dotdbg.zshfish import kept_functions, left_out
 
-    config = context["config"]
-    assert isinstance(config, Config)
     names = [alias.name for alias in config.aliases] + [f.name for f in config.functions]
     cheat_alias = Alias(config.cheat.alias, "dotdbg cheat", "dotdbg cheat", "cheat")
     shell_context = {
         **context,
-        "aliases": config.aliases,
+        "aliases": [alias for alias in config.aliases if alias.name not in skipped],
         "functions": kept_functions(config, shell),
         "names": names,
         "cheat_alias": cheat_alias,

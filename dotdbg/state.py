@@ -14,6 +14,7 @@ from dotdbg.errors import DotdbgError
 from dotdbg.fileops import atomic_write, fsync_dir, read_state_file
 from dotdbg.paths import Paths
 from dotdbg.render import BASH_FILE, INPUTRC_FILE, PDBRC_FILE
+from dotdbg.zshfish import FISH_FILE, ZSH_FILE
 
 MANIFEST_VERSION = 1
 
@@ -34,11 +35,17 @@ class State:
 
 
 def block_files(paths: Paths) -> tuple[Path, ...]:
-    return (paths.bashrc, paths.inputrc, paths.pdbrc, *paths.login_files)
+    return (paths.bashrc, paths.inputrc, paths.pdbrc, *paths.login_files, paths.zshrc)
+
+
+def generated_path(paths: Paths, name: str) -> Path:
+    """Where the generated file ``name`` goes: fish's straight into the folder fish reads."""
+    return paths.fish_conf if name == FISH_FILE else paths.data_dir / name
 
 
 def generated_files(paths: Paths) -> tuple[Path, ...]:
-    return tuple(paths.data_dir / name for name in (BASH_FILE, INPUTRC_FILE, PDBRC_FILE))
+    names = (BASH_FILE, INPUTRC_FILE, PDBRC_FILE, ZSH_FILE, FISH_FILE)
+    return tuple(generated_path(paths, name) for name in names)
 
 
 def read_state(paths: Paths) -> State:

@@ -44,21 +44,64 @@ DryRunOption = Annotated[
 DiffOption = Annotated[bool, typer.Option("--diff", help="Show a unified diff of every change.")]
 
 
+def _shell_list(value: str | None) -> list[str] | None:
+    from dotdbg.render import SHELLS
+
+    if value is None:
+        return None
+    shells = [word.strip() for word in value.split(",") if word.strip()]
+    unknown = [shell for shell in shells if shell not in SHELLS]
+    if unknown or not shells:
+        raise DotdbgError(
+            f"--shell {value}: {'unknown shell ' + unknown[0] if unknown else 'no shell named'}",
+            hint="name one or more of bash, zsh, fish, separated by commas: --shell bash,zsh",
+        )
+    return shells
+
+
+ShellOption = Annotated[
+    Optional[str],  # noqa: UP045 - typer needs the Optional spelling on Python 3.10
+    typer.Option(
+        "--shell",
+        metavar="SHELLS",
+        help="Install for these shells only (bash,zsh,fish); the default is the shells of the "
+        "last install, else bash and whichever of zsh and fish are installed.",
+    ),
+]
+
+
 def register(app: typer.Typer) -> None:
     for command in (install, uninstall, status, diff, render, init, doctor, aliases, restore):
         app.command()(command)
 
 
 def install(
-    home: HomeOption = None, dry_run: DryRunOption = False, diff: DiffOption = False
+    home: HomeOption = None,
+    dry_run: DryRunOption = False,
+    diff: DiffOption = False,
+    shell: ShellOption = None,
 ) -> int:
-    """Render the config and install it into ~/.bashrc, ~/.inputrc and ~/.pdbrc."""
+    """Render the config and install it into ~/.bashrc, ~/.zshrc, fish's conf.d, ~/.inputrc
+    and ~/.pdbrc."""
     paths = Paths.from_env(home)
-    done = installer.install(paths, dry_run=dry_run)
+    shells = _shell_list(shell)
+    if shells:
+        _check_installed(shells)
+    done = installer.install(paths, dry_run=dry_run, shells=shells)
     assert done.config is not None
     warnings = [*done.warnings, *_new_shadows(paths, done.config, done)]
     report.print_install(paths, done, warnings, dry_run=dry_run, diff=diff)
     return 0
+
+
+def _check_installed(shells: list[str]) -> None:
+    missing = [shell for shell in shells if shutil.which(shell) is None]
+    if missing:
+        raise DotdbgError(
+            f"--shell: {missing[0]} is not installed, and dotdbg checks every file it writes "
+            f"with the shell that reads it",
+            hint=f"install {missing[0]} first, or leave it out of --shell",
+        )
 
 
 def _new_shadows(paths: Paths, config: Config, done: installer.Report) -> list[str]:
