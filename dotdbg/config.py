@@ -88,12 +88,19 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     _check_unique(aliases, functions, enabled, checker, over)
     cheat = cheat_section(base, over, checker)
     _check_cheat_alias(cheat.alias, [*aliases, *functions], enabled, checker, over)
-    user_bodies = _names_setting(checker.table(over, ("functions",)), "body")
+    user_functions = checker.table(over, ("functions",))
+    user_keys = {key: _names_setting(user_functions, key) for key in ("body", *SHELL_BODIES)}
     return Config(
         packs=tuple(sorted(packs.items())),
         aliases=tuple(Alias(**item) for item in aliases if enabled[item["pack"]]),
         functions=tuple(
-            Function(**item, user_body=item["name"] in user_bodies)
+            Function(
+                **item,
+                user_body=item["name"] in user_keys["body"],
+                user_keys=frozenset(
+                    key for key, names in user_keys.items() if item["name"] in names
+                ),
+            )
             for item in functions
             if enabled[item["pack"]]
         ),
@@ -109,11 +116,13 @@ def build_config(defaults: Source, user: Source | None) -> Config:
 
 
 def _names_setting(items: Mapping[str, Any], value_key: str) -> set[str]:
-    """The names in a user's [aliases] or [functions] whose ``value_key`` the user writes."""
+    """The names in a user's [aliases] or [functions] whose ``value_key`` the user writes
+    (the short form, ``name = "…"``, writes the main one: body or command)."""
+    short = value_key in ("body", "command")
     return {
         name
         for name, spec in items.items()
-        if isinstance(spec, str) or (isinstance(spec, dict) and value_key in spec)
+        if (short and isinstance(spec, str)) or (isinstance(spec, dict) and value_key in spec)
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import textwrap
 from collections.abc import Collection, Sequence
@@ -34,6 +35,7 @@ def tomlquote(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)  # JSON's escapes are all valid in TOML
 
 
+@functools.cache  # loading and compiling the templates is most of a render's time
 def _environment() -> jinja2.Environment:
     import jinja2
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from dotdbg.errors import DotdbgError
 from dotdbg.render import shquote
-from dotdbg.settings import Alias, Config
+from dotdbg.settings import Config
 from dotdbg.zshfish import fish_alias_body, kept_functions
 
 TIMEOUT = 60  # seconds, for a batch of parses
@@ -30,7 +30,7 @@ _PLAIN = re.compile(r"[\w./:=@%+,\- ]*")
 
 def check_zsh(text: str, config: Config) -> None:
     """Raise DotdbgError, naming the function to fix, unless zsh reads ``text``."""
-    written = [f for f in kept_functions(config, "zsh") if f.user_body or f.zsh is not None]
+    written = [f for f in kept_functions(config, "zsh") if f.user_wrote("zsh")]
     aliases = {alias.name: alias.command for alias in config.aliases}
     scripts = []
     for function in written:
@@ -90,7 +90,7 @@ def fish_alias_warnings(config: Config, names: set[str]) -> list[str]:
 
 def check_fish(text: str, config: Config) -> None:
     """Raise DotdbgError, naming the function to fix, unless fish reads ``text``."""
-    written = [f for f in kept_functions(config, "fish") if f.fish is not None]
+    written = [f for f in kept_functions(config, "fish") if f.user_wrote("fish")]
     said = parse_all(["fish", "--no-config", "--no-execute"], [f.body_for("fish") for f in written])
     for function, problem in zip(written, said, strict=True):
         if problem:
@@ -157,6 +157,3 @@ def _parse_batch(argv: Sequence[str], batch: Sequence[str], env: dict[str, str])
 def _first_line(shell: str, stderr: str) -> str:
     first = (stderr.strip().splitlines() or ["it does not parse"])[0]
     return f"{shell}: " + re.sub(r"^\S*(?:zsh|fish):( line \d+:)? ", "", first)
-
-
-__all__ = ["Alias", "check_fish", "check_zsh", "parse_all", "unreadable_fish_aliases"]
