@@ -11,11 +11,11 @@ and is never restored from, and a copy is written back only if its digest is the
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
-import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -23,15 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import (
-    backup_name,
-    fsync_dir,
-    make_dirs,
-    missing_dirs,
-    original_path,
-    real_target,
-    write_private,
-)
 from dotdbg.paths import Paths
 from dotdbg.state import MANIFEST_VERSION
 
@@ -73,9 +64,10 @@ def make_backup(
     A file that no longer holds the text the plan was made from was changed meanwhile (an
     editor, by hand): nothing is written then. On any failure the partial folder is removed.
     """
-    make_dirs(missing_dirs(paths.backups_dir), mode=0o700)
+    fs = paths.fs
+    fs.make_dirs(fs.missing_dirs(paths.backups_dir), mode=0o700)
     partial = paths.backups_dir / f"{PARTIAL}{_stamp()}-{os.getpid()}"
-    partial.mkdir(mode=0o700)
+    fs.mkdir(partial, mode=0o700)
     try:
         index = _save_files(paths, partial, files)
         index.update(
@@ -88,10 +80,9 @@ def make_backup(
             manifest=manifest or None,
         )
         text = json.dumps(index, indent=2, sort_keys=True) + "\n"
-        write_private(partial / INDEX, text.encode())
-        fsync_dir(partial)
+        fs.write_new(partial / INDEX, text.encode())
     except BaseException:
-        shutil.rmtree(partial, ignore_errors=True)
+        fs.remove_tree(partial)
         raise
     return partial
 
@@ -105,22 +96,22 @@ def new_name(paths: Paths) -> Path:
     stamp = _stamp()
     for suffix in ("", *(f"-{n}" for n in range(2, 10000))):
         candidate = paths.backups_dir / f"{stamp}{suffix}"
-        if not os.path.lexists(candidate):
+        if not paths.fs.lexists(candidate):
             return candidate
     raise DotdbgError(f"too many backups for {stamp} in {paths.backups_dir}")
 
 
-def publish(partial: Path, final: Path) -> None:
-    os.rename(partial, final)
-    fsync_dir(final.parent)
+def publish(paths: Paths, partial: Path, final: Path) -> None:
+    paths.fs.rename(partial, final)
 
 
 def _save_files(paths: Paths, folder: Path, files: Iterable[Saving]) -> dict[str, Any]:
+    fs = paths.fs
     digests: dict[str, str] = {}
     absent: list[str] = []
     for saving in {saving.path: saving for saving in files}.values():
         name = backup_name(paths, saving.path)
-        data = _current_bytes(saving.path)
+        data = fs.read_bytes(fs.real_target(saving.path))
         expected = None if saving.before is None else encoded(saving.before)
         if data != expected:
             raise DotdbgError(
@@ -133,20 +124,12 @@ def _save_files(paths: Paths, folder: Path, files: Iterable[Saving]) -> dict[str
             continue
         copy = folder / name
         try:
-            make_dirs(missing_dirs(copy.parent), mode=0o700)
-            write_private(copy, data)
-            fsync_dir(copy.parent)
+            fs.make_dirs(fs.missing_dirs(copy.parent), mode=0o700)
+            fs.write_new(copy, data)
         except OSError as error:  # name the file being saved, not the copy
             raise OSError(error.errno, error.strerror, str(saving.path)) from None
         digests[str(name)] = digest_bytes(data)
     return {"files": digests, "absent": sorted(absent)}
-
-
-def _current_bytes(path: Path) -> bytes | None:
-    try:
-        return real_target(path).read_bytes()
-    except FileNotFoundError:
-        return None
 
 
 # -- reading a backup ------------------------------------------------------------------------
@@ -167,7 +150,7 @@ class Contents:
 
 def read_backup(paths: Paths, folder: Path) -> Contents:
     """The contents of a complete backup folder; an error for any other."""
-    index = _read_index(folder)
+    index = _read_index(paths, folder)
     if index is None:
         raise DotdbgError(
             f"{paths.display(folder)} is not a complete backup (no index with digests, made by "
@@ -196,19 +179,21 @@ def _contents(paths: Paths, folder: Path, index: dict[str, Any]) -> Contents:
     )
 
 
-def _read_index(folder: Path) -> dict[str, Any] | None:
+def _read_index(paths: Paths, folder: Path) -> dict[str, Any] | None:
     """A complete folder's index; None for a folder without one (a dead run's, an older
     dotdbg's). An index that cannot be read is an error: skipping its folder would make a
     plain restore pick another one."""
     try:
-        raw = (folder / INDEX).read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
+        raw = paths.fs.read_bytes(folder / INDEX)
+    except NotADirectoryError:
         return None
     except OSError as error:
         raise DotdbgError(
             f"cannot read {folder / INDEX}: {error.strerror}, so dotdbg changed nothing",
             hint="check the backup folder and its file system",
         ) from None
+    if raw is None:
+        return None
     try:
         index = json.loads(raw.decode("utf-8"))
     except ValueError:  # damaged, or not UTF-8
@@ -219,15 +204,17 @@ def _read_index(folder: Path) -> dict[str, Any] | None:
     return index if isinstance(index.get("files"), dict) else None
 
 
-def is_complete(folder: Path) -> bool:
-    return _read_index(folder) is not None
+def is_complete(paths: Paths, folder: Path) -> bool:
+    return _read_index(paths, folder) is not None
 
 
 def verified_copy(paths: Paths, contents: Contents, original: Path) -> str:
     """The saved text of ``original``, only if its copy still has the recorded digest."""
     copy, expected = contents.saved[original]
     try:
-        data = copy.read_bytes()
+        data = paths.fs.read_bytes(copy)
+        if data is None:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(copy))
     except OSError as error:
         raise DotdbgError(
             f"cannot read the saved copy of {paths.display(original)} in "
@@ -248,10 +235,12 @@ def verified_copy(paths: Paths, contents: Contents, original: Path) -> str:
 
 def backup_dirs(paths: Paths) -> list[Path]:
     """Backup folders (not the partial ones), oldest first: by UTC timestamp, then -2, -3 …"""
-    if not paths.backups_dir.is_dir():
+    fs = paths.fs
+    if not fs.is_dir(paths.backups_dir):
         return []
-    folders = (p for p in paths.backups_dir.iterdir() if p.is_dir() and p.name[0] != ".")
-    return sorted(folders, key=_order)
+    names = [name for name in fs.listdir(paths.backups_dir) if name[0] != "."]
+    folders = (paths.backups_dir / name for name in names)
+    return sorted((folder for folder in folders if fs.is_dir(folder)), key=_order)
 
 
 def _order(folder: Path) -> tuple[str, int]:
@@ -261,7 +250,7 @@ def _order(folder: Path) -> tuple[str, int]:
 
 def complete_backups(paths: Paths) -> list[Contents]:
     """The backups restore can use, oldest first (each index read once)."""
-    indexed = ((folder, _read_index(folder)) for folder in backup_dirs(paths))
+    indexed = ((folder, _read_index(paths, folder)) for folder in backup_dirs(paths))
     return [_contents(paths, folder, index) for folder, index in indexed if index is not None]
 
 
@@ -288,12 +277,12 @@ def step_back(paths: Paths) -> Contents:
     return older[-1]
 
 
-def remove_folder(folder: Path) -> None:
+def remove_folder(paths: Paths, folder: Path) -> None:
     """Delete a backup folder: renamed first, so that a kill midway leaves no half folder
     under a timestamp name."""
     doomed = folder.with_name(f"{PRUNING}{folder.name}")
-    os.rename(folder, doomed)
-    shutil.rmtree(doomed, ignore_errors=True)
+    paths.fs.rename(folder, doomed)
+    paths.fs.remove_tree(doomed)
 
 
 def prune(paths: Paths, keep_newest: int = KEEP_NEWEST) -> list[Path]:
@@ -307,12 +296,26 @@ def prune(paths: Paths, keep_newest: int = KEEP_NEWEST) -> list[Path]:
     keep |= set(first_install)
     doomed = [b.folder for b in backups if b.folder not in keep]
     for folder in doomed:
-        remove_folder(folder)
+        remove_folder(paths, folder)
     return doomed
 
 
 def leftover_folders(paths: Paths) -> list[Path]:
     """Partial and half-deleted folders of runs that died."""
-    if not paths.backups_dir.is_dir():
+    if not paths.fs.is_dir(paths.backups_dir):
         return []
-    return sorted(p for p in paths.backups_dir.iterdir() if p.name.startswith((PARTIAL, PRUNING)))
+    names = paths.fs.listdir(paths.backups_dir)
+    return sorted(paths.backups_dir / n for n in names if n.startswith((PARTIAL, PRUNING)))
+
+
+def backup_name(paths: Paths, path: Path) -> Path:
+    """Where a backup folder keeps ``path``: relative to home, or under ``_abs/`` outside it."""
+    try:
+        return path.relative_to(paths.home)
+    except ValueError:
+        return Path("_abs") / path.relative_to(path.anchor)
+
+
+def original_path(paths: Paths, name: Path) -> Path:
+    """The file a backup folder's ``name`` was copied from (the inverse of ``backup_name``)."""
+    return Path("/", *name.parts[1:]) if name.parts[0] == "_abs" else paths.home / name

@@ -69,10 +69,8 @@ class Saved:
 def read_user_text(paths: Paths) -> str | None:
     """The user's config as written, Windows line endings (CRLF) included; None: no file."""
     try:
-        with paths.config_file.open(encoding="utf-8", newline="") as file:
-            return file.read()
-    except FileNotFoundError:
-        return None
+        data = paths.fs.read_bytes(paths.config_file)
+        return None if data is None else data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise DotdbgError(
             f"cannot read {paths.display(paths.config_file)}: not UTF-8 (byte {error.start})",
@@ -122,6 +120,7 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
     all written or none.
     """
     from dotdbg import install
+    from dotdbg.checks import remember
     from dotdbg.plan import Change, Plan, plan_install
     from dotdbg.state import is_installed, read_state
     from dotdbg.writer import apply, session
@@ -138,6 +137,7 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
         else:
             plan = Plan((change,), None, keep_manifest=True)
         folder = apply(paths, plan, command=command)
+        remember(paths, edited.rendered)
     config = edited.config
     report = install.Report(plan, folder, config.warnings, config) if installed else None
     return Saved(config, folder, report, edited.action)

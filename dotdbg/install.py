@@ -8,13 +8,15 @@ the one writer. A dry run (status, diff, --dry-run) takes no lock and writes not
 from __future__ import annotations
 
 import shutil
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dotdbg import blocks
-from dotdbg.backup import Contents, read_backup, step_back
+from dotdbg.backup import Contents, read_backup, step_back, verified_copy
+from dotdbg.checks import check_rendered, remember
+from dotdbg.commandnames import COMMAND_NAMES
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
@@ -26,11 +28,12 @@ from dotdbg.plan import (
     plan_restore,
     plan_uninstall,
 )
-from dotdbg.render import BASH_FILE, SHELLS, Rendered, render_all
+from dotdbg.render import Rendered, render_all
 from dotdbg.settings import Config
+from dotdbg.shells import registered, target_named
 from dotdbg.state import State, block_files, read_manifest, read_state
 from dotdbg.writer import apply, session
-from dotdbg.zshfish import FISH_FILE, ZSH_FILE
+from dotdbg.zshfish import left_out_warnings
 
 
 @dataclass(frozen=True)
@@ -42,51 +45,32 @@ class Report:
     restored: str | None = None  # the backup a restore put back
 
 
-def render_for(
-    paths: Paths,
-    config: Config,
-    shells: Sequence[str] | None = None,
-    no_fish_aliases: Collection[str] = (),
-) -> Rendered:
+def render_for(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
+    """The generated files for ``shells`` (None: ``selected_shells``)."""
     shown = [
         paths.display(source) if source.is_relative_to(paths.home) else "dotdbg's defaults"
         for source in config.sources
     ]
-    chosen = shells or selected_shells(paths)
-    return render_all(config, shown, command_names(), chosen, no_fish_aliases)
+    targets = [target_named(name) for name in shells or selected_shells(paths)]
+    return render_all(config, shown, COMMAND_NAMES, targets)
 
 
 def selected_shells(paths: Paths) -> tuple[str, ...]:
-    """The shells of the last install, else bash and those of zsh and fish installed here."""
+    """The shells of the last install; on the first, bash and those of the others installed on
+    this machine (``which``)."""
+    known = [target.name for target in registered()]
     recorded = read_manifest(paths).get("shells")
-    if isinstance(recorded, list) and recorded and set(recorded) <= set(SHELLS):
-        return tuple(shell for shell in SHELLS if shell in recorded)
-    return ("bash", *(shell for shell in ("zsh", "fish") if shutil.which(shell)))
-
-
-def command_names() -> list[str]:
-    from dotdbg.cli import command_names as names
-
-    return names()
+    if isinstance(recorded, list) and recorded and set(recorded) <= set(known):
+        return tuple(name for name in known if name in recorded)
+    return tuple(name for name in known if name == "bash" or shutil.which(name))
 
 
 def checked_render(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
-    """The generated files, once bash -n and shellcheck, zsh -n and fish --no-execute accept
-    them (each for the shells installed for)."""
-    from dotdbg import zshfishcheck
-    from dotdbg.bashcheck import check_bash
-
-    shells = shells or selected_shells(paths)
-    no_fish = zshfishcheck.unreadable_fish_aliases(config) if "fish" in shells else set()
-    rendered = render_for(paths, config, shells, no_fish)
-    if "bash" in shells:
-        check_bash(rendered.files[BASH_FILE], config)
-    if "zsh" in shells:
-        zshfishcheck.check_zsh(rendered.files[ZSH_FILE], config)
-    if "fish" in shells:
-        zshfishcheck.check_fish(rendered.files[FISH_FILE], config)
-    said = zshfishcheck.fish_alias_warnings(config, no_fish)
-    return replace(rendered, warnings=(*rendered.warnings, *said))
+    """The generated files, once each shell's checkers accept them (or accepted that text
+    before: ``checks``)."""
+    rendered = render_for(paths, config, shells)
+    check_rendered(paths, config, rendered)
+    return rendered
 
 
 def _with_interrupted(paths: Paths, plan: Plan) -> Plan:
@@ -115,7 +99,7 @@ def install(
     shells: Sequence[str] | None = None,
 ) -> Report:
     """``config``: None reads it under the lock (tests hand one in). ``shells``: those to
-    install for (the others' files are removed); None: as last time, else those installed."""
+    install for, the others' files removed (None: ``selected_shells``)."""
     early: tuple[Config, Rendered] | None = None
     if config is None and not dry_run:
         # Checked once before the lock too, so that a bad config fails before anything
@@ -127,10 +111,11 @@ def install(
         same = early is not None and early[0] == config
         rendered = early[1] if early and same else checked_render(paths, config, shells)
         plan = plan_install(paths, config, rendered, read_state(paths))
-        warnings = (*config.warnings, *rendered.warnings)
+        warnings = (*config.warnings, *left_out_warnings(config, rendered.shells))
         if dry_run:
             return Report(_with_interrupted(paths, plan), None, warnings, config)
         backup_dir = apply(paths, plan, command="install")
+        remember(paths, rendered)
     return Report(plan, backup_dir, warnings, config)
 
 
@@ -172,7 +157,9 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
     """Put back backup ``stamp``, or by default step one command further back."""
     with _session_unless(dry_run, paths):
         backup = step_back(paths) if stamp is None else _named(paths, stamp)
-        plan = plan_restore(paths, backup)
+        copies = {path: verified_copy(paths, backup, path) for path in backup.saved}
+        state = read_state(paths, also=(*backup.saved, *backup.absent))
+        plan = plan_restore(paths, backup, state, copies)
         backup_dir = (
             None if dry_run else apply(paths, plan, command="restore", restored=backup.folder.name)
         )
@@ -181,7 +168,7 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
 
 def _named(paths: Paths, stamp: str) -> Contents:
     folder = paths.backups_dir / stamp
-    if "/" in stamp or stamp.startswith(".") or not folder.is_dir():
+    if "/" in stamp or stamp.startswith(".") or not paths.fs.is_dir(folder):
         from dotdbg.backup import backup_dirs
 
         names = ", ".join(b.name for b in backup_dirs(paths)[-5:]) or "none yet"
@@ -197,7 +184,7 @@ def create_config(paths: Paths, text: str) -> Path | None:
     from dotdbg.plan import Change
 
     with session(paths):
-        if paths.config_file.exists():
+        if paths.fs.exists(paths.config_file):
             raise DotdbgError(
                 f"{paths.display(paths.config_file)} already exists; dotdbg left it alone",
                 hint="edit it, or move it away to get a fresh starter file",

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import atomic_write, fsync_dir, read_state_file
 from dotdbg.paths import Paths
 
 JOURNAL_VERSION = 1
@@ -85,13 +84,13 @@ def now() -> str:
 
 
 def write_journal(paths: Paths, journal: Journal) -> None:
-    atomic_write(paths.journal_file, journal.to_json().encode(), mode=0o600, follow=False)
+    paths.fs.write_atomic(paths.journal_file, journal.to_json().encode(), 0o600, follow=False)
 
 
 def read_journal(paths: Paths) -> Journal | None:
     shown = paths.display(paths.journal_file)
     try:
-        raw = read_state_file(paths.journal_file)
+        raw = paths.fs.read_bytes(paths.journal_file, follow=False)
     except OSError as error:
         raise DotdbgError(
             f"cannot read {shown}: {error.strerror}",
@@ -111,5 +110,4 @@ def read_journal(paths: Paths) -> Journal | None:
 
 def remove_journal(paths: Paths) -> None:
     with contextlib.suppress(FileNotFoundError):
-        paths.journal_file.unlink()
-    fsync_dir(paths.state_dir)
+        paths.fs.remove(paths.journal_file)

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dotdbg.homefs import HomeFS
 
 APP = "dotdbg"
 
@@ -22,6 +26,7 @@ class Paths:
     data_home: Path
     state_home: Path
     cache_home: Path
+    home_fs: HomeFS | None = field(default=None, compare=False, repr=False)  # None: local
     zdotdir_env: str = ""  # $ZDOTDIR as dotdbg found it (never read with --home)
 
     @classmethod
@@ -47,6 +52,19 @@ class Paths:
             cache_home=xdg("XDG_CACHE_HOME", ".cache"),
             zdotdir_env=env.get("ZDOTDIR", ""),
         )
+
+    @property
+    def fs(self) -> HomeFS:
+        """The filesystem this home is on: plan and apply read and write it only through this."""
+        if self.home_fs is not None:
+            return self.home_fs
+        from dotdbg.homefs import LOCAL
+
+        return LOCAL
+
+    def on(self, fs: HomeFS) -> Paths:
+        """The same locations on another filesystem (a home on another machine)."""
+        return replace(self, home_fs=fs)
 
     # -- dotdbg's own directories -------------------------------------------------------------
     @property
@@ -91,6 +109,11 @@ class Paths:
         return self.state_dir / "lock"
 
     @property
+    def check_cache_file(self) -> Path:
+        """The digests of generated texts that passed their shell's checks (``checks``)."""
+        return self.state_dir / "checked"
+
+    @property
     def journal_file(self) -> Path:
         """What a run is changing, written before its first change and removed after its last."""
         return self.state_dir / "journal.json"
@@ -123,6 +146,8 @@ class Paths:
         bash, where it is not set: zsh is asked then), else the home."""
         if self.zdotdir_env and Path(self.zdotdir_env).is_absolute():
             return Path(self.zdotdir_env)
+        if self.home_fs is not None:  # another machine: its ~/.zshenv is not run here
+            return self.home
         return _zdotdir_from_zshenv(self.home) or self.home
 
     @property

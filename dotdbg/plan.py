@@ -1,9 +1,8 @@
 """Plans: the file changes an install, uninstall, restore or login-file fix would make.
 
-A plan is computed from the texts on disk (a ``State``) and the rendered files, and nothing here
-writes, so ``--dry-run`` and ``--diff`` cost nothing extra and tests check plans without touching
-a home directory. Two reads remain: whether /etc/inputrc exists, and ``plan_restore`` reading the
-backup it restores and the files it would replace.
+A plan is computed from the disk state read up front (a ``State``: texts, records, whether
+/etc/inputrc exists) and the rendered files; nothing here reads or writes, so ``--dry-run`` and
+``--diff`` cost nothing extra and tests plan on literal disk states without a home directory.
 """
 
 from __future__ import annotations
@@ -15,24 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg import blocks
-from dotdbg.backup import Contents, verified_copy
+from dotdbg.backup import Contents
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
-from dotdbg.render import BASH_FILE, INPUTRC_FILE, PDBRC_FILE, Rendered, bash_source_line
+from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered
 from dotdbg.settings import Config
+from dotdbg.shells import generated_path, registered
 from dotdbg.state import (
     MANIFEST_VERSION,
+    SYSTEM_INPUTRC,
     State,
     block_files,
     digest,
     generated_files,
-    generated_path,
-    read_manifest,
-    read_text,
 )
-from dotdbg.zshfish import FISH_FILE, ZSH_FILE
-
-SYSTEM_INPUTRC = Path("/etc/inputrc")
 
 
 @dataclass(frozen=True)
@@ -72,10 +67,17 @@ def desired_blocks(
         created = state.block_record(paths.inputrc).get(
             "created", state.text(paths.inputrc) is None
         )
-        system = f"$include {SYSTEM_INPUTRC}\n" if created and SYSTEM_INPUTRC.exists() else ""
+        system = f"$include {SYSTEM_INPUTRC}\n" if created and state.system_inputrc else ""
         inputrc_body = system + f"$include {_tilde(paths.data_dir / INPUTRC_FILE, paths.home)}\n"
-    bashrc_body = source_body(paths, BASH_FILE) if BASH_FILE in rendered.files else None
-    zshrc_body = source_body(paths, ZSH_FILE) if ZSH_FILE in rendered.files else None
+    rc_bodies = {
+        target.rc_file(paths): (
+            target.load_block(target.generated_path(paths), paths.home)
+            if target.name in rendered.shells
+            else None
+        )
+        for target in registered()
+        if target.rc_file
+    }
     pdb_lines = [
         line
         for line in rendered.files[PDBRC_FILE].splitlines(keepends=True)
@@ -87,23 +89,11 @@ def desired_blocks(
         for path in paths.login_files
     }
     return {
-        paths.bashrc: bashrc_body,
+        **rc_bodies,
         paths.inputrc: inputrc_body,
         paths.pdbrc: "".join(pdb_lines) or None,
         **login,
-        paths.zshrc: zshrc_body,
     }
-
-
-def source_body(paths: Paths, name: str) -> str:
-    """The block that loads a generated file: the same lines read in bash and in zsh."""
-    path = bash_source_line(paths.data_dir / name, paths.home)
-    return f"if [ -f {path} ]; then\n    . {path}\nfi\n"
-
-
-def rendered_shells(rendered: Rendered) -> list[str]:
-    names = {"bash": BASH_FILE, "zsh": ZSH_FILE, "fish": FISH_FILE}
-    return [shell for shell, name in names.items() if name in rendered.files]
 
 
 # ~/.profile is read by sh too, hence the $BASH_VERSION test.
@@ -127,7 +117,7 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
         Change(generated_path(paths, name), state.text(generated_path(paths, name)), text)
         for name, text in rendered.files.items()
     ]
-    generated = {change.path: digest(change.after) for change in changes if change.after}
+    generated = {str(change.path): digest(change.after) for change in changes if change.after}
     changes += _dropped_shells(paths, state, set(generated))
     records: dict[str, Any] = {}
     for path, body in desired_blocks(paths, config, state, rendered).items():
@@ -139,9 +129,9 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
     manifest = {
         "version": MANIFEST_VERSION,
         "blocks": records,
-        "generated": {str(path): sha for path, sha in generated.items()},
+        "generated": generated,
         "dirs": state.manifest.get("dirs", []),
-        "shells": rendered_shells(rendered),
+        "shells": list(rendered.shells),
     }
     return Plan(
         tuple(changes),
@@ -150,13 +140,24 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
     )
 
 
-def _dropped_shells(paths: Paths, state: State, kept: set[Path]) -> list[Change]:
-    """The generated files of the shells no longer installed: removed if dotdbg wrote them."""
-    recorded = state.manifest.get("generated", {})
+def _dropped_shells(paths: Paths, state: State, kept: set[str]) -> list[Change]:
+    """The generated files of the shells no longer installed for: removed."""
     return [
         Change(path, state.text(path), None)
+        for path in _our_generated_files(paths, state)
+        if str(path) not in kept
+    ]
+
+
+def _our_generated_files(paths: Paths, state: State) -> list[Path]:
+    """The generated files there are: in dotdbg's own folder, or recorded as written by it
+    (fish's conf.d/dotdbg.fish may be a file of the user's own that dotdbg never wrote)."""
+    recorded = state.manifest.get("generated", {})
+    return [
+        path
         for path in generated_files(paths)
-        if path not in kept and str(path) in recorded and state.text(path) is not None
+        if state.text(path) is not None
+        and (path.is_relative_to(paths.data_dir) or str(path) in recorded)
     ]
 
 
@@ -231,11 +232,7 @@ def plan_uninstall(
 ) -> Plan:
     """Remove every block and generated file. ``accepted``: the blocks dotdbg would write now,
     which prove a block is dotdbg's when its records are missing."""
-    changes = [
-        Change(path, state.text(path), None)
-        for path in generated_files(paths)
-        if state.text(path) is not None
-    ]
+    changes = [Change(path, state.text(path), None) for path in _our_generated_files(paths, state)]
     for path in block_files(paths):
         record = state.block_record(path)
         after = _without_block(path, state.text(path), record, (accepted or {}).get(path, ()))
@@ -319,16 +316,14 @@ def plan_profile_fix(paths: Paths, state: State) -> Plan:
     return Plan((change,), manifest)
 
 
-def plan_restore(paths: Paths, backup: Contents) -> Plan:
-    """Put every file saved in ``backup`` back where it came from (only copies whose digest
-    is the one recorded), delete the files that did not exist then, and give each of them back
-    the manifest record it had."""
-    changes = [
-        Change(path, read_text(path), verified_copy(paths, backup, path)) for path in backup.saved
-    ]
-    changes += [Change(path, read_text(path), None) for path in backup.absent]
+def plan_restore(paths: Paths, backup: Contents, state: State, copies: Mapping[Path, str]) -> Plan:
+    """Put every file saved in ``backup`` back where it came from (``copies``: the saved texts,
+    read and verified against their digests), delete the files that did not exist then, and
+    give each of them back the manifest record it had. ``state`` holds the current texts."""
+    changes = [Change(path, state.text(path), copies[path]) for path in backup.saved]
+    changes += [Change(path, state.text(path), None) for path in backup.absent]
     changes.sort(key=lambda change: str(change.path))
-    current = read_manifest(paths)
+    current = state.manifest
     if backup.manifest is None:
         note = (
             "this backup keeps dotdbg's records in a format this dotdbg cannot read: files "

@@ -9,7 +9,6 @@ someone since the run died is left as it is, and said so.
 from __future__ import annotations
 
 import contextlib
-import shutil
 from pathlib import Path
 
 from dotdbg.backup import (
@@ -22,13 +21,6 @@ from dotdbg.backup import (
     verified_copy,
 )
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import (
-    atomic_write,
-    fsync_dir,
-    leftover_temp_files,
-    real_target,
-    remove_empty_dirs,
-)
 from dotdbg.journal import Journal, Step, read_journal, remove_journal
 from dotdbg.paths import Paths
 from dotdbg.state import block_files, save_manifest
@@ -43,24 +35,22 @@ def recover(paths: Paths) -> list[str]:
     return lines + tidy(paths)
 
 
-def current_digest(path: Path) -> str | None:
-    try:
-        return digest_bytes(real_target(path).read_bytes())
-    except FileNotFoundError:
-        return None
+def current_digest(paths: Paths, path: Path) -> str | None:
+    data = paths.fs.read_bytes(paths.fs.real_target(path))
+    return None if data is None else digest_bytes(data)
 
 
-def all_written(journal: Journal) -> bool:
-    return all(current_digest(step.path) == step.after for step in journal.steps)
+def all_written(paths: Paths, journal: Journal) -> bool:
+    return all(current_digest(paths, step.path) == step.after for step in journal.steps)
 
 
 def finish(paths: Paths, journal: Journal) -> str:
     what = f"the `dotdbg {journal.command}` interrupted at {journal.when}"
     try:
-        if all_written(journal):
+        if all_written(paths, journal):
             if journal.writes_manifest:
                 save_manifest(paths, journal.manifest)
-            remove_empty_dirs(list(journal.remove_dirs))
+            paths.fs.remove_empty_dirs(list(journal.remove_dirs))
             remove_journal(paths)
             return f"finished {what}: every file had been written; its records are saved now"
         kept = roll_back(paths, journal)
@@ -83,7 +73,7 @@ def finish(paths: Paths, journal: Journal) -> str:
 def roll_back(paths: Paths, journal: Journal) -> list[Path]:
     """Put every file of the run back from its backup; returns the files left alone because
     they hold neither the text from before nor the run's (someone changed them since)."""
-    now = {step.path: current_digest(step.path) for step in journal.steps}
+    now = {step.path: current_digest(paths, step.path) for step in journal.steps}
     written = [step for step in journal.steps if now[step.path] == step.after]
     kept = [step.path for step in journal.steps if now[step.path] not in (step.before, step.after)]
     folder = paths.backups_dir / journal.backup
@@ -93,25 +83,23 @@ def roll_back(paths: Paths, journal: Journal) -> list[Path]:
             _put_back(paths, backup, step)
         if journal.writes_manifest and backup.manifest is not None:
             save_manifest(paths, backup.manifest or None)
-    remove_empty_dirs(list(journal.dirs))
+    paths.fs.remove_empty_dirs(list(journal.dirs))
     remove_journal(paths)
     with contextlib.suppress(OSError):  # the files are as saved there: the copy is spare
-        remove_folder(folder)
+        remove_folder(paths, folder)
     return kept
 
 
 def _put_back(paths: Paths, backup: Contents, step: Step) -> None:
     if step.before is None:
-        target = real_target(step.path)
-        target.unlink()
-        fsync_dir(target.parent)
+        paths.fs.remove(paths.fs.real_target(step.path))
     else:
-        atomic_write(step.path, encoded(verified_copy(paths, backup, step.path)))
+        paths.fs.write_atomic(step.path, encoded(verified_copy(paths, backup, step.path)))
 
 
 def written_dirs(paths: Paths) -> list[Path]:
     """Every directory dotdbg writes files in (where a dead run's temp files can be)."""
-    parents = [real_target(path).parent for path in block_files(paths)]
+    parents = [paths.fs.real_target(path).parent for path in block_files(paths)]
     dirs = [paths.home, paths.data_dir, paths.config_dir, paths.state_dir, *parents]
     return list(dict.fromkeys(dirs))
 
@@ -119,16 +107,17 @@ def written_dirs(paths: Paths) -> list[Path]:
 def tidy(paths: Paths) -> list[str]:
     """Remove the temp files and unfinished backup folders of runs that died."""
     lines = []
-    temps = [temp for directory in written_dirs(paths) for temp in leftover_temp_files(directory)]
+    fs = paths.fs
+    temps = [temp for folder in written_dirs(paths) for temp in fs.leftover_temp_files(folder)]
     for temp in temps:
         with contextlib.suppress(FileNotFoundError):
-            temp.unlink()
+            fs.remove(temp)
     if temps:
         shown = ", ".join(paths.display(temp) for temp in temps)
         lines.append(f"removed {len(temps)} temp file(s) that a killed dotdbg run left: {shown}")
     folders = leftover_folders(paths)
     for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
+        fs.remove_tree(folder)
     if folders:
         shown = ", ".join(folder.name for folder in folders)
         lines.append(
@@ -146,7 +135,7 @@ def interrupted(paths: Paths) -> str:
         return ""
     finishes = (
         "saves its records (every file was written)"
-        if all_written(journal)
+        if all_written(paths, journal)
         else "undoes it (puts its files back from the backup)"
     )
     return (

@@ -1,22 +1,23 @@
-"""Config → the text of the generated files. Pure: ``bashcheck`` checks what comes out."""
+"""Config → the text of the generated files: one per shell target (``dotdbg.shells``), and
+inputrc and pdbrc. Pure: each target's checker checks what comes out (``checks``)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import textwrap
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotdbg import __version__
 from dotdbg.paths import resource_dir
-from dotdbg.settings import Alias, Config, Function
-from dotdbg.zshfish import FISH_FILE, ZSH_FILE
+from dotdbg.settings import Config, Function
 
 if TYPE_CHECKING:
     import jinja2
+
+    from dotdbg.shells import ShellTarget
 
 BASH_FILE = "dotdbg.bash"
 INPUTRC_FILE = "inputrc"
@@ -35,7 +36,6 @@ def tomlquote(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)  # JSON's escapes are all valid in TOML
 
 
-@functools.cache  # loading and compiling the templates is most of a render's time
 def _environment() -> jinja2.Environment:
     import jinja2
 
@@ -47,35 +47,25 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         autoescape=False,
     )
+    from dotdbg.shells import registered
+
     env.filters["shquote"] = shquote
     env.filters["tomlquote"] = tomlquote
-    env.filters["definition"] = function_definition
-    from dotdbg import zshfish
-
-    for name in (
-        "fishquote",
-        "zsh_definition",
-        "zsh_history_size",
-        "zsh_history_options",
-        "zsh_key",
-        "fish_definition",
-        "fish_alias",
-        "fish_key",
-    ):
-        env.filters[name] = getattr(zshfish, name)
+    for target in registered():
+        env.filters.update(target.filters)
     return env
-
-
-SHELLS = ("bash", "zsh", "fish")
 
 
 @dataclass(frozen=True)
 class Rendered:
-    """The generated files by name (``dotdbg.bash``, ``dotdbg.zsh``, ``dotdbg.fish``,
-    ``inputrc``, ``pdbrc``), and the warnings of rendering them (a function a shell lacks)."""
+    """The generated files by name (``dotdbg.bash``, ``inputrc``, ``pdbrc``), and the shells
+    they were rendered for (each shell's file comes first)."""
 
     files: dict[str, str]
-    warnings: tuple[str, ...] = ()
+    shells: tuple[str, ...] = ("bash",)
+
+    def shell_text(self, target: ShellTarget) -> str:
+        return self.files[target.generated]
 
 
 def header_lines(config: Config, display: Sequence[str]) -> list[str]:
@@ -89,11 +79,13 @@ def render_all(
     config: Config,
     sources_display: Sequence[str],
     commands: Sequence[str],
-    shells: Sequence[str] = ("bash",),
-    no_fish_aliases: Collection[str] = (),
+    shells: Sequence[ShellTarget] | None = None,
 ) -> Rendered:
-    """Every generated file for ``shells``. ``commands`` are dotdbg's subcommands, for TAB
-    completion. ``no_fish_aliases``: aliases fish cannot read, left out of it."""
+    """Every generated file: one per shell (``shells``; default: those ``config`` selects),
+    then inputrc and pdbrc. ``commands`` are dotdbg's subcommands, for TAB completion."""
+    from dotdbg.shells import selected
+
+    targets = selected(config) if shells is None else tuple(shells)
     env = _environment()
     context = {
         "config": config,
@@ -102,48 +94,12 @@ def render_all(
         "cheat": config.cheat,
     }
     files = {
-        **(
-            {BASH_FILE: env.get_template("dotdbg.bash.j2").render(context)}
-            if "bash" in shells
-            else {}
-        ),
-        INPUTRC_FILE: env.get_template("inputrc.j2").render(context),
-        PDBRC_FILE: env.get_template("pdbrc.j2").render(context),
+        target.generated: env.get_template(target.template).render(context, shell=target.name)
+        for target in targets
     }
-    warnings: list[str] = []
-    for shell, name in (("zsh", ZSH_FILE), ("fish", FISH_FILE)):
-        if shell in shells:
-            skipped = no_fish_aliases if shell == "fish" else ()
-            files[name], said = render_shell(env, context, config, shell, skipped)
-            warnings += said
-    return Rendered(files, tuple(warnings))
-
-
-def render_shell(
-    env: jinja2.Environment,
-    context: dict[str, object],
-    config: Config,
-    shell: str,
-    skipped: Collection[str],
-) -> tuple[str, list[str]]:
-    """dotdbg.zsh or dotdbg.fish (without the aliases ``skipped``), and a warning for each
-    function left out of it."""
-    from dotdbg.zshfish import kept_functions, left_out
-
-    names = [alias.name for alias in config.aliases] + [f.name for f in config.functions]
-    cheat_alias = Alias(config.cheat.alias, "dotdbg cheat", "dotdbg cheat", "cheat")
-    shell_context = {
-        **context,
-        "aliases": [alias for alias in config.aliases if alias.name not in skipped],
-        "functions": kept_functions(config, shell),
-        "names": names,
-        "cheat_alias": cheat_alias,
-    }
-    text = env.get_template(f"dotdbg.{shell}.j2").render(shell_context)
-    warnings = [
-        item.warning(config.where(("functions", item.name))) for item in left_out(config, shell)
-    ]
-    return text, warnings
+    files[INPUTRC_FILE] = env.get_template("inputrc.j2").render(context)
+    files[PDBRC_FILE] = env.get_template("pdbrc.j2").render(context)
+    return Rendered(files, tuple(target.name for target in targets))
 
 
 def render_starter_config(config: Config) -> str:

@@ -75,7 +75,7 @@ def print_backups(paths: Paths) -> None:
     except DotdbgError:
         next_one = None
     for folder in backup_dirs(paths):
-        if not is_complete(folder):
+        if not is_complete(paths, folder):
             print(f"{folder.name}  (no complete index: restore refuses it)")
             continue
         contents = read_backup(paths, folder)

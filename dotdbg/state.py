@@ -1,20 +1,21 @@
-"""What is on disk: the texts of the files dotdbg may touch and the manifest of its last run."""
+"""What is on disk: the texts of the files dotdbg may touch and the manifest of its last run,
+read up front through the home's filesystem (``paths.fs``); the planner works on this alone."""
 
 from __future__ import annotations
 
 import errno
 import hashlib
 import json
-import os
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import atomic_write, fsync_dir, read_state_file
+from dotdbg.homefs import HomeFS
 from dotdbg.paths import Paths
-from dotdbg.render import BASH_FILE, INPUTRC_FILE, PDBRC_FILE
-from dotdbg.zshfish import FISH_FILE, ZSH_FILE
+from dotdbg.render import INPUTRC_FILE, PDBRC_FILE
+from dotdbg.shells import registered
 
 MANIFEST_VERSION = 1
 
@@ -25,6 +26,7 @@ class State:
 
     texts: dict[Path, str | None]
     manifest: dict[str, Any]
+    system_inputrc: bool = field(default=False)  # /etc/inputrc exists: a new ~/.inputrc loads it
 
     def text(self, path: Path) -> str | None:
         return self.texts.get(path)
@@ -34,31 +36,33 @@ class State:
         return record
 
 
+SYSTEM_INPUTRC = Path("/etc/inputrc")
+
+
 def block_files(paths: Paths) -> tuple[Path, ...]:
-    return (paths.bashrc, paths.inputrc, paths.pdbrc, *paths.login_files, paths.zshrc)
-
-
-def generated_path(paths: Paths, name: str) -> Path:
-    """Where the generated file ``name`` goes: fish's straight into the folder fish reads."""
-    return paths.fish_conf if name == FISH_FILE else paths.data_dir / name
+    """Every home file that can hold a dotdbg block: each shell's rc file, ~/.inputrc,
+    ~/.pdbrc and the login files."""
+    rc_files = [target.rc_file(paths) for target in registered() if target.rc_file]
+    return (*rc_files, paths.inputrc, paths.pdbrc, *paths.login_files)
 
 
 def generated_files(paths: Paths) -> tuple[Path, ...]:
-    names = (BASH_FILE, INPUTRC_FILE, PDBRC_FILE, ZSH_FILE, FISH_FILE)
-    return tuple(generated_path(paths, name) for name in names)
+    shells = [target.generated_path(paths) for target in registered()]
+    return (*shells, *(paths.data_dir / name for name in (INPUTRC_FILE, PDBRC_FILE)))
 
 
-def read_state(paths: Paths) -> State:
-    texts = {path: read_text(path) for path in (*block_files(paths), *generated_files(paths))}
-    return State(texts, read_manifest(paths))
+def read_state(paths: Paths, also: Iterable[Path] = ()) -> State:
+    """Every file dotdbg may touch (and ``also``), its records, and /etc/inputrc's presence."""
+    fs = paths.fs
+    files = dict.fromkeys((*block_files(paths), *generated_files(paths), *also))
+    texts = {path: read_text(fs, path) for path in files}
+    return State(texts, read_manifest(paths), fs.exists(SYSTEM_INPUTRC))
 
 
-def read_text(path: Path) -> str | None:
+def read_text(fs: HomeFS, path: Path) -> str | None:
     """A file's exact text (any bytes survive a round trip); None when it does not exist."""
     try:
-        return path.read_bytes().decode("utf-8", errors="surrogateescape")
-    except FileNotFoundError:
-        return None
+        data = fs.read_bytes(path)
     except IsADirectoryError:
         raise DotdbgError(
             f"{path} is a directory", hint="move it away; dotdbg expects a file"
@@ -71,6 +75,7 @@ def read_text(path: Path) -> str | None:
         raise DotdbgError(
             f"cannot read {path}: {error.strerror}", hint=f"check: ls -ld {path.parent}"
         ) from None
+    return None if data is None else data.decode("utf-8", errors="surrogateescape")
 
 
 def read_manifest(paths: Paths) -> dict[str, Any]:
@@ -81,7 +86,7 @@ def read_manifest(paths: Paths) -> dict[str, Any]:
     """
     shown = paths.display(paths.manifest_file)
     try:
-        raw = read_state_file(paths.manifest_file)
+        raw = paths.fs.read_bytes(paths.manifest_file, follow=False)
     except OSError as error:
         why = "it is a symlink" if error.errno == errno.ELOOP else error.strerror
         raise DotdbgError(
@@ -113,9 +118,8 @@ def digest(text: str) -> str:
 def save_manifest(paths: Paths, manifest: dict[str, Any] | None) -> None:
     """Write the manifest (None: remove it); a symlink in its place is replaced, not followed."""
     if manifest is None:
-        if os.path.lexists(paths.manifest_file):
-            paths.manifest_file.unlink()
-            fsync_dir(paths.state_dir)
+        if paths.fs.lexists(paths.manifest_file):
+            paths.fs.remove(paths.manifest_file)
         return
     text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-    atomic_write(paths.manifest_file, text.encode(), mode=0o600, follow=False)
+    paths.fs.write_atomic(paths.manifest_file, text.encode(), mode=0o600, follow=False)

@@ -1,16 +1,15 @@
 """The one writer of a home: every command that changes files applies its plan here.
 
 ``apply`` checks every target, saves a complete backup, writes the journal, then the files and
-the manifest, and removes the journal: a run completes, or changes nothing (rolled back at once,
-or by the next run when this one is killed). ``session`` is the lock every writing command
-holds, and the place where the leftovers of a dead run are finished first.
+the manifest, and removes the journal, all through the home's filesystem (``paths.fs``): a run
+completes, or changes nothing (rolled back at once, or by the next run when this one is killed).
+``session`` is the lock every writing command holds, and the place where the leftovers of a dead
+run are finished first.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -18,22 +17,14 @@ from typing import Any
 
 from dotdbg.backup import Saving, digest_bytes, encoded, make_backup, new_name, prune, publish
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import (
-    atomic_write,
-    blocking_file,
-    fsync_dir,
-    make_dirs,
-    missing_dirs,
-    real_target,
-    remove_empty_dirs,
-    run_lock,
-)
+from dotdbg.homefs import FileInfo
 from dotdbg.journal import Journal, Step, now, remove_journal, write_journal
 from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
 from dotdbg.plan import Change, Plan
 from dotdbg.recover import recover, roll_back
 from dotdbg.state import read_manifest, save_manifest
+from dotdbg.statedir import run_lock
 
 
 @contextlib.contextmanager
@@ -50,30 +41,31 @@ def session(paths: Paths) -> Iterator[None]:
 
 def preflight(paths: Paths, changes: Iterable[Change]) -> None:
     """Refuse before the first write if any file cannot be written: nothing is half-changed."""
+    fs = paths.fs
     for change in changes:
-        target = real_target(change.path)
         shown = paths.display(change.path)
         try:
-            info = target.stat() if target.exists() else None
+            target = fs.real_target(change.path)
+            info = fs.stat(target)
         except OSError as error:
             raise cannot("read", paths, change.path, error) from None
         if info is not None:
-            _check_owned(shown, info)
-            if not info.st_mode & stat.S_IWUSR:
+            _check_owned(paths, shown, info)
+            if not info.mode & stat.S_IWUSR:
                 raise DotdbgError(
                     f"{shown} is read-only, so dotdbg changed nothing",
                     hint=f"make it writable (chmod u+w {shown}) or switch off its pack in the "
                     "config",
                 )
-        _check_directory(target.parent)
+        _check_directory(paths, target.parent)
 
 
-def _check_owned(shown: str, info: os.stat_result) -> None:
+def _check_owned(paths: Paths, shown: str, info: FileInfo) -> None:
     """A file of another user is never replaced: the new file would be the runner's. (Root
-    keeps the owner: atomic_write gives the new file the old one's.)"""
-    if os.geteuid() in (0, info.st_uid):
+    keeps the owner: write_atomic gives the new file the old one's.)"""
+    if paths.fs.euid() in (0, info.uid):
         return
-    owner = _user_name(info.st_uid)
+    owner = paths.fs.user_name(info.uid)
     raise DotdbgError(
         f"{shown} belongs to {owner}, not to you, so dotdbg changed nothing",
         hint=f"dotdbg does not take over another user's file; ask {owner} to make it yours "
@@ -81,32 +73,23 @@ def _check_owned(shown: str, info: os.stat_result) -> None:
     )
 
 
-def _user_name(uid: int) -> str:
-    import pwd
-
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return f"uid {uid}"
-
-
-def _check_directory(directory: Path) -> None:
-    blocker = blocking_file(directory)
+def _check_directory(paths: Paths, directory: Path) -> None:
+    blocker = paths.fs.blocking_file(directory)
     if blocker is not None:
         raise DotdbgError(
             f"{blocker} is a file where dotdbg needs a directory, so dotdbg changed nothing",
             hint=f"move it away (mv {blocker} {blocker}.old), then run it again",
         )
-    directory = _existing_parent(directory)
-    if not os.access(directory, os.W_OK):
+    directory = _existing_parent(paths, directory)
+    if not paths.fs.can_write(directory):
         raise DotdbgError(
             f"cannot write in {directory}, so dotdbg changed nothing",
             hint="check the directory's permissions",
         )
 
 
-def _existing_parent(directory: Path) -> Path:
-    while not directory.exists():
+def _existing_parent(paths: Paths, directory: Path) -> Path:
+    while not paths.fs.exists(directory):
         directory = directory.parent
     return directory
 
@@ -134,10 +117,10 @@ def apply(paths: Paths, plan: Plan, *, command: str, restored: str | None = None
     if not pending:
         if not plan.keep_manifest and (plan.manifest or {}) != old_manifest:
             _save_manifest_or_fail(paths, plan.manifest)
-        remove_empty_dirs(list(plan.remove_dirs))
+        paths.fs.remove_empty_dirs(list(plan.remove_dirs))
         return None
     preflight(paths, pending)
-    dirs = [d for change in pending if change.after is not None for d in _dirs_for(change)]
+    dirs = [d for change in pending if change.after is not None for d in _dirs_for(paths, change)]
     dirs = list(dict.fromkeys(dirs))
     manifest = _with_dirs(plan.manifest, dirs)
     partial = _back_up(paths, pending, command, old_manifest, dirs, restored)
@@ -165,17 +148,17 @@ def _start(paths: Paths, journal: Journal, partial: Path, folder: Path) -> None:
     try:
         write_journal(paths, journal)
         at = folder
-        publish(partial, folder)
+        publish(paths, partial, folder)
     except OSError as error:
         with contextlib.suppress(OSError):
             if at == folder:
                 remove_journal(paths)
-            shutil.rmtree(partial, ignore_errors=True)
+            paths.fs.remove_tree(partial)
         raise cannot("write", paths, at, error) from None
 
 
-def _dirs_for(change: Change) -> list[Path]:
-    return missing_dirs(real_target(change.path).parent)
+def _dirs_for(paths: Paths, change: Change) -> list[Path]:
+    return paths.fs.missing_dirs(paths.fs.real_target(change.path).parent)
 
 
 def _with_dirs(manifest: dict[str, Any] | None, dirs: list[Path]) -> dict[str, Any] | None:
@@ -228,10 +211,10 @@ def _write_all(paths: Paths, journal: Journal, pending: tuple[Change, ...]) -> N
     try:
         for directory in journal.dirs:
             at = directory
-            make_dirs([directory])
+            paths.fs.mkdir(directory)
         for change in pending:
             at = change.path
-            _write(change.path, change.after)
+            _write(paths, change.path, change.after)
         if journal.writes_manifest:
             at = paths.manifest_file
             save_manifest(paths, journal.manifest)
@@ -240,13 +223,11 @@ def _write_all(paths: Paths, journal: Journal, pending: tuple[Change, ...]) -> N
         raise
 
 
-def _write(path: Path, text: str | None) -> None:
+def _write(paths: Paths, path: Path, text: str | None) -> None:
     if text is None:
-        target = real_target(path)
-        target.unlink()
-        fsync_dir(target.parent)
+        paths.fs.remove(paths.fs.real_target(path))
     else:
-        atomic_write(path, encoded(text))
+        paths.fs.write_atomic(path, encoded(text))
 
 
 def _undo(paths: Paths, journal: Journal, at: Path, error: BaseException) -> None:
@@ -272,7 +253,7 @@ def _undo(paths: Paths, journal: Journal, at: Path, error: BaseException) -> Non
 
 def _done(paths: Paths, journal: Journal) -> None:
     """After the last write: empty directories go, then the journal, then old backups."""
-    remove_empty_dirs(list(journal.remove_dirs))
+    paths.fs.remove_empty_dirs(list(journal.remove_dirs))
     try:
         remove_journal(paths)
     except OSError as error:

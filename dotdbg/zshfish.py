@@ -4,6 +4,7 @@ key names and history options, and which functions each shell is left without. P
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dotdbg.settings import Alias, Config, Function, History
@@ -55,6 +56,15 @@ def _why_left_out(function: Function, shell: str) -> str:
         if found:
             return f"its bash body uses {found[0]}, which zsh does not have ({example})"
     return ""
+
+
+def left_out_warnings(config: Config, shells: Sequence[str]) -> list[str]:
+    """What install says about the functions each of ``shells`` goes without."""
+    return [
+        item.warning(config.where(("functions", item.name)))
+        for shell in shells
+        for item in left_out(config, shell)
+    ]
 
 
 def kept_functions(config: Config, shell: str) -> list[Function]:
@@ -110,22 +120,29 @@ def fish_definition(function: Function) -> str:
 
 
 def fish_alias(alias: Alias) -> str:
-    """An alias as fish's own ``alias`` writes one: a function that passes its arguments on,
-    described as ``alias NAME=COMMAND`` (so ``alias`` lists it) and completing like it."""
+    """An alias as a function that passes its arguments on, described as ``alias NAME=COMMAND``
+    (so fish's ``alias`` lists it) and completing like the command. The command is a quoted
+    string that ``eval`` reads when the alias runs: as in bash, a command fish cannot read
+    fails when it is used and never breaks the file."""
+    first = alias.command.split(maxsplit=1)[0] if alias.command.strip() else ""
+    # `command` first when the alias has the name of what it runs, as fish's `alias` does
+    # (alias ls='ls -F' would call itself for ever).
+    command = f"command {alias.command}" if first == alias.name else alias.command
     return (
         f"# {alias.name}: {alias.desc} [{alias.pack}]\n"
-        f"function {alias.name} --wraps {fishquote(alias.command)} "
+        f"function {alias.name} --wraps {fishquote(command)} "
         f"--description {fishquote(f'alias {alias.name}={alias.command}')}\n"
-        f"    {fish_alias_body(alias)}\nend\n"
+        f"    eval {fishquote(command)} (string escape -- $argv)\nend\n"
     )
 
 
-def fish_alias_body(alias: Alias) -> str:
-    """``COMMAND $argv``; ``command`` first when the alias has the name of what it runs, as
-    fish's ``alias`` does (alias ls='ls -F' would call itself for ever)."""
-    first = alias.command.split(maxsplit=1)[0] if alias.command.strip() else ""
-    prefix = "command " if first == alias.name else ""
-    return f"{prefix}{alias.command} $argv"
+def fish_cheat_alias(name: str) -> str:
+    return fish_alias(Alias(name, "dotdbg cheat", "the cheatsheets (dotdbg cheat)", "cheat"))
+
+
+def entry_names(config: Config) -> list[str]:
+    """Every alias and function name, for `dotdbg aliases NAME` completion."""
+    return [alias.name for alias in config.aliases] + [f.name for f in config.functions]
 
 
 # -- keys --------------------------------------------------------------------------------------

@@ -4,9 +4,8 @@ shell itself (``zsh -n``, ``fish --no-execute``), never run.
 As for bash (``bashcheck``), each body from the config must define exactly its function. zsh
 gets bash's two wrappers (``NAME() {`` … ``}`` and the same inside ``if :; then`` … ``fi``).
 fish closes every block with ``end``, so there a body must parse alone: one that closes the
-function early (``true; end; touch ~/x; function g``) has an ``end`` outside any block. A fish
-alias is a function too; one fish cannot read is left out of fish with a warning, as bash
-keeps an alias it would only read when it is used.
+function early (``true; end; touch ~/x; function g``) has an ``end`` outside any block. An
+alias needs no check: its command is a quoted string in both shells.
 """
 
 from __future__ import annotations
@@ -20,12 +19,10 @@ from collections.abc import Sequence
 from dotdbg.errors import DotdbgError
 from dotdbg.render import shquote
 from dotdbg.settings import Config
-from dotdbg.zshfish import fish_alias_body, kept_functions
+from dotdbg.zshfish import kept_functions
 
 TIMEOUT = 60  # seconds, for a batch of parses
 AT_ONCE = 16  # parsers running at a time
-# Needs no parse: nothing in it is special to fish.
-_PLAIN = re.compile(r"[\w./:=@%+,\- ]*")
 
 
 def check_zsh(text: str, config: Config) -> None:
@@ -68,24 +65,6 @@ def _zsh_probe(name: str, body: str, wrapped: bool, aliases: dict[str, str]) -> 
     )
     lines = [f"alias -- {shquote(f'{n}={v}')}" for n, v in aliases.items()]
     return "\n".join([*lines, "setopt no_exec", definition])
-
-
-def unreadable_fish_aliases(config: Config) -> set[str]:
-    """The aliases whose command fish cannot read as the body of a function."""
-    if config.fish.abbreviations:
-        return set()  # an abbreviation is text, read only once it is typed
-    doubtful = [a for a in config.aliases if not _PLAIN.fullmatch(a.command)]
-    said = parse_all(["fish", "--no-config", "--no-execute"], map(fish_alias_body, doubtful))
-    return {alias.name for alias, problem in zip(doubtful, said, strict=True) if problem}
-
-
-def fish_alias_warnings(config: Config, names: set[str]) -> list[str]:
-    return [
-        f"{config.where(('aliases', alias.name))}: fish has no alias {alias.name}: fish cannot "
-        "read its command (make it a function with a fish = '…' body)"
-        for alias in config.aliases
-        if alias.name in names
-    ]
 
 
 def check_fish(text: str, config: Config) -> None:

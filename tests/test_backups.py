@@ -65,7 +65,7 @@ def fake_backups(paths: Paths, commands: list[str]) -> list[Path]:
     for command in commands:
         partial = make_backup(paths, [Saving(paths.bashrc, bashrc)], command=command, manifest={})
         folder = new_name(paths)
-        publish(partial, folder)
+        publish(paths, partial, folder)
         folders.append(folder)
     return folders
 

@@ -12,6 +12,7 @@ from dotdbg import blocks
 from dotdbg.backup import backup_dirs
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
+from dotdbg.homefs import LocalFS
 from dotdbg.install import fix_profile, install, restore, uninstall
 from dotdbg.paths import Paths
 from dotdbg.state import is_installed, read_state
@@ -471,23 +472,22 @@ def test_new_files_follow_the_umask(tmp_path: Path) -> None:
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
 
 
-def test_a_write_that_fails_midway_undoes_the_earlier_ones(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import dotdbg.writer
+class FullAtPdbrc(LocalFS):
+    """This machine, with a full disk when ~/.pdbrc is written (through the filesystem seam)."""
 
+    def write_atomic(
+        self, path: Path, data: bytes, mode: int | None = None, *, follow: bool = True
+    ) -> None:
+        if path.name == ".pdbrc":
+            raise OSError(28, "No space left on device")
+        super().write_atomic(path, data, mode, follow=follow)
+
+
+def test_a_write_that_fails_midway_undoes_the_earlier_ones(tmp_path: Path) -> None:
     (tmp_path / ".bashrc").write_text("export A=1\n")
     (tmp_path / ".pdbrc").write_text("alias x p 1\n")
     before = snapshot(tmp_path)
-    real_write = dotdbg.writer.atomic_write
-
-    def full_disk_at_pdbrc(path: Path, data: bytes, mode: int | None = None) -> None:
-        if path.name == ".pdbrc":
-            raise OSError(28, "No space left on device")
-        real_write(path, data, mode)
-
-    monkeypatch.setattr(dotdbg.writer, "atomic_write", full_disk_at_pdbrc)
-    paths = Paths.from_env(tmp_path)
+    paths = Paths.from_env(tmp_path).on(FullAtPdbrc())
     with pytest.raises(DotdbgError) as caught:
         install(paths, load_config(paths))
     assert caught.value.message == (

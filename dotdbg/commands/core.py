@@ -45,12 +45,12 @@ DiffOption = Annotated[bool, typer.Option("--diff", help="Show a unified diff of
 
 
 def _shell_list(value: str | None) -> list[str] | None:
-    from dotdbg.render import SHELLS
+    from dotdbg.shells import registered
 
     if value is None:
         return None
     shells = [word.strip() for word in value.split(",") if word.strip()]
-    unknown = [shell for shell in shells if shell not in SHELLS]
+    unknown = [shell for shell in shells if shell not in {t.name for t in registered()}]
     if unknown or not shells:
         raise DotdbgError(
             f"--shell {value}: {'unknown shell ' + unknown[0] if unknown else 'no shell named'}",

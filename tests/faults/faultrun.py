@@ -242,7 +242,7 @@ def unrestorable(paths: Paths) -> list[str]:
     """Backup folders whose copies do not all have their recorded digest."""
     bad = []
     for folder in backup_dirs(paths):
-        if not is_complete(folder):
+        if not is_complete(paths, folder):
             bad.append(f"{folder.name}: incomplete")
             continue
         contents = read_backup(paths, folder)

@@ -1,0 +1,66 @@
+"""Each shell's generated text is checked once: a text that passed is remembered by content.
+
+The key is the sha256 of the text with the shell, dotdbg's version and the checkers' identity
+(``ShellTarget.checker_key``), so `dotdbg status` and `diff` do not run shellcheck again on the
+text `install` checked, while a new shellcheck, a new dotdbg or any changed byte checks again.
+Only passes are remembered (a failure is checked again, and blamed with its place). Only the
+commands that write (under the run lock) add keys; dry runs only read them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+
+from dotdbg import __version__
+from dotdbg.paths import Paths
+from dotdbg.render import Rendered
+from dotdbg.settings import Config
+from dotdbg.shells import ShellTarget, target_named
+
+KEEP = 64  # keys kept, newest last: a few configs' worth of each shell
+FORMAT = "1"  # bump when what a check covers changes
+
+
+def check_key(target: ShellTarget, text: str) -> str:
+    head = "\0".join((FORMAT, __version__, target.name, target.checker_key(), ""))
+    return hashlib.sha256(head.encode() + text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def known_keys(paths: Paths) -> list[str]:
+    """The keys of the texts that passed; none when the file is missing or unreadable."""
+    try:
+        raw = paths.fs.read_bytes(paths.check_cache_file, follow=False)
+    except OSError:
+        return []
+    return (raw or b"").decode("ascii", "replace").split()
+
+
+def rendered_keys(rendered: Rendered) -> dict[str, str]:
+    """Each shell's check key, by shell name."""
+    keys = {}
+    for name in rendered.shells:
+        target = target_named(name)
+        keys[name] = check_key(target, rendered.shell_text(target))
+    return keys
+
+
+def check_rendered(paths: Paths, config: Config, rendered: Rendered) -> None:
+    """Check each shell's text unless it passed before (raises DotdbgError)."""
+    known = set(known_keys(paths))
+    for name, key in rendered_keys(rendered).items():
+        if key not in known:
+            target = target_named(name)
+            target.check(rendered.shell_text(target), config)
+
+
+def remember(paths: Paths, rendered: Rendered) -> None:
+    """Remember that ``rendered`` passed. Under the run lock; a failure only costs a check."""
+    keys = tuple(rendered_keys(rendered).values())
+    known = known_keys(paths)
+    if all(key in known for key in keys):
+        return
+    kept = [key for key in known if key not in keys] + list(keys)
+    data = "".join(f"{key}\n" for key in kept[-KEEP:]).encode()
+    with contextlib.suppress(OSError):
+        paths.fs.write_atomic(paths.check_cache_file, data, 0o600, follow=False)

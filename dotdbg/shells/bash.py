@@ -1,0 +1,61 @@
+"""bash: ``dotdbg.bash`` in dotdbg's data directory, loaded by a block in ~/.bashrc, quoted in
+POSIX single quotes, checked by ``bash -n`` and shellcheck (``dotdbg.bashcheck``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dotdbg.render import bash_source_line, function_definition, shquote
+from dotdbg.shells import ShellTarget
+
+if TYPE_CHECKING:
+    from dotdbg.paths import Paths
+    from dotdbg.settings import Config
+
+
+def _bashrc(paths: Paths) -> Path:
+    return paths.bashrc
+
+
+def load_block(generated: Path, home: Path) -> str:
+    source = bash_source_line(generated, home)
+    return f"if [ -f {source} ]; then\n    . {source}\nfi\n"
+
+
+def check(text: str, config: Config) -> None:
+    from dotdbg.bashcheck import check_bash
+
+    check_bash(text, config)
+
+
+def checker_key() -> str:
+    """bash and shellcheck, each by path, size and change time: a new version checks again
+    (cheaper than asking them their versions, which costs a process each)."""
+    from dotdbg.bashcheck import shellcheck_program
+
+    programs = [shutil.which("bash") or "/bin/bash", shellcheck_program() or "no shellcheck"]
+    return ";".join(identity(program) for program in programs)
+
+
+def identity(program: str) -> str:
+    try:
+        info = os.stat(program)
+    except OSError:
+        return program
+    return f"{program}:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
+
+
+BASH = ShellTarget(
+    name="bash",
+    template="dotdbg.bash.j2",
+    generated="dotdbg.bash",
+    rc_file=_bashrc,
+    load_block=load_block,
+    quote_filter="shquote",
+    filters={"shquote": shquote, "definition": function_definition},
+    check=check,
+    checker_key=checker_key,
+)
