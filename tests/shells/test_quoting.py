@@ -62,9 +62,7 @@ def test_zsh_lists_any_alias_exactly_and_sourcing_runs_none(tmp_path: Path, valu
 
 @SETTINGS
 @given(value=alias_values)
-def test_fish_lists_any_alias_exactly_and_sourcing_runs_none(
-    tmp_path: Path, value: str
-) -> None:
+def test_fish_lists_any_alias_exactly_and_sourcing_runs_none(tmp_path: Path, value: str) -> None:
     marker = tmp_path / "executed"
     script = _render(tmp_path, "fish", f"[aliases]\nq = {toml_basic_string(value)}\n")
     env = _env(tmp_path, marker)
