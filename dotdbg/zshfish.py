@@ -48,7 +48,8 @@ def left_out(config: Config, shell: str) -> list[LeftOut]:
 
 
 def _why_left_out(function: Function, shell: str) -> str:
-    example = f"add {shell} = '…' under [functions.{function.name}]"
+    key = "body" if shell == "bash" else shell
+    example = f"add {key} = '…' under [functions.{function.name}]"
     if not function.body_for(shell).strip():
         return f"it has no body for {shell} ({example})"
     if shell == "zsh" and function.zsh is None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from dotdbg.errors import DotdbgError
 from dotdbg.render import shquote
-from dotdbg.settings import Config
+from dotdbg.settings import Config, Function
 from dotdbg.zshfish import kept_functions
 
 TIMEOUT = 60  # seconds, for a batch of parses
@@ -48,7 +48,7 @@ def check_zsh(text: str, config: Config) -> None:
             raise DotdbgError(
                 f"function {function.name} does not stay inside its braces in zsh ({problem})",
                 hint="fix its body (or give it a zsh = '…' body); nothing was changed",
-                location=config.where(("functions", function.name)),
+                location=config.where(_body_key(function, "zsh")),
             )
     problem = parse_all(["zsh", "-f", "-s"], ["setopt no_exec\n" + text])[0]
     if problem:
@@ -56,6 +56,12 @@ def check_zsh(text: str, config: Config) -> None:
             f"the generated dotdbg.zsh is not valid zsh ({problem})",
             hint="this is a bug in dotdbg's template: please report it; nothing was changed",
         )
+
+
+def _body_key(function: Function, shell: str) -> tuple[str, ...]:
+    """Where the body ``shell`` gets is written: its own key, else the bash body."""
+    own = {"zsh": function.zsh, "fish": function.fish}[shell]
+    return ("functions", function.name, shell if own is not None else "body")
 
 
 def _zsh_probe(name: str, body: str, wrapped: bool, aliases: dict[str, str]) -> str:
@@ -77,7 +83,7 @@ def check_fish(text: str, config: Config) -> None:
                 f"the fish body of function {function.name} is not valid fish on its own "
                 f"({problem})",
                 hint="fix its fish = '…' body; nothing was changed",
-                location=config.where(("functions", function.name, "fish")),
+                location=config.where(_body_key(function, "fish")),
             )
     problem = parse_all(["fish", "--no-config", "--no-execute"], [text])[0]
     if problem:
