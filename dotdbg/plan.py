@@ -353,6 +353,8 @@ def restored_manifest(
     if not (manifest["blocks"] or manifest["generated"]):
         return None
     manifest["dirs"] = sorted(set(current.get("dirs", [])) | set(saved.get("dirs", [])))
+    if "shells" in saved and "shells" not in current:  # the shells installed for come back too
+        manifest["shells"] = saved["shells"]
     return manifest
 
 

@@ -4,6 +4,7 @@ key names and history options, and which functions each shell is left without. P
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -76,9 +77,16 @@ def kept_functions(config: Config, shell: str) -> list[Function]:
 # -- zsh ---------------------------------------------------------------------------------------
 
 
+def _indented(function: Function, shell: str) -> str:
+    """The body for ``shell``; dotdbg's own indented, the user's verbatim (indenting would
+    change its heredocs and multi-line strings)."""
+    body = function.body_for(shell).strip("\n")
+    return body if function.user_wrote(shell) else textwrap.indent(body, "    ")
+
+
 def zsh_definition(function: Function) -> str:
     """``function NAME { … }``: the keyword form, so that an alias NAME is not expanded in it."""
-    body = function.body_for("zsh").strip("\n")
+    body = _indented(function, "zsh")
     name = function.name
     return (
         f"# {name}: {function.desc} [{function.pack}]\n"
@@ -113,7 +121,7 @@ def zsh_history_options(history: History) -> list[str]:
 
 
 def fish_definition(function: Function) -> str:
-    body = function.body_for("fish").strip("\n")
+    body = _indented(function, "fish")
     return (
         f"# {function.name}: {function.desc} [{function.pack}]\n"
         f"function {function.name} --description {fishquote(function.desc)}\n{body}\nend\n"
