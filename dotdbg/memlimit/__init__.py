@@ -12,17 +12,17 @@ from dotdbg.memlimit.backends import (
     BackendProbe,
     default_backends,
 )
-from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
-from dotdbg.memlimit.backends.cgroup2 import Cgroup2Backend
-from dotdbg.memlimit.backends.cgroupdir import Leftover
 from dotdbg.memlimit.cgroupfs import CgroupFS
 from dotdbg.memlimit.limits import Limits, build_limits
 from dotdbg.memlimit.run import run_memlimit
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dotdbg.memlimit.backends.cgroupdir import Leftover
+
 __all__ = [
     "BACKEND_NAMES",
     "BackendProbe",
-    "Leftover",
     "Limits",
     "build_limits",
     "find_leftovers",
@@ -33,6 +33,9 @@ __all__ = [
 
 def find_leftovers(fs: CgroupFS | None = None) -> list[Leftover]:
     """Commands still running in the cgroups of memlimit runs that were killed -9."""
+    from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
+    from dotdbg.memlimit.backends.cgroup2 import Cgroup2Backend
+
     fs = fs or CgroupFS()
     found = [*Cgroup2Backend(fs=fs).leftovers(), *Cgroup1Backend(fs=fs).leftovers()]
     return list({leftover.directory: leftover for leftover in found}.values())

@@ -10,14 +10,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 PROCS = "cgroup.procs"
 
 
-@dataclass(frozen=True)
-class Mount:
+class Mount(NamedTuple):
     """One cgroup hierarchy: where it is mounted and which part of it the mount shows."""
 
     point: PurePosixPath
@@ -56,11 +55,11 @@ def under_mount(mount: Mount, cgroup: PurePosixPath) -> PurePosixPath:
     return mount.point / str(relative).lstrip("/")
 
 
-@dataclass(frozen=True)
 class CgroupFS:
     """Kernel files as seen from ``root`` (``/`` for real; a tmp dir in tests)."""
 
-    root: Path = Path("/")
+    def __init__(self, root: Path = Path("/")) -> None:
+        self.root = root
 
     def at(self, path: PurePosixPath) -> Path:
         return self.root / str(path).lstrip("/")

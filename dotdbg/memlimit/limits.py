@@ -5,7 +5,7 @@ Pure: no file or process is touched here, so every rule is a plain function to t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from dotdbg.common.sizes import parse_size, short_size
 from dotdbg.errors import DotdbgError
@@ -14,8 +14,7 @@ from dotdbg.errors import DotdbgError
 MIN_LIMIT = 2**20
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """RAM ceiling, swap allowed on top of it, optional soft limit; all in bytes."""
 
     ram: int

@@ -13,9 +13,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from dotdbg.memlimit.supervise import REQUEST
@@ -54,16 +52,17 @@ PROMPT_COMMAND="__memlimit_report${{PROMPT_COMMAND:+;$PROMPT_COMMAND}}"
 """
 
 
-@dataclass
 class PromptChannel:
     """The rcfile and the FIFO of one run, in a private directory; memlimit keeps the FIFO open
     (read-write, so that a reply waits there even before the shell opens it)."""
 
-    directory: Path
-    fd: int
+    def __init__(self, directory: Path, fd: int) -> None:
+        self.directory, self.fd = directory, fd
 
     @classmethod
     def open(cls) -> PromptChannel:
+        import tempfile  # only a shell run needs it
+
         directory = Path(tempfile.mkdtemp(prefix="memlimit-"))
         try:
             os.mkfifo(directory / "reports", 0o600)

@@ -6,8 +6,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
 
 from dotdbg.common.child import exit_code_of_status, require_program
 from dotdbg.common.output import reporter, said
@@ -18,7 +17,8 @@ from dotdbg.memlimit.backends import (
     Backend,
     BackendUnavailable,
     Placement,
-    default_backends,
+    backend_named,
+    each_backend,
 )
 from dotdbg.memlimit.limits import Limits
 from dotdbg.memlimit.prompt import HOLD_SECONDS, PromptChannel, runs_bash
@@ -40,11 +40,15 @@ def resolve_command(command: Sequence[str], env: Mapping[str, str]) -> list[str]
     return argv
 
 
-def choose_backends(name: str, backends: Sequence[Backend]) -> list[Backend]:
-    """``auto``: every backend whose probe passes, in order; otherwise just the one named."""
+def choose_backends(name: str, backends: Sequence[Backend] | None) -> Iterable[Backend]:
+    """``auto``: each backend whose probe passes, in order, probed only once the one before it
+    could not run the command; otherwise just the one named. ``None``: the real backends."""
     if name == "auto":
-        return [backend for backend in backends if backend.probe().works]
-    chosen = [backend for backend in backends if backend.name == name]
+        pool = each_backend() if backends is None else backends
+        return (backend for backend in pool if backend.probe().works)
+    if backends is None and name in BACKEND_NAMES:
+        return [backend_named(name)]
+    chosen = [backend for backend in backends or () if backend.name == name]
     if not chosen:
         raise DotdbgError(
             f"unknown backend {name!r}", hint=f"choose auto, {', '.join(BACKEND_NAMES)}"
@@ -52,16 +56,14 @@ def choose_backends(name: str, backends: Sequence[Backend]) -> list[Backend]:
     return chosen
 
 
-@dataclass
 class KillReporter:
     """Says so each time the limit kills something: at once, or, under a shell that asks for
     the reports before its prompt, when it asks (said anyway after ``hold`` seconds)."""
 
-    placement: Placement
-    limit: str
-    hold: float = 0.0
-    reported: int = 0
-    held: list[tuple[float, str]] = field(default_factory=list)
+    def __init__(self, placement: Placement, limit: str, hold: float = 0.0) -> None:
+        self.placement, self.limit, self.hold = placement, limit, hold
+        self.reported = 0
+        self.held: list[tuple[float, str]] = []
 
     def update(self) -> None:
         counters = self.placement.counters()
@@ -100,7 +102,7 @@ def run_memlimit(
     env = dict(os.environ if environ is None else environ)
     argv = resolve_command(command, env)
     env["MEMLIMIT"] = limits.label
-    candidates = choose_backends(backend, default_backends() if backends is None else backends)
+    candidates = choose_backends(backend, backends)
     # Signals stay held until the channel is gone too: a terminal closed at the end (SIGHUP)
     # must not stop memlimit halfway through removing it.
     with signals_held():
@@ -113,7 +115,7 @@ def run_memlimit(
 
 
 def run_first_working(
-    candidates: Sequence[Backend],
+    candidates: Iterable[Backend],
     limits: Limits,
     argv: list[str],
     env: Mapping[str, str],

@@ -14,7 +14,6 @@ import os
 import select
 import signal
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 GATE_FD = 3
 READY_FD = 4
@@ -36,12 +35,10 @@ def _high_fd(fd: int) -> int:
     return moved
 
 
-@dataclass
 class GatedChild:
-    pid: int
-    gate_fd: int
-    ready_fd: int
-    closed: bool = False
+    def __init__(self, pid: int, gate_fd: int, ready_fd: int) -> None:
+        self.pid, self.gate_fd, self.ready_fd = pid, gate_fd, ready_fd
+        self.closed = False
 
     def wait_ready(self, timeout: float) -> bool:
         """True once the child is waiting at the gate; False if it died or took too long."""

@@ -8,8 +8,8 @@ Readers raise ``OSError`` when the process has gone; callers decide what that me
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from dotdbg.procs import pycmdline
 
@@ -23,8 +23,7 @@ _PF_KTHREAD = 0x00200000  # a kernel thread: no executable, no command line, nev
 _ENV_KEYS = (b"RANK", b"LOCAL_RANK", b"VIRTUAL_ENV", b"CONDA_DEFAULT_ENV")
 
 
-@dataclass(frozen=True)
-class Stat:
+class Stat(NamedTuple):
     """The fields of ``/proc/PID/stat`` dotdbg uses."""
 
     name: str  # the kernel's name (comm), 15 characters at most
@@ -37,8 +36,7 @@ class Stat:
     kernel_thread: bool = False
 
 
-@dataclass(frozen=True)
-class EnvFacts:
+class EnvFacts(NamedTuple):
     env: str | None
     rank: str | None
     local_rank: str | None

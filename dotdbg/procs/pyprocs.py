@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from dotdbg.errors import DotdbgError
 from dotdbg.procs import procfs, pycmdline
@@ -158,7 +158,7 @@ def _read_env_facts(candidate: Candidate, argv: tuple[str, ...]) -> EnvFacts | N
     facts = procfs.read_environ(candidate.pid)
     if facts is None or facts.env is not None:
         return facts
-    return replace(facts, env=procfs.interpreter_env(candidate.pid, argv, candidate.exe))
+    return facts._replace(env=procfs.interpreter_env(candidate.pid, argv, candidate.exe))
 
 
 def own_filter(pattern: re.Pattern[str] | None, all_users: bool) -> ScanFilter:

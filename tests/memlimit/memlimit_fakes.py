@@ -6,7 +6,7 @@ import errno
 import os
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from dotdbg.memlimit.backends.cgroupdir import PREFIX
@@ -59,13 +59,14 @@ V1_MOUNT = "/sys/fs/cgroup/memory"
 V2_MOUNT = "/sys/fs/cgroup/unified"
 
 
-@dataclass(frozen=True)
 class FakeKernelFS(CgroupFS):
     """Control files appear on mkdir, v1 refuses memsw < limit, and ``ignore`` names files
     whose writes are accepted and then dropped, like a manager that silently ignores a limit."""
 
-    ignore: frozenset[str] = frozenset()
-    written: list[tuple[str, str]] = field(default_factory=list)
+    def __init__(self, root: Path, ignore: frozenset[str] = frozenset()) -> None:
+        super().__init__(root)
+        self.ignore = ignore
+        self.written: list[tuple[str, str]] = []
 
     def mkdir(self, path: PurePosixPath) -> None:
         super().mkdir(path)

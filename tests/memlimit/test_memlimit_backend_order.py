@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -286,14 +285,13 @@ def test_auto_falls_through_a_scope_that_ignored_memory_max(
     fake_tree.write(f"{V2_MOUNT}{scope}/memory.max", "max")
     fake_tree.write(f"{V2_MOUNT}{scope}/cgroup.procs", "")
 
-    @dataclass(frozen=True)
     class ScopeFS(FakeKernelFS):
         def memberships(self, pid: int | str = "self") -> dict[str, PurePosixPath]:
             return super().memberships(pid) if pid == "self" else {"": scope}
 
     systemd = fake_systemd(fake_tree, tmp_path, delegated="memory")
     (tmp_path / "bin" / "systemd-run").write_text(EXEC_AFTER_DASHES)
-    systemd = replace(systemd, fs=ScopeFS(root=fake_tree.root))
+    systemd = SystemdBackend(fs=ScopeFS(root=fake_tree.root), environ=systemd.environ)
     witness = tmp_path / "ran-in-the-scope"
     show = f"import os; open({str(witness)!r}, 'a').write('x'); print(os.environ['MEMLIMIT'])"
     code = run_memlimit(LIMITS, [sys.executable, "-c", show], backends=[systemd, RlimitBackend()])

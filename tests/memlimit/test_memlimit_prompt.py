@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -14,9 +13,8 @@ from dotdbg.memlimit.prompt import END, PromptChannel, rcfile_text, runs_bash
 from dotdbg.memlimit.run import KillReporter
 
 
-@dataclass
 class CountingPlacement(Placement):
-    kills: int = 0
+    kills = 0
 
     def counters(self) -> OomCounters:
         return OomCounters(kills=self.kills, peak=100 << 20)
@@ -47,7 +45,7 @@ def test_a_reply_is_the_lines_then_the_end_marker() -> None:
 def test_a_report_waits_for_the_prompt_then_goes_to_stderr(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    placement = CountingPlacement(label="cgroup-v1", where="/x")
+    placement = CountingPlacement("cgroup-v1", "/x")
     held = KillReporter(placement, "100M", hold=60.0)
     placement.kills = 1
     held.update()

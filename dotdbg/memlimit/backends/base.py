@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from dotdbg.memlimit.limits import Limits
 
+# No dataclasses in memlimit: their import (inspect, ast, dis) costs 11 ms of a command whose
+# target is Python's start-up + 30 ms (benchmarks/startup); NamedTuple and plain classes are free.
 
-@dataclass(frozen=True)
-class BackendProbe:
+
+class BackendProbe(NamedTuple):
     """Whether a backend can work on this machine, and a one-line why or why not."""
 
     name: str
@@ -17,8 +18,7 @@ class BackendProbe:
     why: str
 
 
-@dataclass(frozen=True)
-class OomCounters:
+class OomCounters(NamedTuple):
     """What the limit did so far: processes it killed, and the peak usage if known."""
 
     kills: int = 0
@@ -29,7 +29,6 @@ class BackendUnavailable(Exception):
     """The backend cannot enforce the limit here (or silently ignored it); the text says why."""
 
 
-@dataclass
 class Placement:
     """A limit that is armed and waiting for a child; the base class limits nothing by itself.
 
@@ -38,12 +37,14 @@ class Placement:
     ``close`` removes whatever the backend made.
     """
 
-    label: str
-    where: str
-    notes: list[str] = field(default_factory=list)
-    tick_seconds: float = 0.25
-    kill_verb: str = "OOM-killed"
-    enclosing_limit: int | None = None  # a lower limit above ours, which acts first
+    tick_seconds = 0.25
+    kill_verb = "OOM-killed"
+
+    def __init__(self, label: str, where: str) -> None:
+        self.label = label
+        self.where = where
+        self.notes: list[str] = []
+        self.enclosing_limit: int | None = None  # a lower limit above ours, which acts first
 
     def wrap(self, argv: list[str]) -> list[str]:
         return argv

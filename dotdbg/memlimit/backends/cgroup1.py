@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from dotdbg.common.sizes import short_size
@@ -28,10 +27,11 @@ HIGH_NOTE = (
 )
 
 
-@dataclass(frozen=True)
 class Cgroup1Backend:
-    fs: CgroupFS = field(default_factory=CgroupFS)
-    name: str = "cgroup1"
+    name = "cgroup1"
+
+    def __init__(self, fs: CgroupFS | None = None) -> None:
+        self.fs = fs or CgroupFS()
 
     def probe(self) -> BackendProbe:
         try:

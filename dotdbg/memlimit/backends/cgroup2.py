@@ -8,7 +8,6 @@ its own cgroup (possible only at the root) or beside it, in a writable (delegate
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from dotdbg.memlimit.backends.base import BackendProbe, BackendUnavailable
@@ -26,10 +25,11 @@ from dotdbg.memlimit.cgroupfs import CgroupFS, Mount, swap_active, under_mount
 from dotdbg.memlimit.limits import Limits
 
 
-@dataclass(frozen=True)
 class Cgroup2Backend:
-    fs: CgroupFS = field(default_factory=CgroupFS)
-    name: str = "cgroup2"
+    name = "cgroup2"
+
+    def __init__(self, fs: CgroupFS | None = None) -> None:
+        self.fs = fs or CgroupFS()
 
     def probe(self) -> BackendProbe:
         try:

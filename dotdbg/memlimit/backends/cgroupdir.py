@@ -7,8 +7,8 @@ import os
 import re
 import signal
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 from dotdbg.common.sizes import short_size
 from dotdbg.memlimit.backends.base import BackendUnavailable, OomCounters, Placement
@@ -38,8 +38,7 @@ def remove_stale(fs: CgroupFS, parent: PurePosixPath) -> int:
     return removed
 
 
-@dataclass(frozen=True)
-class Leftover:
+class Leftover(NamedTuple):
     """The cgroup of a memlimit run killed -9, its command still running in it."""
 
     directory: PurePosixPath
@@ -219,8 +218,7 @@ def remove_cgroup(fs: CgroupFS, directory: PurePosixPath) -> list[str]:
     return messages
 
 
-@dataclass(frozen=True)
-class CgroupKind:
+class CgroupKind(NamedTuple):
     """How a cgroup version names things: its key in /proc/PID/cgroup and its counter files."""
 
     label: str
@@ -233,15 +231,15 @@ V1 = CgroupKind("cgroup-v1", "memory", "memory.oom_control", "memory.max_usage_i
 V2 = CgroupKind("cgroup-v2", "", "memory.events", "memory.peak")
 
 
-@dataclass(kw_only=True)
 class CgroupPlacement(Placement):
     """A cgroup this run created."""
 
-    fs: CgroupFS
-    mount: Mount
-    directory: PurePosixPath
-    kind: CgroupKind
-    removed: bool = field(default=False, init=False)
+    def __init__(
+        self, fs: CgroupFS, mount: Mount, directory: PurePosixPath, kind: CgroupKind
+    ) -> None:
+        super().__init__(kind.label, str(directory))
+        self.fs, self.mount, self.directory, self.kind = fs, mount, directory, kind
+        self.removed = False
 
     def admit(self, pid: int) -> None:
         write_limit(self.fs, self.directory, PROCS, pid)
@@ -275,9 +273,7 @@ def arm_cgroup(
     refusal the cgroup is removed again before the reason travels on."""
     stale = remove_stale(fs, parent)
     directory = make_cgroup(fs, parent)
-    placement = CgroupPlacement(
-        label=kind.label, where=str(directory), fs=fs, mount=mount, directory=directory, kind=kind
-    )
+    placement = CgroupPlacement(fs, mount, directory, kind)
     if stale:
         placement.notes.append(f"removed {stale} empty cgroup(s) left by memlimit runs killed -9")
     placement.notes.extend(leftover.message() for leftover in leftovers(fs, parent))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import resource
 import signal
-from dataclasses import dataclass, field
 
 from dotdbg.memlimit.backends.base import (
     BackendProbe,
@@ -53,11 +52,16 @@ def pick_victim(sizes: dict[int, int], limit: int) -> int | None:
     return max(sizes, key=lambda pid: sizes[pid])
 
 
-@dataclass(kw_only=True)
 class RlimitPlacement(Placement):
-    limit: int
-    killed: set[int] = field(default_factory=set)
-    peak: int = 0
+    tick_seconds = INTERVAL
+    kill_verb = "killed by the watchdog"
+
+    def __init__(self, limit: int, notes: list[str]) -> None:
+        super().__init__("rlimit", "RLIMIT_DATA + RSS watchdog")
+        self.limit = limit
+        self.notes = notes
+        self.killed: set[int] = set()
+        self.peak = 0
 
     def admit(self, pid: int) -> None:
         resource.prlimit(pid, resource.RLIMIT_DATA, (self.limit, self.limit))
@@ -80,9 +84,8 @@ class RlimitPlacement(Placement):
         return OomCounters(kills=len(self.killed), peak=self.peak or None)
 
 
-@dataclass(frozen=True)
 class RlimitBackend:
-    name: str = "rlimit"
+    name = "rlimit"
 
     def probe(self) -> BackendProbe:
         why = "always available: RLIMIT_DATA per process plus a watchdog on the tree's RSS"
@@ -94,11 +97,4 @@ class RlimitBackend:
             notes.append("--swap cannot be enforced without cgroups; swap use is not limited")
         if limits.high is not None:
             notes.append("--high needs cgroups; ignored")
-        return RlimitPlacement(
-            label="rlimit",
-            where="RLIMIT_DATA + RSS watchdog",
-            notes=notes,
-            tick_seconds=INTERVAL,
-            limit=limits.ram,
-            kill_verb="killed by the watchdog",
-        )
+        return RlimitPlacement(limits.ram, notes)

@@ -10,9 +10,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from dotdbg.memlimit.backends.base import (
@@ -50,14 +48,12 @@ def parse_systemd_version(text: str) -> int | None:
     return int(match[1]) if match else None
 
 
-@dataclass(kw_only=True)
 class SystemdPlacement(Placement):
-    fs: CgroupFS
-    mount: Mount
-    prefix: list[str]
-    limits: Limits
-    scope: PurePosixPath | None = None
-    last: OomCounters = field(default_factory=OomCounters)
+    def __init__(self, fs: CgroupFS, mount: Mount, prefix: list[str], limits: Limits) -> None:
+        super().__init__("systemd", "a systemd scope")
+        self.fs, self.mount, self.prefix, self.limits = fs, mount, prefix, limits
+        self.scope: PurePosixPath | None = None
+        self.last = OomCounters()
 
     def wrap(self, argv: list[str]) -> list[str]:
         return [*self.prefix, *argv]
@@ -94,11 +90,14 @@ class SystemdPlacement(Placement):
         return [f"killed {stragglers} process(es) left in the scope"] if stragglers else []
 
 
-@dataclass(frozen=True)
 class SystemdBackend:
-    fs: CgroupFS = field(default_factory=CgroupFS)
-    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    name: str = "systemd"
+    name = "systemd"
+
+    def __init__(
+        self, fs: CgroupFS | None = None, environ: Mapping[str, str] | None = None
+    ) -> None:
+        self.fs = fs or CgroupFS()
+        self.environ = dict(os.environ) if environ is None else environ
 
     def probe(self) -> BackendProbe:
         try:
@@ -110,14 +109,7 @@ class SystemdBackend:
     def arm(self, limits: Limits) -> SystemdPlacement:
         exe, mount = self._check()
         prefix = systemd_run_argv(exe, limits, self._version(exe))
-        return SystemdPlacement(
-            label="systemd",
-            where="a systemd scope",
-            fs=self.fs,
-            mount=mount,
-            prefix=prefix,
-            limits=limits,
-        )
+        return SystemdPlacement(self.fs, mount, prefix, limits)
 
     def _check(self) -> tuple[str, Mount]:
         exe = shutil.which("systemd-run", path=self.environ.get("PATH"))
@@ -144,6 +136,8 @@ class SystemdBackend:
 
     @staticmethod
     def _version(exe: str) -> int | None:
+        import subprocess  # only once systemd is chosen: the import costs every other run 3 ms
+
         try:
             done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=5)
         except (OSError, subprocess.TimeoutExpired):
