@@ -20,10 +20,10 @@ import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 
+from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import own_program
 from dotdbg.render import BASH_FILE, function_definition, function_text, shquote
-from dotdbg.settings import Config, Function
 
 TIMEOUT = 120  # seconds; shellcheck on a large file takes a few
 # $1 $@ $* $#, and ${1} ${#1} ${@:2} ${#} (but not ${#x}, the length of x)

@@ -13,9 +13,9 @@ import contextlib
 import hashlib
 
 from dotdbg import __version__
+from dotdbg.config.model import Config
 from dotdbg.paths import Paths
 from dotdbg.render import Rendered
-from dotdbg.settings import Config
 from dotdbg.shells import ShellTarget, target_named
 
 KEEP = 64  # keys kept, newest last: a few configs' worth of each shell

@@ -151,6 +151,35 @@ class Command:
         return self.run(values)
 
 
+class Group:
+    """A command of commands (``dotdbg alias add …``): the first word picks one."""
+
+    __slots__ = ("commands", "name", "summary")
+
+    def __init__(self, name: str, summary: str, commands: Sequence[Command]) -> None:
+        self.name = name
+        self.summary = summary
+        self.commands = {command.name: command for command in commands}
+
+    def main(self, argv: Sequence[str], prog: str) -> int:
+        """Alone or with -h: the list of its commands (alone: exit 2, as a usage error)."""
+        if not argv or argv[0] in HELP_NAMES:
+            print(group_help(self, prog), end="")
+            return 0 if argv else 2
+        command = self.commands.get(argv[0])
+        if command is None:
+            raise UsageError(f"no such command: {argv[0]}", help_command=prog)
+        return command.main(argv[1:], f"{prog} {argv[0]}")
+
+
+def group_help(group: Group, prog: str) -> str:
+    lines = [f"usage: {prog} COMMAND [ARGS]...", "", *_wrap(group.summary, WIDTH), ""]
+    rows = [(name, command.summary) for name, command in group.commands.items()]
+    lines += ["commands:", *_table(rows), ""]
+    lines.append(f"`{prog} COMMAND --help` shows the options of each.")
+    return "\n".join(lines) + "\n"
+
+
 def parse(command: Command, argv: Sequence[str]) -> Values:
     values: Values = {opt.dest: _fresh(opt.default) for opt in command.options}
     words: list[str] = []

@@ -19,6 +19,7 @@ COMMAND_NAMES = (
     "install",
     "mem-fill",
     "memlimit",
+    "pack",
     "pyspy",
     "render",
     "restore",

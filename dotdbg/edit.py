@@ -8,22 +8,22 @@ refreshed installed files to the one writer as a single plan.
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from dotdbg import tomledit
-from dotdbg.config import load_config
+from dotdbg.config import load_config, tomledit
+from dotdbg.config.names import BY_SECTION
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
-from dotdbg.sections import ALIAS_NAME, FUNCTION_NAME
 
 if TYPE_CHECKING:
-    from dotdbg.install import Report
+    from dotdbg.config.model import Config
+    from dotdbg.install import Result
     from dotdbg.render import Rendered
-    from dotdbg.settings import Config
 
 Section = Literal["aliases", "functions"]
 VALUE_KEY: dict[Section, str] = {"aliases": "command", "functions": "body"}
@@ -62,7 +62,7 @@ def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> s
 class Saved:
     config: Config
     backup: Path | None  # the one folder of this edit: the config and the installed files
-    install: Report | None  # None: dotdbg is not installed in this home
+    install: Result | None  # None: dotdbg is not installed in this home
     action: str = ""  # what happened to the entry, e.g. "added", "switched off"
 
 
@@ -139,14 +139,8 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
         folder = apply(paths, plan, command=command)
         remember(paths, edited.rendered)
     config = edited.config
-    report = install.Report(plan, folder, config.warnings, config) if installed else None
-    return Saved(config, folder, report, edited.action)
-
-
-def defined_in_defaults(paths: Paths, section: Section, name: str) -> bool:
-    defaults = load_config(paths, user_text="")
-    items = defaults.aliases if section == "aliases" else defaults.functions
-    return any(item.name == name for item in items)
+    result = install.Result(plan, folder, config.warnings, config) if installed else None
+    return Saved(config, folder, result, edited.action)
 
 
 def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str:
@@ -188,13 +182,18 @@ def add(
     value: str,
     desc: str | None = None,
     pack: str | None = None,
+    new_pack: bool = False,
 ) -> Outcome:
-    """Define alias or function ``name`` in the user's config, replacing an earlier one."""
+    """Define alias or function ``name`` in the user's config, replacing an earlier one.
+    ``pack``: a pack the config knows, or a new one (``new_pack`` when it is close to a known
+    one's name, which is taken for a typo)."""
     _check_name(section, name)
 
     def edit(text: str, before: Config) -> tuple[str, str]:
         _refuse_other_kind(before, section, name)
-        action = "replaced" if _defines(before, section, name) else "added"
+        if pack is not None and not new_pack:
+            _refuse_pack_typo(before, pack)
+        action = "replaced" if before.defines(section, name) else "added"
         return set_entry(text, section, name, value, desc, pack), action
 
     saved = save_edit(paths, edit, f"{SHORT[section]} add")
@@ -204,10 +203,10 @@ def add(
 
 def remove(paths: Paths, section: Section, name: str) -> Outcome:
     """Remove ``name``; one the defaults define is switched off (``name = false``)."""
-    in_defaults = defined_in_defaults(paths, section, name)
 
     def edit(text: str, before: Config) -> tuple[str, str]:
         _refuse_unknown(before, section, name)
+        in_defaults = before.in_defaults(section, name)
         action = "switched off" if in_defaults else "removed"
         return remove_entry(text, section, name, in_defaults), action
 
@@ -215,8 +214,77 @@ def remove(paths: Paths, section: Section, name: str) -> Outcome:
     return Outcome(saved.action, saved, reload_line(paths, section, name, removed=True))
 
 
+def switch_on(paths: Paths, section: Section, name: str) -> Outcome:
+    """Switch a default that ``name = false`` removed back on (the line goes)."""
+
+    def edit(text: str, before: Config) -> tuple[str, str]:
+        off = before.off(section, name)
+        if before.defines(section, name):
+            raise DotdbgError(
+                f"{KIND[section]} {name} is on already",
+                hint=f"`dotdbg aliases {name}` shows it",
+            )
+        if off is None:
+            _refuse_unknown(before, section, name)
+        assert off is not None
+        if not off.removed:
+            raise _in_off_pack(name, off.pack)
+        return tomledit.delete_entry(text, section, name), "switched on"
+
+    saved = save_edit(paths, edit, f"{SHORT[section]} on")
+    reload = reload_line(paths, section, name, removed=False)
+    return Outcome(saved.action, saved, reload, _off_pack(saved.config, section, name))
+
+
+def switch_pack(paths: Paths, pack: str, on: bool) -> Saved:
+    """Switch ``pack`` on (its `= false` line goes) or off (`pack = false` under [packs])."""
+
+    def edit(text: str, before: Config) -> tuple[str, str]:
+        if pack not in dict(before.packs):
+            raise _unknown_pack(before, pack)
+        if before.pack_enabled(pack) == on:
+            raise DotdbgError(
+                f"pack {pack} is {'on' if on else 'off'} already",
+                hint="`dotdbg aliases` lists what each pack defines",
+            )
+        if on:
+            return tomledit.delete_entry(text, "packs", pack), "switched on"
+        return tomledit.set_entry(text, "packs", pack, None), "switched off"
+
+    return save_edit(paths, edit, f"pack {'on' if on else 'off'}")
+
+
+def _in_off_pack(name: str, pack: str) -> DotdbgError:
+    return DotdbgError(
+        f"{name} is in pack {pack}, which is switched off",
+        hint=f"`dotdbg pack on {pack}` switches the pack on",
+    )
+
+
+def _unknown_pack(config: Config, pack: str) -> DotdbgError:
+    known = sorted(dict(config.packs))
+    close = difflib.get_close_matches(pack, known, n=1)
+    return DotdbgError(
+        f"there is no pack {pack!r}" + (f": did you mean {close[0]!r}?" if close else ""),
+        hint=f"known packs: {', '.join(known)}",
+    )
+
+
+def _refuse_pack_typo(config: Config, pack: str) -> None:
+    """A pack name close to a known one is taken for a typo; a clearly new one is fine."""
+    known = dict(config.packs)
+    if pack in known:
+        return
+    close = difflib.get_close_matches(pack, known, n=1)
+    if close:
+        raise DotdbgError(
+            f"there is no pack {pack!r}: did you mean {close[0]!r}?",
+            hint=f"add --new-pack to start a new pack named {pack}",
+        )
+
+
 def _refuse_unknown(config: Config, section: Section, name: str) -> None:
-    if _defines(config, section, name):
+    if config.defines(section, name):
         return
     _refuse_other_kind(config, section, name, removing=True)
     if off_pack := _off_pack(config, section, name):
@@ -232,32 +300,20 @@ def _refuse_unknown(config: Config, section: Section, name: str) -> None:
 
 def _check_name(section: Section, name: str) -> None:
     """The config's own name rule, checked before the name is written anywhere."""
-    pattern = ALIAS_NAME if section == "aliases" else FUNCTION_NAME
-    if not pattern.fullmatch(name):
-        raise DotdbgError(
-            f"{name!r} is not a valid {KIND[section]} name",
-            hint="use letters, digits and _ (aliases also . : + - @ %); no spaces, quotes, / $ =",
-        )
-
-
-def _defines(config: Config, section: Section, name: str) -> bool:
-    items = config.aliases if section == "aliases" else config.functions
-    return any(item.name == name for item in items)
+    rule = BY_SECTION[section]
+    if not rule.allows(name):
+        raise DotdbgError(f"{name!r} is not a valid {rule.kind} name", hint=rule.hint)
 
 
 def _off_pack(config: Config, section: Section, name: str) -> str:
     """The switched-off pack that keeps ``name`` out of ``config`` although a file defines it."""
-    specs = [origin.parse().get(section, {}).get(name) for origin in config.origins]
-    if _defines(config, section, name) or specs[-1] is False or not any(specs):
-        return ""
-    packs = [spec["pack"] for spec in specs if isinstance(spec, dict) and "pack" in spec]
-    pack = packs[-1] if packs else "user"
-    return "" if config.pack_enabled(pack) else pack
+    off = config.off(section, name)
+    return off.pack if off is not None and not off.removed else ""
 
 
 def _refuse_other_kind(config: Config, section: Section, name: str, removing: bool = False) -> None:
     other: Section = "functions" if section == "aliases" else "aliases"
-    if _defines(config, other, name):
+    if config.defines(other, name):
         command = f"dotdbg {'fn' if other == 'functions' else 'alias'} rm {name}"
         raise DotdbgError(
             f"{name} is {A_KIND[other]}",

@@ -2,10 +2,12 @@
 
 Two kinds of commands, told apart by ``FAST`` below:
 - those that must start in about the time Python does (the helpers, the process commands that
-  every node of a job runs, ``cheat``): each is defined once, as a ``dotdbg.cmdline.Command``,
-  and serves both ``dotdbg NAME …`` and the stand-alone script ``NAME …``; typer, rich and
-  pydantic are never imported for them;
-- dotdbg's own commands on the home (install, status, alias, …): the typer app, ``dotdbg.cli``.
+  every node of a job runs, ``cheat``, and the commands that check and edit the home: install,
+  uninstall, status, diff, alias, fn, pack): each is defined once, as a
+  ``dotdbg.cmdline.Command`` (or ``Group``), and the helpers serve both ``dotdbg NAME …`` and the
+  stand-alone script ``NAME …``; typer, rich and pydantic are never imported for them;
+- the rest of dotdbg's own commands (render, init, doctor, aliases, restore, suggest, expand):
+  the typer app, ``dotdbg.cli``.
 ``dotdbg --version`` is answered here, before anything else is imported. All of them end
 through ``dotdbg.runner``, so errors, Ctrl-C and a closed pipe give the same exit codes.
 """
@@ -17,7 +19,7 @@ import sys
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
-    from dotdbg.cmdline import Command
+    from dotdbg.cmdline import Command, Group
 
 # name -> "module:attribute" of its Command
 FAST = {
@@ -30,6 +32,13 @@ FAST = {
     "mem-fill": "dotdbg.commands.fill:MEM_FILL",
     "disk-fill": "dotdbg.commands.fill:DISK_FILL",
     "gpu-fill": "dotdbg.commands.fill:GPU_FILL",
+    "install": "dotdbg.commands.home:INSTALL",
+    "uninstall": "dotdbg.commands.home:UNINSTALL",
+    "status": "dotdbg.commands.home:STATUS",
+    "diff": "dotdbg.commands.home:DIFF_COMMAND",
+    "alias": "dotdbg.commands.edits:ALIAS",
+    "fn": "dotdbg.commands.edits:FN",
+    "pack": "dotdbg.commands.edits:PACK_GROUP",
 }
 GLOBAL_FLAGS = ("--verbose",)
 
@@ -71,11 +80,11 @@ def run_fast(name: str, args: list[str], prog: str, program: str, verbose: bool)
     return run(lambda: command(name).main(args, prog), program, verbose)
 
 
-def command(name: str) -> Command:
+def command(name: str) -> Command | Group:
     from importlib import import_module
 
     module, attribute = FAST[name].split(":")
-    found: Command = getattr(import_module(module), attribute)
+    found: Command | Group = getattr(import_module(module), attribute)
     return found
 
 

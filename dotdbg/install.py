@@ -18,6 +18,7 @@ from dotdbg.backup import Contents, read_backup, step_back, verified_copy
 from dotdbg.checks import check_rendered, remember
 from dotdbg.commandnames import COMMAND_NAMES
 from dotdbg.config import load_config
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.plan import (
@@ -29,7 +30,6 @@ from dotdbg.plan import (
     plan_uninstall,
 )
 from dotdbg.render import Rendered, render_all
-from dotdbg.settings import Config
 from dotdbg.shells import registered, target_named
 from dotdbg.state import State, block_files, read_manifest, read_state
 from dotdbg.writer import apply, session
@@ -37,7 +37,9 @@ from dotdbg.zshfish import left_out_warnings
 
 
 @dataclass(frozen=True)
-class Report:
+class Result:
+    """What a run did (or, dry, would do); ``dotdbg.report`` prints it."""
+
     plan: Plan
     backup_dir: Path | None = None
     warnings: tuple[str, ...] = field(default=())
@@ -97,7 +99,7 @@ def install(
     *,
     dry_run: bool = False,
     shells: Sequence[str] | None = None,
-) -> Report:
+) -> Result:
     """``config``: None reads it under the lock (tests hand one in). ``shells``: those to
     install for, the others' files removed (None: ``selected_shells``)."""
     early: tuple[Config, Rendered] | None = None
@@ -113,20 +115,20 @@ def install(
         plan = plan_install(paths, config, rendered, read_state(paths))
         warnings = (*config.warnings, *left_out_warnings(config, rendered.shells))
         if dry_run:
-            return Report(_with_interrupted(paths, plan), None, warnings, config)
+            return Result(_with_interrupted(paths, plan), None, warnings, config)
         backup_dir = apply(paths, plan, command="install")
         remember(paths, rendered)
-    return Report(plan, backup_dir, warnings, config)
+    return Result(plan, backup_dir, warnings, config)
 
 
-def uninstall(paths: Paths, *, dry_run: bool = False) -> Report:
+def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:
     with _session_unless(dry_run, paths):
         state = read_state(paths)
         plan = plan_uninstall(paths, state, _accepted(paths, state))
         if dry_run:
-            return Report(_with_interrupted(paths, plan))
+            return Result(_with_interrupted(paths, plan))
         backup_dir = apply(paths, plan, command="uninstall")
-    return Report(plan, backup_dir)
+    return Result(plan, backup_dir)
 
 
 def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
@@ -146,14 +148,14 @@ def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
         return {}
 
 
-def fix_profile(paths: Paths, *, dry_run: bool = False) -> Report:
+def fix_profile(paths: Paths, *, dry_run: bool = False) -> Result:
     with _session_unless(dry_run, paths):
         plan = plan_profile_fix(paths, read_state(paths))
         backup_dir = None if dry_run or not plan.pending else apply(paths, plan, command="fix")
-    return Report(plan, backup_dir)
+    return Result(plan, backup_dir)
 
 
-def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Report:
+def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Result:
     """Put back backup ``stamp``, or by default step one command further back."""
     with _session_unless(dry_run, paths):
         backup = step_back(paths) if stamp is None else _named(paths, stamp)
@@ -163,7 +165,7 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
         backup_dir = (
             None if dry_run else apply(paths, plan, command="restore", restored=backup.folder.name)
         )
-    return Report(plan, backup_dir, restored=backup.folder.name)
+    return Result(plan, backup_dir, restored=backup.folder.name)
 
 
 def _named(paths: Paths, stamp: str) -> Contents:

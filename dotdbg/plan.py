@@ -15,10 +15,10 @@ from typing import Any
 
 from dotdbg import blocks
 from dotdbg.backup import Contents
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered
-from dotdbg.settings import Config
 from dotdbg.shells import generated_path, registered
 from dotdbg.state import (
     MANIFEST_VERSION,

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotdbg import __version__
+from dotdbg.config.model import Config, Function
 from dotdbg.paths import resource_dir
-from dotdbg.settings import Config, Function
 
 if TYPE_CHECKING:
     import jinja2

@@ -7,12 +7,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from dotdbg.backup import backup_dirs, is_complete, read_backup, step_back
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import Report
+from dotdbg.install import Result
 from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
 from dotdbg.plan import Plan, unified_diff
-from dotdbg.settings import Config
 from dotdbg.shadows import shadow_warnings
 from dotdbg.visible import one_line, pieces
 
@@ -42,7 +42,7 @@ def print_changes(paths: Paths, plan: Plan, *, dry_run: bool) -> None:
 
 
 def print_install(
-    paths: Paths, done: Report, warnings: Sequence[str], *, dry_run: bool, diff: bool
+    paths: Paths, done: Result, warnings: Sequence[str], *, dry_run: bool, diff: bool
 ) -> None:
     if diff:
         sys.stdout.write(unified_diff(paths, done.plan))
@@ -55,7 +55,7 @@ def print_install(
         note("done: open a new shell or run `exec bash` to use it")
 
 
-def print_uninstall(paths: Paths, done: Report, *, dry_run: bool, diff: bool) -> None:
+def print_uninstall(paths: Paths, done: Result, *, dry_run: bool, diff: bool) -> None:
     if diff:
         sys.stdout.write(unified_diff(paths, done.plan))
     if not done.plan.changes:
@@ -89,7 +89,7 @@ def print_backups(paths: Paths) -> None:
         print(f"{folder.name}  {made_by}: {'; '.join(part for part in what if part)}{mark}")
 
 
-def print_status(paths: Paths, done: Report, *, installed: bool) -> int:
+def print_status(paths: Paths, done: Result, *, installed: bool) -> int:
     if not installed:
         print("not installed: run `dotdbg install`")
         return 1
@@ -165,7 +165,38 @@ def explain(config: Config, name: str, which: Callable[[str], str | None]) -> in
             print("}")
             _print_shadow(config, name, which)
             return 0
-    print(f"dotdbg defines no alias or function named {name!r} (`dotdbg aliases` lists them)")
+    if config.cheat.alias and name == config.cheat.alias:
+        print(f"{name} is an alias (pack cheat): look up a cheatsheet ([cheat] alias)")
+        print(f"  {name} → dotdbg cheat")
+        _print_shadow(config, name, which)
+        return 0
+    return _explain_off(config, name)
+
+
+SWITCHED_OFF_KIND = {"aliases": "an alias", "functions": "a function", "pdb.aliases": "a pdb alias"}
+ON_COMMAND = {"aliases": "dotdbg alias on", "functions": "dotdbg fn on"}
+
+
+def _explain_off(config: Config, name: str) -> int:
+    """Exit 1: ``name`` is not in the shell; say whether the config switched it off, and how
+    to switch it back on."""
+    off = next((o for o in config.switched_off if o.name == name), None)
+    if off is None:
+        print(f"dotdbg defines no alias or function named {name!r} (`dotdbg aliases` lists them)")
+        return 1
+    kind = SWITCHED_OFF_KIND[off.section]
+    if off.removed:
+        why = f"`{name} = false` in your config"
+        how = (
+            f"`{ON_COMMAND[off.section]} {name}`"
+            if off.section in ON_COMMAND
+            else f"delete `{name} = false` under [pdb.aliases]"
+        )
+    else:
+        why, how = f"its pack {off.pack} is switched off", f"`dotdbg pack on {off.pack}`"
+    print(f"{name} is {kind} (pack {off.pack}) that is switched off: {why}")
+    print(f"  {name} → {one_line(off.value.strip().splitlines()[0])}")
+    print(f"  switch it back on: {how}")
     return 1
 
 

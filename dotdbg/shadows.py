@@ -7,7 +7,7 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dotdbg.settings import Config
+    from dotdbg.config.model import Config
 
 # `compgen -b` and `compgen -k` of bash 5.2
 BASH_BUILTINS = frozenset(

@@ -8,7 +8,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dotdbg.settings import Alias, Config, Function, History
+from dotdbg.config.model import Alias, Config, Function, History
 
 ZSH_FILE = "dotdbg.zsh"
 FISH_FILE = "dotdbg.fish"

@@ -16,9 +16,9 @@ import shutil
 import subprocess
 from collections.abc import Sequence
 
+from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
 from dotdbg.render import shquote
-from dotdbg.settings import Config, Function
 from dotdbg.zshfish import kept_functions
 
 TIMEOUT = 60  # seconds, for a batch of parses

@@ -26,8 +26,8 @@ Cli = Callable[..., subprocess.CompletedProcess[str]]
 @pytest.mark.parametrize(
     ("argv", "error", "help_of"),
     [
-        (["dotdbg", "alias", "add"], "missing argument 'NAME'", "dotdbg alias add"),
-        (["dotdbg", "alias", "add", "x"], "missing argument 'COMMAND'", "dotdbg alias add"),
+        (["dotdbg", "alias", "add"], "missing NAME", "dotdbg alias add"),
+        (["dotdbg", "alias", "add", "x"], "missing COMMAND", "dotdbg alias add"),
         (["dotdbg", "suggest", "--top", "0"], "invalid value for '--top'", "dotdbg suggest"),
         (["dotdbg", "install", "--bogus"], "no such option: --bogus", "dotdbg install"),
         (["dotdbg", "bogus"], "no such command 'bogus'", "dotdbg"),
@@ -59,7 +59,8 @@ TYPE_TAG = re.compile(r"<(str|int|bool|float|path|text)\b|\{[A-Z]")
 
 def every_help() -> list[list[str]]:
     typer_commands = sorted(set(COMMAND_NAMES) - set(FAST) - {"alias", "fn"})
-    nested = [["alias", "add"], ["alias", "rm"], ["fn", "add"], ["fn", "rm"]]
+    nested = [[group, sub] for group in ("alias", "fn") for sub in ("add", "rm", "on")]
+    nested += [["pack", "on"], ["pack", "off"]]
     fast = sorted(set(FAST) - {"cheat"})  # cheat's own help is the cheat stream's
     return [[], *([name] for name in typer_commands + fast), *nested]
 
@@ -128,6 +129,39 @@ def test_fast_commands_and_version_never_load_typer() -> None:
     assert {argv: loaded for argv, (_, loaded) in found.items() if loaded} == {}
     assert found["--version"][0] == 0
     assert found["memlimit --no-such-option"][0] == 2
+
+
+def test_the_home_commands_never_load_typer(tmp_path: Path) -> None:
+    """install, status, diff and the config edits start without typer (issue 9.4); status and
+    diff after install do not render a check either (dotdbg.checks)."""
+    home = str(tmp_path)
+    runs = [
+        ["install", "--home", home],
+        ["status", "--home", home],
+        ["diff", "--home", home],
+        ["alias", "add", "gg", "git grep", "--home", home],
+        ["pack", "off", "git", "--home", home],
+        ["uninstall", "--home", home],
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(runs)], capture_output=True, text=True
+    )
+    found = json.loads(done.stdout)
+    assert [code for code, _ in found.values()] == [0, 0, 0, 0, 0, 0], done.stderr
+    loaded = {argv.split()[0]: modules for argv, (_, modules) in found.items()}
+    assert not {name for modules in loaded.values() for name in modules} & {"typer", "pydantic"}
+
+
+def test_a_group_alone_lists_its_commands_and_a_wrong_one_is_a_usage_error(cli: Cli) -> None:
+    alone = cli("dotdbg", "alias")
+    assert alone.returncode == 2
+    assert alone.stdout.startswith("usage: dotdbg alias COMMAND [ARGS]...")
+    assert "  on   Switch a built-in alias" in alone.stdout
+    wrong = cli("dotdbg", "fn", "bogus")
+    assert (wrong.returncode, wrong.stderr.splitlines()) == (
+        2,
+        ["dotdbg: error: no such command: bogus", "hint: see `dotdbg fn --help`"],
+    )
 
 
 def test_version_is_answered_before_anything_is_imported() -> None:

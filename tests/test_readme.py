@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from dotdbg.config import load_config
+from dotdbg.config.source import loads
 from dotdbg.paths import Paths
-from dotdbg.tomlsource import loads
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")

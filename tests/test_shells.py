@@ -10,10 +10,10 @@ import pytest
 
 from dotdbg import shells
 from dotdbg.config import load_config
+from dotdbg.config.model import Config
 from dotdbg.install import install, render_for, uninstall
 from dotdbg.paths import Paths
 from dotdbg.render import shquote
-from dotdbg.settings import Config
 from dotdbg.shells import ShellTarget
 from dotdbg.shells.bash import BASH
 

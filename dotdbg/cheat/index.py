@@ -221,7 +221,7 @@ def _configured_record(config_file: str) -> list[PathRecord] | tuple[str, str]:
 
 def _located(config_file: str, key_path: tuple[str, ...]) -> str:
     """``:line:col`` of a key: only when a config is wrong, so tomlpos's ``re`` is affordable."""
-    from dotdbg.tomlpos import locate
+    from dotdbg.config.position import locate
 
     try:
         with open(config_file, encoding="utf-8") as file:

@@ -1,4 +1,5 @@
-"""Commands that live with aliases: alias add/rm, fn add/rm, suggest, expand."""
+"""Commands on the typer app that live with aliases: suggest and expand (alias, fn and pack
+are on the fast command line: ``dotdbg.commands.edits``)."""
 
 from __future__ import annotations
 
@@ -13,100 +14,21 @@ import typer
 
 from dotdbg import edit
 from dotdbg.commands.core import HomeOption
+from dotdbg.commands.edits import report
 from dotdbg.config import load_config
+from dotdbg.config.model import Config
 from dotdbg.expand import expand as expand_aliases
 from dotdbg.history import history_path, read_history
 from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
-from dotdbg.settings import Config
-from dotdbg.shadows import shadow_warnings
 from dotdbg.suggest import Existing, format_suggestions, learned_stems, pick, rc_names
 from dotdbg.suggest import suggest as propose
-from dotdbg.typerstyle import APP_SETTINGS
 from dotdbg.visible import visible
-
-alias_app = typer.Typer(help="Add or remove an alias in your config.", **APP_SETTINGS)  # type: ignore[arg-type]
-fn_app = typer.Typer(help="Add or remove a shell function in your config.", **APP_SETTINGS)  # type: ignore[arg-type]
-
-PackOption = Annotated[
-    Optional[str],  # noqa: UP045 - typer needs the Optional spelling on Python 3.10
-    typer.Option("--pack", metavar="PACK", help="Put it in PACK (switchable in [packs])."),
-]
-NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The name to remove.")]
-DescOption = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option("--desc", metavar="TEXT", help="One line for `dotdbg aliases`."),
-]
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(alias_app, name="alias")
-    app.add_typer(fn_app, name="fn")
     app.command()(suggest)
     app.command()(expand)
-
-
-@alias_app.command("add")
-def alias_add(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The alias, e.g. gs.")],
-    command: Annotated[
-        str, typer.Argument(metavar="COMMAND", help="What it stands for, quoted as one argument.")
-    ],
-    pack: PackOption = None,
-    desc: DescOption = None,
-    home: HomeOption = None,
-) -> int:
-    """Add (or replace) an alias, re-install, and print the line that loads it in this shell."""
-    paths = Paths.from_env(home)
-    return _report(paths, edit.add(paths, "aliases", name, command, desc, pack), name)
-
-
-@alias_app.command("rm")
-def alias_rm(name: NameArgument, home: HomeOption = None) -> int:
-    """Remove an alias (a built-in one is switched off with `name = false`)."""
-    paths = Paths.from_env(home)
-    return _report(paths, edit.remove(paths, "aliases", name), name)
-
-
-@fn_app.command("add")
-def fn_add(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The function, e.g. mkcd.")],
-    body: Annotated[
-        str, typer.Argument(metavar="BODY", help='Its body, e.g. \'mkdir -p "$1" && cd "$1"\'.')
-    ],
-    pack: PackOption = None,
-    desc: DescOption = None,
-    home: HomeOption = None,
-) -> int:
-    """Add (or replace) a function, re-install, and print the line that loads it in this shell."""
-    paths = Paths.from_env(home)
-    return _report(paths, edit.add(paths, "functions", name, body, desc, pack), name)
-
-
-@fn_app.command("rm")
-def fn_rm(name: NameArgument, home: HomeOption = None) -> int:
-    """Remove a function (a built-in one is switched off with `name = false`)."""
-    paths = Paths.from_env(home)
-    return _report(paths, edit.remove(paths, "functions", name), name)
-
-
-def _report(paths: Paths, outcome: edit.Outcome, name: str) -> int:
-    """Messages on stderr; on stdout only the reload line, so `eval "$(dotdbg alias …)"` works."""
-    note(f"{outcome.action} {name} in {paths.display(paths.config_file)}")
-    for line in shadow_warnings(outcome.saved.config, shutil.which):
-        if line.split()[1] == name:
-            warn(line)
-    if outcome.off_pack:
-        warn(
-            f"{name} is in pack {outcome.off_pack}, which is switched off: it stays undefined "
-            f"until `{outcome.off_pack} = true` under [packs]"
-        )
-    if outcome.saved.install is None:
-        note("dotdbg is not installed in this home: run `dotdbg install` to use it")
-        return 0
-    note("installed: new shells see the change, and this line updates the running one:")
-    print(outcome.reload)
-    return 0
 
 
 def suggest(
@@ -135,9 +57,7 @@ def suggest(
         print(format_suggestions(found, paths.display(path), len(entries)), end="")
         return 0
     proposal = pick(found, apply)
-    return _report(
-        paths, edit.add(paths, "aliases", proposal.name, proposal.command), proposal.name
-    )
+    return report(paths, edit.add(paths, "aliases", proposal.name, proposal.command), proposal.name)
 
 
 def shell_aliases(config: Config) -> dict[str, str]:
@@ -169,12 +89,12 @@ def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
     for name in RC_FILES:
         with contextlib.suppress(OSError):
             names |= rc_names((paths.home / name).read_text(encoding="utf-8", errors="replace"))
-    parsed = [origin.parse() for origin in config.origins]  # defaults first
-    for section in ("aliases", "functions"):
-        specs = [tables.get(section, {}) for tables in parsed]
-        defined = {name for entries in specs for name, spec in entries.items() if spec is not False}
-        names |= defined - {name for name, spec in specs[-1].items() if spec is False}
-    return frozenset(names)
+    in_off_packs = {
+        off.name
+        for off in config.switched_off
+        if not off.removed and off.section in ("aliases", "functions")
+    }
+    return frozenset(names | in_off_packs)
 
 
 def expand(

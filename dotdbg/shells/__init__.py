@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from dotdbg.config.model import Config
     from dotdbg.paths import Paths
-    from dotdbg.settings import Config
 
 
 def _data_dir(paths: Paths) -> Path:

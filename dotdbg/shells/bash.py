@@ -12,8 +12,8 @@ from dotdbg.render import bash_source_line, function_definition, shquote
 from dotdbg.shells import ShellTarget
 
 if TYPE_CHECKING:
+    from dotdbg.config.model import Config
     from dotdbg.paths import Paths
-    from dotdbg.settings import Config
 
 
 def _bashrc(paths: Paths) -> Path:

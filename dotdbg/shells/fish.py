@@ -13,8 +13,8 @@ from dotdbg.shells import ShellTarget
 from dotdbg.shells.bash import identity, load_block
 
 if TYPE_CHECKING:
+    from dotdbg.config.model import Config
     from dotdbg.paths import Paths
-    from dotdbg.settings import Config
 
 
 def _conf_d(paths: Paths) -> Path:

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dotdbg import tomledit
-from dotdbg.config import load_config
+from dotdbg.config import load_config, tomledit
 from dotdbg.edit import remove_entry, set_entry
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dotdbg.config.source import TOMLDecodeError, loads
 from dotdbg.errors import DotdbgError
-from dotdbg.tomlsource import TOMLDecodeError, loads
 
 Fields = dict[str, str]  # the entry's keys: command (or body), desc, pack
 

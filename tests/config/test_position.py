@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from dotdbg.tomlpos import locate
+from dotdbg.config.position import locate
 
 TEXT = """\
 # a comment

@@ -4,11 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import bindable
-from dotdbg.config import load_config
+from dotdbg.config import bindable, load_config
+from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
-from dotdbg.settings import Config
 from dotdbg.shadows import defined_names, shadow_warnings
 
 
@@ -86,7 +85,7 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "where", "message", "hint"),
     [
-        ('[aliases]\n"g s" = "git status"\n', ":2:1", "not a valid name", "letters"),
+        ('[aliases]\n"g s" = "git status"\n', ":2:1", "not a valid alias name", "letters"),
         ('[aliases]\nx = "a\\nb"\n', ":2:1", "newline", "functions"),
         ("[aliases]\nx = 3\n", ":2:1", "must be a string, a table or false", 'x = "..."'),
         ("[aliaes]\nx = 'ls'\n", ":1:1", "unknown key 'aliaes'", "did you mean 'aliases'"),
@@ -102,7 +101,7 @@ def test_history_and_readline_packs_switch_off(tmp_path: Path) -> None:
         ("[functions]\nf = { body = 'echo \\u0000' }\n", ":2:1", "", ""),
         ('[functions]\nf = { body = "echo \\u0000" }\n', ":2:7", "NUL character", "remove"),
         ('[aliases]\n"x\\u0000" = "ls"\n', ":1:1", "a name in aliases contains a NUL", ""),
-        ('[pdb.aliases]\n"a b" = "p 1"\n', ":2:1", "valid name in [pdb.aliases]", "digit"),
+        ('[pdb.aliases]\n"a b" = "p 1"\n', ":2:1", "valid pdb alias name in", "digit"),
         ('[pdb.aliases]\npl = "p 1\\np 2"\n', ":2:1", "pdb.aliases.pl contains a newline", ";;"),
         ("[pdb.aliases]\npl = 3\n", ":2:1", "pdb.aliases.pl must be a string", 'pl = "..."'),
         ("[pdb]\naliases = { pl = { command = 'p 1', x = 1 } }\n", ":2:37", "pdb.aliases.pl.x", ""),
@@ -254,7 +253,7 @@ def test_a_shadow_already_installed_is_not_told_again(tmp_path: Path) -> None:
     fake_path = {"df": "/bin/df", "ls2": "/usr/bin/ls2"}
     installed = "alias ls2='ls'\n# df: …\nunalias df 2>/dev/null\ndf() {\n    command df\n}\n"
     assert defined_names(installed) == {"ls2", "df"}
-    golden = (Path(__file__).parent / "golden/defaults.dotdbg.bash").read_text()
+    golden = (Path(__file__).parent.parent / "golden/defaults.dotdbg.bash").read_text()
     assert {"df", "l", "wrap", "git-replace", "gs", "pyt"} <= defined_names(golden)
     assert shadow_warnings(config, fake_path.get, said=defined_names(installed)) == []
     assert len(shadow_warnings(config, fake_path.get, said=defined_names(None))) == 2

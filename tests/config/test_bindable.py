@@ -3,7 +3,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from dotdbg.bindable import bind_l, readline_functions
+from dotdbg.config.bindable import bind_l, readline_functions
 
 
 def test_bash_lists_readline_and_bash_functions_lower_cased() -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from dotdbg.errors import DotdbgError
 
 if TYPE_CHECKING:
-    from dotdbg.tomlsource import Source
+    from dotdbg.config.source import Source
 
 
 class Checker:

@@ -4,8 +4,8 @@ Every error names ``file:line:col``, says what is wrong and how to fix it. Valid
 ``build_config`` takes parsed tables and their source texts and returns a ``Config`` or raises;
 the one question it asks outside is which readline functions bash knows (``bindable``), when the
 user binds keys.
-Reading is in ``tomlsource``, the located checks in ``checker``, each section's merge and checks
-in ``sections``, and the dataclasses in ``settings``.
+Reading is in ``source``, the located checks in ``checker``, each section's merge and checks
+in ``sections``, and the dataclasses in ``model``.
 """
 
 from __future__ import annotations
@@ -14,13 +14,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dotdbg.checker import Checker
-from dotdbg.errors import DotdbgError
-from dotdbg.paths import Paths
-from dotdbg.sections import (
-    ALIAS_NAME,
-    FUNCTION_NAME,
-    PDB_ALIAS_NAME,
+from dotdbg.config.checker import Checker
+from dotdbg.config.model import Alias, Config, Function, Off, PdbAlias
+from dotdbg.config.names import ALIAS, FUNCTION, PDB_ALIAS
+from dotdbg.config.sections import (
     cheat_section,
     fish_section,
     history_section,
@@ -28,8 +25,9 @@ from dotdbg.sections import (
     merge_packs,
     readline_section,
 )
-from dotdbg.settings import Alias, Config, Function, PdbAlias
-from dotdbg.tomlsource import Source, read_user_file
+from dotdbg.config.source import Source, read_user_file
+from dotdbg.errors import DotdbgError
+from dotdbg.paths import Paths
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.toml")
 
@@ -68,16 +66,16 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     checker.no_nul(over, ())
     checker.known_keys(over, TOP_LEVEL, ())
     warnings: list[str] = []
-    aliases = merge_items(base, over, "aliases", "command", ALIAS_NAME, checker, warnings)
+    aliases = merge_items(base, over, "aliases", "command", ALIAS, checker, warnings)
     functions = merge_items(
-        base, over, "functions", "body", FUNCTION_NAME, checker, warnings, other_values=SHELL_BODIES
+        base, over, "functions", "body", FUNCTION, checker, warnings, other_values=SHELL_BODIES
     )
     pdb = merge_items(
         base.get("pdb", {}),
         checker.table(over, ("pdb",)),
         "aliases",
         "command",
-        PDB_ALIAS_NAME,
+        PDB_ALIAS,
         checker.nested("pdb"),
         warnings,
         default_pack="pdb",
@@ -90,6 +88,12 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     _check_cheat_alias(cheat.alias, [*aliases, *functions], enabled, checker, over)
     user_functions = checker.table(over, ("functions",))
     user_keys = {key: _names_setting(user_functions, key) for key in ("body", *SHELL_BODIES)}
+    pdb_base = base.get("pdb", {}).get("aliases", {})
+    merged = {
+        "aliases": (base.get("aliases", {}), aliases, "command", "user"),
+        "functions": (base.get("functions", {}), functions, "body", "user"),
+        "pdb.aliases": (pdb_base, pdb, "command", "pdb"),
+    }
     return Config(
         packs=tuple(sorted(packs.items())),
         aliases=tuple(Alias(**item) for item in aliases if enabled[item["pack"]]),
@@ -110,9 +114,38 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         cheat=cheat,
         sources=(defaults.path, *([user.path] if user else [])),
         fish=fish_section(base, over, checker),
+        switched_off=tuple(
+            off
+            for section, parts in merged.items()
+            for off in _switched_off(section, *parts, enabled)
+        ),
+        default_names=tuple((section, frozenset(parts[0])) for section, parts in merged.items()),
         warnings=tuple(warnings),
         origins=(defaults, *([user] if user else [])),
     )
+
+
+def _switched_off(
+    section: str,
+    defaults: Mapping[str, Any],
+    items: Sequence[Mapping[str, str]],
+    value_key: str,
+    default_pack: str,
+    enabled: Mapping[str, bool],
+) -> list[Off]:
+    """The entries of ``section`` kept out: defaults the user removed, entries of off packs."""
+    kept = {item["name"] for item in items}
+    removed = [
+        Off(section, name, spec.get("pack", default_pack), spec[value_key], removed=True)
+        for name, spec in defaults.items()
+        if name not in kept
+    ]
+    packed_off = [
+        Off(section, item["name"], item["pack"], item[value_key], removed=False)
+        for item in items
+        if not enabled[item["pack"]]
+    ]
+    return removed + packed_off
 
 
 def _names_setting(items: Mapping[str, Any], value_key: str) -> set[str]:

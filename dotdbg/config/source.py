@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dotdbg.config.position import locate
 from dotdbg.errors import DotdbgError
-from dotdbg.tomlpos import locate
 
 if sys.version_info >= (3, 11):
     import tomllib

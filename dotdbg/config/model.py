@@ -1,6 +1,5 @@
-"""The validated configuration: frozen dataclasses, holding only what is enabled.
-
-``dotdbg.config`` builds a ``Config``; everything else reads it.
+"""The validated configuration as frozen dataclasses: what is enabled, what is switched off,
+and what the defaults define. ``dotdbg.config.load`` builds a ``Config``; everything else reads it.
 """
 
 from __future__ import annotations
@@ -10,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg.tomlpos import locate
+from dotdbg.config.position import locate
 
 if TYPE_CHECKING:
-    from dotdbg.tomlsource import Source
+    from dotdbg.config.source import Source
 
 
 @dataclass(frozen=True)
@@ -93,8 +92,23 @@ class Fish:
 
 
 @dataclass(frozen=True)
+class Off:
+    """An alias, function or pdb alias the config knows but keeps out of the shell."""
+
+    section: str  # "aliases", "functions" or "pdb.aliases"
+    name: str
+    pack: str
+    value: str  # its command or body
+    removed: bool  # `name = false` in the user's file; else its pack is switched off
+
+
+@dataclass(frozen=True)
 class Config:
-    """The merged configuration; only enabled items are in it."""
+    """The merged configuration. ``aliases``, ``functions`` and ``pdb_aliases`` hold what is
+    enabled; ``switched_off`` what the config keeps out, and why; ``default_names`` what
+    dotdbg's defaults define in each section. Nothing after ``load_config`` parses TOML:
+    ``origins`` keeps the texts only to point at a setting (``where``).
+    """
 
     packs: tuple[tuple[str, bool], ...]
     aliases: tuple[Alias, ...]
@@ -105,11 +119,27 @@ class Config:
     cheat: Cheat
     sources: tuple[Path, ...]
     fish: Fish = Fish(abbreviations=False)
+    switched_off: tuple[Off, ...] = ()
+    default_names: tuple[tuple[str, frozenset[str]], ...] = ()  # section → names
     warnings: tuple[str, ...] = field(default=(), compare=False)
     origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
 
     def pack_enabled(self, pack: str) -> bool:
         return dict(self.packs).get(pack, True)
+
+    def in_defaults(self, section: str, name: str) -> bool:
+        """Whether dotdbg's defaults define ``name`` in ``section`` (on or off)."""
+        return name in dict(self.default_names).get(section, frozenset())
+
+    def off(self, section: str, name: str) -> Off | None:
+        """Why ``name`` is not in the shell although a file defines it; None when it is on
+        or nothing defines it."""
+        return next((o for o in self.switched_off if (o.section, o.name) == (section, name)), None)
+
+    def defines(self, section: str, name: str) -> bool:
+        """Whether ``name`` is an enabled entry of ``section`` ("aliases", "functions")."""
+        items = self.aliases if section == "aliases" else self.functions
+        return any(item.name == name for item in items)
 
     def where(self, key_path: Sequence[str]) -> str:
         """``file:line:col`` of a setting, in the user's file when it is set there."""

@@ -12,15 +12,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dotdbg import bindable
 from dotdbg.cheat.cheatpaths import PathsError, check_paths
-from dotdbg.checker import Checker, type_name
-from dotdbg.settings import Cheat, CheatPath, Fish, History, Readline
+from dotdbg.config import bindable
+from dotdbg.config.checker import Checker, type_name
+from dotdbg.config.model import Cheat, CheatPath, Fish, History, Readline
+from dotdbg.config.names import ALIAS, PACK, NameRule
 
-ALIAS_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:+@%^,-]*")
-FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
-PDB_ALIAS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-PACK_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 READLINE_FUNCTION = re.compile(r"[A-Za-z][A-Za-z0-9-]*")  # bind -l has vi-bWord
 HISTCONTROL_WORDS = {"ignorespace", "ignoredups", "ignoreboth", "erasedups"}
 
@@ -30,7 +27,7 @@ def merge_items(
     over: Mapping[str, Any],
     section: str,
     value_key: str,
-    name_pattern: re.Pattern[str],
+    rule: NameRule,
     checker: Checker,
     warnings: list[str],
     default_pack: str = "user",
@@ -55,7 +52,7 @@ def merge_items(
         item = dict(merged.get(name, {"name": name, "pack": default_pack}))
         new = name not in merged
         item.update(_user_item(spec, value_key, other_values, at, checker, new=new))
-        _check_item(item, value_key, name_pattern, section, at, checker)
+        _check_item(item, value_key, rule, section, at, checker)
         for key in other_values:
             if key in item and not item[key].strip():
                 raise checker.fail(
@@ -105,27 +102,20 @@ def _user_item(
     return item
 
 
-NAME_HINTS = {
-    ALIAS_NAME: "use letters, digits and _ (aliases also . : + - @ %); no spaces, quotes, / $ =",
-    FUNCTION_NAME: "use letters, digits and _ . : - (not a digit first); no spaces, quotes, / $ =",
-    PDB_ALIAS_NAME: "use letters, digits and _ (not a digit first)",
-}
-
-
 def _check_item(
     item: Mapping[str, str],
     value_key: str,
-    name_pattern: re.Pattern[str],
+    rule: NameRule,
     section: str,
     at: tuple[str, ...],
     checker: Checker,
 ) -> None:
     name = item["name"]
-    if not name_pattern.fullmatch(name):
+    if not rule.allows(name):
         raise checker.fail(
             at,
-            f"{name!r} is not a valid name in [{checker.dotted((section,))}]",
-            NAME_HINTS[name_pattern],
+            f"{name!r} is not a valid {rule.kind} name in [{checker.dotted((section,))}]",
+            rule.hint,
         )
     value = item[value_key]
     if not value.strip() and not any(item.get(key) for key in ("zsh", "fish")):
@@ -143,12 +133,8 @@ def _check_item(
         raise checker.fail(
             (*at, "desc"), f"{checker.dotted(at)}.desc contains a newline", "keep it one line"
         )
-    if not PACK_NAME.fullmatch(item["pack"]):
-        raise checker.fail(
-            (*at, "pack"),
-            f"pack name {item['pack']!r} is invalid",
-            "use lower-case letters, digits, - and _",
-        )
+    if not PACK.allows(item["pack"]):
+        raise checker.fail((*at, "pack"), f"pack name {item['pack']!r} is invalid", PACK.hint)
 
 
 def merge_packs(
@@ -278,7 +264,7 @@ def cheat_section(base: Mapping[str, Any], over: Mapping[str, Any], checker: Che
     if key and (not key.startswith("\\") or "'" in key or not is_key_sequence(key)):
         raise checker.fail(("cheat", "key"), f"cheat.key {key!r} is not a key sequence", key_hint)
     alias_hint = 'a short name such as "ch", or "" for no alias'
-    if values["alias"] and not ALIAS_NAME.fullmatch(values["alias"]):
+    if values["alias"] and not ALIAS.allows(values["alias"]):
         raise checker.fail(
             ("cheat", "alias"),
             f"cheat.alias {values['alias']!r} is not a valid alias name",

@@ -1,0 +1,71 @@
+"""The check cache: a generated text that passed its shell's checks is not checked again
+(status and diff do not run shellcheck on what install checked), anything else is."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from dotdbg import bashcheck, checks, shells
+from dotdbg.config import load_config
+from dotdbg.errors import DotdbgError
+from dotdbg.install import install
+from dotdbg.paths import Paths
+from dotdbg.shells.bash import BASH
+
+
+def refuse(*args: object) -> list[str]:
+    raise AssertionError("shellcheck ran")
+
+
+@pytest.fixture
+def installed(tmp_path: Path) -> Paths:
+    (tmp_path / ".bashrc").write_text("")
+    paths = Paths.from_env(tmp_path)
+    install(paths)
+    return paths
+
+
+def test_status_after_install_runs_no_checker(
+    installed: Paths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
+    monkeypatch.setattr(bashcheck, "bash_syntax_error", refuse)
+    assert install(installed, dry_run=True).plan.pending == ()
+
+
+def test_a_changed_text_is_checked(installed: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
+    config = load_config(installed, user_text='[aliases]\nzz = "echo zz"\n')
+    with pytest.raises(AssertionError, match="shellcheck ran"):
+        install(installed, config, dry_run=True)
+
+
+def test_a_new_checker_checks_again(installed: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
+    newer = dataclasses.replace(BASH, checker_key=lambda: "shellcheck 99")
+    monkeypatch.setattr(shells, "_registry", {"bash": newer})
+    monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
+    with pytest.raises(AssertionError, match="shellcheck ran"):
+        install(installed, dry_run=True)
+
+
+def test_a_failure_is_never_remembered(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    bad = '[functions]\nf = "if then"\n'
+    for _ in range(2):
+        with pytest.raises(DotdbgError, match="function f is not valid bash"):
+            install(paths, load_config(paths, user_text=bad))
+    assert checks.known_keys(paths) == []
+
+
+def test_the_cache_keeps_the_newest_keys(installed: Paths) -> None:
+    from dotdbg.install import render_for
+
+    for n in range(checks.KEEP + 3):
+        config = load_config(installed, user_text=f'[aliases]\nz{n} = "echo {n}"\n')
+        checks.remember(installed, render_for(installed, config))
+    known = checks.known_keys(installed)
+    assert len(known) == checks.KEEP
+    assert checks.rendered_keys(render_for(installed, config))["bash"] == known[-1]
