@@ -188,3 +188,23 @@ def test_start_up_spawns_no_process(tmp_path: Path, shell: str) -> None:
         )
         counts.append(len(re.findall(r"\b(?:execve|v?fork|clone3?)\(", log.read_text())))
     assert counts[1] == counts[0], f"{shell} starts {counts[1] - counts[0]} more processes"
+
+
+def test_doctor_says_which_shells_are_set_up_and_whether_shell_is_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dotdbg.doctor import check_shells
+
+    paths = Paths.from_env(tmp_path)
+    assert not check_shells(paths).ok
+    install(paths, shells=("bash", "zsh"))
+    monkeypatch.setenv("SHELL", "/usr/bin/zsh")
+    check = check_shells(paths)
+    assert (check.ok, check.detail) == (
+        True,
+        "set up for bash, zsh; your login shell (zsh) is one of them",
+    )
+    monkeypatch.setenv("SHELL", "/usr/bin/fish")
+    check = check_shells(paths)
+    assert not check.ok
+    assert check.fix == "dotdbg install --shell bash,zsh,fish"
