@@ -28,6 +28,7 @@ def fake_home(
         monkeypatch.delenv(var, raising=False)
     monkeypatch.delenv("DOTDBG_VERBOSE", raising=False)
     monkeypatch.delenv("ZDOTDIR", raising=False)
+    monkeypatch.setenv("SHELL", "/bin/bash")  # the login shell decides some messages
     monkeypatch.setenv("NO_COLOR", "1")
     yield home
 

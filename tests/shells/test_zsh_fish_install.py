@@ -208,3 +208,26 @@ def test_doctor_says_which_shells_are_set_up_and_whether_shell_is_one(
     check = check_shells(paths)
     assert not check.ok
     assert check.fix == "dotdbg install --shell bash,zsh,fish"
+
+
+@pytest.mark.parametrize(
+    ("login", "added", "removed"),
+    [
+        ("/usr/bin/zsh", "source {data}/dotdbg.zsh", "unfunction wrap"),
+        ("/usr/bin/fish", "source {home}/.config/fish/conf.d/dotdbg.fish", "functions -e wrap"),
+        ("/bin/bash", "source {data}/dotdbg.bash", "unset -f wrap"),
+    ],
+)
+def test_an_edit_says_how_the_running_shell_sees_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, login: str, added: str, removed: str
+) -> None:
+    from dotdbg.edit import reload_line
+
+    paths = Paths.from_env(tmp_path)
+    install(paths, shells=("bash", "zsh", "fish"))
+    monkeypatch.setenv("SHELL", login)
+    data = paths.data_dir
+    assert reload_line(paths, "functions", "wrap", removed=False) == added.format(
+        data=data, home=tmp_path
+    )
+    assert reload_line(paths, "functions", "wrap", removed=True) == removed
