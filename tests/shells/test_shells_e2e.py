@@ -79,7 +79,26 @@ def test_up_recalls_the_last_command_that_starts_with_what_is_typed(shell: TmuxS
     shell.type("echo al")
     shell.keys("Up")
     shell.wait_for(lambda screen: shell.line().endswith("echo alpha-one"), "the recalled line")
-    shell.keys("C-u")
+    shell.keys("C-e", "C-u")
+
+
+def test_each_command_is_in_the_history_file_as_it_runs(shell: TmuxShell, home: Path) -> None:
+    shell.run("echo saved-at-once")
+    history = {
+        "zsh": home / ".zsh_history",
+        "fish": home / ".local" / "share" / "fish" / "fish_history",
+    }[shell.name]
+    shell.wait_for(lambda _: "echo saved-at-once" in history.read_text(), "the history file")
+
+
+def test_tab_completes_dotdbg_commands(shell: TmuxShell) -> None:
+    if shell.name == "zsh":  # zsh completes once compinit ran, here after dotdbg's block
+        shell.run("autoload -Uz compinit && compinit -u")
+    shell.keys("C-e", "C-u")
+    shell.type("dotdbg uninst")
+    shell.keys("Tab")
+    shell.wait_for(lambda _: "dotdbg uninstall " in shell.line() + " ", "the completed word")
+    shell.keys("C-e", "C-u")
 
 
 def test_ctrl_g_puts_the_pick_on_the_line_and_runs_nothing_until_enter(

@@ -18,6 +18,7 @@ PLAIN_PROMPT = {
 
 class TmuxShell:
     def __init__(self, shell: str, home: Path, extra_env: dict[str, str] | None = None) -> None:
+        self.name = shell
         self.socket = f"dotdbg-{shell}-{uuid.uuid4().hex[:8]}"
         env = {
             "HOME": str(home),
@@ -72,7 +73,7 @@ class TmuxShell:
 
     def line(self) -> str:
         """The command line being edited (the last line with text on the screen)."""
-        lines = [line for line in self.screen().splitlines() if line.strip()]
+        lines = [line.rstrip() for line in self.screen().splitlines() if line.strip()]
         return lines[-1] if lines else ""
 
     def close(self) -> None:
