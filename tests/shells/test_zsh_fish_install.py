@@ -231,3 +231,16 @@ def test_an_edit_says_how_the_running_shell_sees_it(
         data=data, home=tmp_path
     )
     assert reload_line(paths, "functions", "wrap", removed=True) == removed
+
+
+def test_status_reports_a_fish_or_zsh_file_edited_by_hand(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    install(paths, shells=("zsh", "fish"))
+    assert install(paths, dry_run=True).plan.pending == ()
+    with paths.fish_conf.open("a") as fish_file:
+        fish_file.write("set -g mine 1\n")
+    plan = install(paths, dry_run=True).plan
+    assert [change.path for change in plan.pending] == [paths.fish_conf]
+    assert plan.notes == (
+        "~/.config/fish/conf.d/dotdbg.fish was edited by hand since dotdbg wrote it",
+    )
