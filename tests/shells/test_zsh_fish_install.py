@@ -244,3 +244,32 @@ def test_status_reports_a_fish_or_zsh_file_edited_by_hand(tmp_path: Path) -> Non
     assert plan.notes == (
         "~/.config/fish/conf.d/dotdbg.fish was edited by hand since dotdbg wrote it",
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("bash,tcsh", "dotdbg: error: --shell bash,tcsh: unknown shell 'tcsh'"),
+        (",", "dotdbg: error: --shell ,: no shell named"),
+    ],
+)
+def test_a_bad_shell_list_is_one_line_and_changes_nothing(
+    tmp_path: Path, value: str, said: str
+) -> None:
+    from tests.clirun import run_cli
+
+    done = run_cli("dotdbg", "install", "--shell", value, "--home", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == said
+    assert done.stderr.splitlines()[1].startswith("hint: name one or more of bash, zsh, fish")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_shell_picks_the_shells_from_the_command_line(tmp_path: Path) -> None:
+    from tests.clirun import run_cli
+
+    done = run_cli("dotdbg", "install", "--shell", "zsh", "--home", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "done (zsh): open a new shell or run `exec zsh` to use it" in done.stderr
+    # no ~/.bashrc: ~/.inputrc and ~/.pdbrc serve readline and pdb, whatever the shell
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".inputrc", ".local", ".pdbrc", ".zshrc"]
