@@ -20,6 +20,14 @@ BASH_ONLY = re.compile(
 )
 
 
+# Names fish refuses for a function (its keywords and the builtins it will not let one hide):
+# an alias or function of such a name is left out of fish. Found by asking fish 3.6 each one.
+FISH_RESERVED = frozenset(
+    "_ [ and argparse begin break builtin case command continue else end eval exec for function "
+    "if not or read return set status string switch test time while".split()
+)
+
+
 def fishquote(value: str) -> str:
     """fish single quotes: only ``\\`` and ``'`` are special inside them."""
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
@@ -49,6 +57,8 @@ def left_out(config: Config, shell: str) -> list[LeftOut]:
 
 
 def _why_left_out(function: Function, shell: str) -> str:
+    if shell == "fish" and function.name in FISH_RESERVED:
+        return "fish reserves the name"
     key = "body" if shell == "bash" else shell
     example = f"add {key} = '…' under [functions.{function.name}]"
     if not function.body_for(shell).strip():
@@ -61,12 +71,26 @@ def _why_left_out(function: Function, shell: str) -> str:
 
 
 def left_out_warnings(config: Config, shells: Sequence[str]) -> list[str]:
-    """What install says about the functions each of ``shells`` goes without."""
-    return [
+    """What install says about the functions (and fish, aliases) each of ``shells`` goes
+    without."""
+    said = [
         item.warning(config.where(("functions", item.name)))
         for shell in shells
         for item in left_out(config, shell)
     ]
+    if "fish" in shells:
+        said += [
+            f"{config.where(('aliases', alias.name))}: fish has no alias {alias.name}: "
+            "fish reserves the name"
+            for alias in config.aliases
+            if alias.name in FISH_RESERVED
+        ]
+    return said
+
+
+def fish_aliases(config: Config) -> list[Alias]:
+    """The aliases fish gets: all but those of a name fish reserves."""
+    return [alias for alias in config.aliases if alias.name not in FISH_RESERVED]
 
 
 def kept_functions(config: Config, shell: str) -> list[Function]:

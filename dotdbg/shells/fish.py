@@ -42,6 +42,7 @@ FISH = ShellTarget(
         "fishquote": zshfish.fishquote,
         "fish_definition": zshfish.fish_definition,
         "fish_alias": zshfish.fish_alias,
+        "fish_aliases": zshfish.fish_aliases,
         "fish_cheat_alias": zshfish.fish_cheat_alias,
         "fish_key": zshfish.fish_key,
         "kept_functions": zshfish.kept_functions,

@@ -133,12 +133,14 @@ def test_a_function_without_a_fish_body_is_left_out_of_fish_with_a_warning(
         '[functions]\nmkcd = \'mkdir -p "$1" && cd "$1"\'\n'
         "onlyfish = { fish = 'echo fish-only $argv' }\n"
         "counts = 'echo ${PIPESTATUS[0]}'\n"
+        '[aliases]\ntime = "date"\n'
     )
     done = install(paths, shells=("bash", "zsh", "fish"))
     said = "\n".join(done.warnings)
     assert re.search(r"config.toml:2:\d+: fish has no function mkcd: it has no body for fish", said)
     assert "bash has no function onlyfish" in said
     assert "zsh has no function counts: its bash body uses PIPESTATUS" in said
+    assert "fish has no alias time: fish reserves the name" in said
     fish_text = paths.fish_conf.read_text()
     assert "function onlyfish" in fish_text
     assert "function mkcd" not in fish_text
