@@ -13,7 +13,6 @@ from typing import Annotated
 import typer
 
 from dotdbg import __version__, typerstyle
-from dotdbg.commandnames import COMMAND_NAMES
 from dotdbg.entry import FAST
 from dotdbg.runner import run
 
@@ -49,8 +48,3 @@ typerstyle.list_fast_commands(app, FAST)
 
 def main(argv: list[str], verbose: bool = False) -> int:
     return run(lambda: typerstyle.invoke(app, argv, "dotdbg"), "dotdbg", verbose)
-
-
-def command_names() -> list[str]:
-    """Subcommand names, for the TAB completion in the generated bash (dotdbg.commandnames)."""
-    return list(COMMAND_NAMES)

@@ -60,10 +60,11 @@ def test_a_failure_is_never_remembered(tmp_path: Path) -> None:
     assert checks.known_keys(paths) == []
 
 
-def test_the_cache_keeps_the_newest_keys(installed: Paths) -> None:
+def test_the_cache_keeps_the_newest_keys(installed: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
     from dotdbg.install import render_for
 
-    for n in range(checks.KEEP + 3):
+    monkeypatch.setattr(checks, "KEEP", 3)
+    for n in range(checks.KEEP + 2):
         config = load_config(installed, user_text=f'[aliases]\nz{n} = "echo {n}"\n')
         checks.remember(installed, render_for(installed, config))
     known = checks.known_keys(installed)

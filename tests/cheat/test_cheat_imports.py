@@ -76,7 +76,7 @@ def test_typer_app_is_not_behind_cheat_but_is_behind_other_commands(work_dir: Pa
         [
             sys.executable,
             "-c",
-            "import sys; from dotdbg.entry import main; main(['install', '--help']);"
+            "import sys; from dotdbg.entry import main; main(['render', '--help']);"
             "print('typer' in sys.modules)",
         ],
         cwd=work_dir,
