@@ -118,7 +118,7 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
         for name, text in rendered.files.items()
     ]
     generated = {str(change.path): digest(change.after) for change in changes if change.after}
-    changes += _dropped_shells(paths, state, set(generated))
+    changes += _dropped_shells(paths, state, {str(change.path) for change in changes})
     records: dict[str, Any] = {}
     for path, body in desired_blocks(paths, config, state, rendered).items():
         change, record = _block_change(path, body, state)
