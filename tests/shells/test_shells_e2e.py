@@ -121,3 +121,34 @@ def test_ctrl_g_puts_the_pick_on_the_line_and_runs_nothing_until_enter(
     shell.keys("Enter")
     shell.wait_for(lambda s: marker.exists(), "Enter to run it")
     marker.unlink()
+
+
+def test_the_numbered_list_puts_the_pick_on_the_line_too(shell: TmuxShell, home: Path) -> None:
+    """Without fzf (or with DOTDBG_CHEAT_PICKER=list) dotdbg's own list picks."""
+    setting = {"zsh": "export DOTDBG_CHEAT_PICKER=list", "fish": "set -gx DOTDBG_CHEAT_PICKER list"}
+    shell.run(setting[shell.name])
+    shell.keys("C-e", "C-u")
+    shell.keys("C-g")
+    shell.wait_for(lambda screen: "cheat: search words" in screen, "the search question")
+    shell.type("qqmarker")
+    shell.keys("Enter")
+    shell.wait_for(lambda screen: "cheat: number" in screen, "the numbered list")
+    shell.type("1")
+    shell.keys("Enter")
+    shell.wait_for(lambda s: shell.line().endswith("touch qq-ran-marker <file>"), "the pick")
+    assert not (home / "work" / "qq-ran-marker").exists()
+    shell.keys("C-e", "C-u")
+    shell.run("set -e DOTDBG_CHEAT_PICKER" if shell.name == "fish" else "unset DOTDBG_CHEAT_PICKER")
+
+
+def test_fish_abbreviations_expand_as_they_are_typed(tmp_path: Path) -> None:
+    paths = Paths.from_env(tmp_path)
+    paths.config_file.parent.mkdir(parents=True)
+    paths.config_file.write_text("[fish]\nabbreviations = true\n")
+    install(paths, shells=("fish",))
+    session = TmuxShell("fish", tmp_path)
+    try:
+        session.type("gs ")
+        session.wait_for(lambda _: session.line().endswith("git status"), "the expansion")
+    finally:
+        session.close()
