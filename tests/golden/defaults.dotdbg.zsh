@@ -222,8 +222,8 @@ __dotdbg_cheat_widget() {
     if [[ ${DOTDBG_CHEAT_PICKER-} != list ]] && (( $+commands[fzf] )); then
         picked=$(__dotdbg_cheat_fzf)
     else
-        zle -I
-        picked=$(command dotdbg cheat --menu --above "${(%)PS1##*$'\n'}$BUFFER")
+        zle -I  # the list goes below the command line, which stays on the screen
+        picked=$(command dotdbg cheat --menu)
     fi
     zle reset-prompt
     [[ -n $picked ]] || return 0
