@@ -22,9 +22,16 @@ KEEP = 64  # keys kept, newest last: a few configs' worth of each shell
 FORMAT = "1"  # bump when what a check covers changes
 
 
-def check_key(target: ShellTarget, text: str) -> str:
-    head = "\0".join((FORMAT, __version__, target.name, target.checker_key(), ""))
+def check_key(target: ShellTarget, text: str, part: str = "") -> str:
+    """The key of ``text`` (or of one ``part`` of a text, by its name) checked for ``target``."""
+    head = "\0".join((FORMAT, __version__, target.name, target.checker_key(), part, ""))
     return hashlib.sha256(head.encode() + text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _part_keys(target: ShellTarget, text: str) -> dict[str, str]:
+    """Each checked-alone part of ``text``: its name → its key."""
+    parts = target.parts(text) if target.parts else {}
+    return {name: check_key(target, part, name) for name, part in parts.items()}
 
 
 def known_keys(paths: Paths) -> list[str]:
@@ -45,18 +52,34 @@ def rendered_keys(rendered: Rendered) -> dict[str, str]:
     return keys
 
 
+def part_keys(rendered: Rendered) -> list[str]:
+    """The keys of the parts of each shell's text that its target checks on their own."""
+    keys: list[str] = []
+    for name in rendered.shells:
+        target = target_named(name)
+        keys += _part_keys(target, rendered.shell_text(target)).values()
+    return keys
+
+
 def check_rendered(paths: Paths, config: Config, rendered: Rendered) -> None:
-    """Check each shell's text unless it passed before (raises DotdbgError)."""
-    known = set(known_keys(paths))
+    """Check each shell's text unless it passed before (raises DotdbgError); a target that
+    caches parts is told which of them passed before."""
+    known = frozenset(known_keys(paths))
     for name, key in rendered_keys(rendered).items():
-        if key not in known:
-            target = target_named(name)
-            target.check(rendered.shell_text(target), config)
+        if key in known:
+            continue
+        target = target_named(name)
+        text = rendered.shell_text(target)
+        if target.check_known:
+            passed = {part for part, k in _part_keys(target, text).items() if k in known}
+            target.check_known(text, config, frozenset(passed))
+        else:
+            target.check(text, config)
 
 
 def remember(paths: Paths, rendered: Rendered) -> None:
     """Remember that ``rendered`` passed. Under the run lock; a failure only costs a check."""
-    keys = tuple(rendered_keys(rendered).values())
+    keys = (*rendered_keys(rendered).values(), *part_keys(rendered))
     known = known_keys(paths)
     if all(key in known for key in keys):
         return

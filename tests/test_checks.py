@@ -38,7 +38,7 @@ def test_status_after_install_runs_no_checker(
 
 def test_a_changed_text_is_checked(installed: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
-    config = load_config(installed, user_text='[aliases]\nzz = "echo zz"\n')
+    config = load_config(installed, user_text='[functions]\nzz = "echo zz"\n')
     with pytest.raises(AssertionError, match="shellcheck ran"):
         install(installed, config, dry_run=True)
 
@@ -69,5 +69,31 @@ def test_the_cache_keeps_the_newest_keys(installed: Paths, monkeypatch: pytest.M
         checks.remember(installed, render_for(installed, config))
     known = checks.known_keys(installed)
     assert len(known) == checks.KEEP
-    newest = list(checks.rendered_keys(render_for(installed, config)).values())  # one a shell
-    assert known[-len(newest) :] == newest
+    assert checks.rendered_keys(render_for(installed, config))["bash"] in known
+
+
+def test_an_alias_edit_runs_bash_but_not_shellcheck(
+    installed: Paths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dotdbg import edit
+
+    ran: list[str] = []
+    real = bashcheck.bash_syntax_error
+    monkeypatch.setattr(
+        bashcheck, "bash_syntax_error", lambda text: ran.append("bash") or real(text)
+    )
+    monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
+    edit.add(installed, "aliases", "zz", "echo zz")  # shellcheck's input is the same as before
+    assert ran
+    with pytest.raises(AssertionError, match="shellcheck ran"):
+        edit.add(installed, "functions", "yy", "echo yy")  # a function: new input
+
+
+def test_shellcheck_reads_no_alias_and_no_completion_word_list() -> None:
+    text = (
+        "# gs: status [git]\nalias gs='git status'\nf() {\n"
+        "    __dotdbg_complete_words \"$cur\" 'gs' 'gd'\n}\n"
+    )
+    assert bashcheck.shellcheck_input(text) == (
+        "f() {\n    __dotdbg_complete_words \"$cur\" 'words'\n}\n"
+    )

@@ -43,6 +43,12 @@ class ShellTarget:
     # new shellcheck checks again.
     checker_key: Callable[[], str]
     directory: Callable[[Paths], Path] = field(default=_data_dir)  # where the file goes
+    # Optional finer cache: the parts of a text whose check depends on that part alone, by
+    # name (bash: {"shellcheck": what shellcheck reads}, the same after an alias edit), and a
+    # check told the names of the parts that passed before. Without them, ``check`` runs on
+    # every text not checked before.
+    parts: Callable[[str], Mapping[str, str]] | None = None
+    check_known: Callable[[str, Config, frozenset[str]], None] | None = None
 
     def generated_path(self, paths: Paths) -> Path:
         return self.directory(paths) / self.generated

@@ -31,6 +31,19 @@ def check(text: str, config: Config) -> None:
     check_bash(text, config)
 
 
+def parts(text: str) -> dict[str, str]:
+    """shellcheck's verdict depends on what it reads alone."""
+    from dotdbg.bashcheck import shellcheck_input
+
+    return {"shellcheck": shellcheck_input(text)}
+
+
+def check_known(text: str, config: Config, passed: frozenset[str]) -> None:
+    from dotdbg.bashcheck import check_bash
+
+    check_bash(text, config, shellchecked="shellcheck" in passed)
+
+
 def checker_key() -> str:
     """bash and shellcheck, each by path, size and change time: a new version checks again
     (cheaper than asking them their versions, which costs a process each)."""
@@ -58,4 +71,6 @@ BASH = ShellTarget(
     filters={"shquote": shquote, "definition": function_definition},
     check=check,
     checker_key=checker_key,
+    parts=parts,
+    check_known=check_known,
 )
