@@ -66,10 +66,10 @@ def test_the_cache_keeps_the_newest_keys(installed: Paths, monkeypatch: pytest.M
     monkeypatch.setattr(checks, "KEEP", 3)
     for n in range(checks.KEEP + 2):
         config = load_config(installed, user_text=f'[aliases]\nz{n} = "echo {n}"\n')
-        checks.remember(installed, render_for(installed, config))
+        checks.remember(installed, render_for(installed, config, ("bash",)))
     known = checks.known_keys(installed)
     assert len(known) == checks.KEEP
-    assert checks.rendered_keys(render_for(installed, config))["bash"] in known
+    assert checks.rendered_keys(render_for(installed, config, ("bash",)))["bash"] in known
 
 
 def test_an_alias_edit_runs_bash_but_not_shellcheck(
