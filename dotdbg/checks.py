@@ -1,4 +1,6 @@
 """Each shell's generated text is checked once: a text that passed is remembered by content.
+And each render is remembered by its inputs: ``render.render_key`` → the digests of its texts,
+so a dry run finds files that are that render without rendering.
 
 The key is the sha256 of the text with the shell, dotdbg's version and the checkers' identity
 (``ShellTarget.checker_key``), so `dotdbg status` and `diff` do not run shellcheck again on the
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 
 from dotdbg import __version__
 from dotdbg.config.model import Config
@@ -19,6 +22,7 @@ from dotdbg.render import Rendered
 from dotdbg.shells import ShellTarget, target_named
 
 KEEP = 64  # keys kept, newest last: a few configs' worth of each shell
+KEEP_RENDERS = 8
 FORMAT = "1"  # bump when what a check covers changes
 
 
@@ -87,3 +91,29 @@ def remember(paths: Paths, rendered: Rendered) -> None:
     data = "".join(f"{key}\n" for key in kept[-KEEP:]).encode()
     with contextlib.suppress(OSError):
         paths.fs.write_atomic(paths.check_cache_file, data, 0o600, follow=False)
+    _remember_render(paths, rendered)
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def known_renders(paths: Paths) -> dict[str, dict[str, str]]:
+    """render key → {file name: sha256 of its text}; {} when missing or unreadable."""
+    try:
+        found = json.loads(paths.fs.read_bytes(paths.render_cache_file, follow=False) or b"{}")
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _remember_render(paths: Paths, rendered: Rendered) -> None:
+    if not rendered.key:
+        return
+    renders = known_renders(paths)
+    renders.pop(rendered.key, None)
+    renders[rendered.key] = {name: text_digest(text) for name, text in rendered.files.items()}
+    kept = dict(list(renders.items())[-KEEP_RENDERS:])
+    data = json.dumps(kept, indent=1).encode()
+    with contextlib.suppress(OSError):
+        paths.fs.write_atomic(paths.render_cache_file, data, 0o600, follow=False)

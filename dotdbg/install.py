@@ -15,7 +15,7 @@ from pathlib import Path
 
 from dotdbg import blocks
 from dotdbg.backup import Contents, read_backup, step_back, verified_copy
-from dotdbg.checks import check_rendered, remember
+from dotdbg.checks import check_rendered, known_renders, remember, text_digest
 from dotdbg.commandnames import COMMAND_NAMES
 from dotdbg.config import load_config
 from dotdbg.config.model import Config
@@ -29,8 +29,8 @@ from dotdbg.plan import (
     plan_restore,
     plan_uninstall,
 )
-from dotdbg.render import Rendered, render_all
-from dotdbg.shells import registered, target_named
+from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, render_key
+from dotdbg.shells import ShellTarget, generated_path, registered, target_named
 from dotdbg.state import State, block_files, read_manifest, read_state
 from dotdbg.writer import apply, session
 from dotdbg.zshfish import left_out_warnings
@@ -49,12 +49,38 @@ class Result:
 
 def render_for(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
     """The generated files for ``shells`` (None: ``selected_shells``)."""
-    shown = [
+    targets = _targets(paths, shells)
+    return render_all(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
+
+
+def _targets(paths: Paths, shells: Sequence[str] | None) -> list[ShellTarget]:
+    return [target_named(name) for name in shells or selected_shells(paths)]
+
+
+def _shown_sources(paths: Paths, config: Config) -> list[str]:
+    return [
         paths.display(source) if source.is_relative_to(paths.home) else "dotdbg's defaults"
         for source in config.sources
     ]
-    targets = [target_named(name) for name in shells or selected_shells(paths)]
-    return render_all(config, shown, COMMAND_NAMES, targets)
+
+
+def installed_render(
+    paths: Paths, config: Config, state: State, shells: Sequence[str] | None = None
+) -> Rendered | None:
+    """The installed files, when they are exactly what rendering ``config`` gave before (the
+    render cache of ``checks``): a render without rendering. None otherwise."""
+    targets = _targets(paths, shells)
+    key = render_key(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
+    digests = known_renders(paths).get(key)
+    if not isinstance(digests, dict):
+        return None
+    files = {}
+    for name in (*(target.generated for target in targets), INPUTRC_FILE, PDBRC_FILE):
+        text = state.text(generated_path(paths, name))
+        if text is None or digests.get(name) != text_digest(text):
+            return None
+        files[name] = text
+    return Rendered(files, tuple(target.name for target in targets), key)
 
 
 def selected_shells(paths: Paths) -> tuple[str, ...]:
@@ -110,9 +136,14 @@ def install(
         early = (read, checked_render(paths, read, shells))
     with _session_unless(dry_run, paths):
         config = config or load_config(paths)
+        state = read_state(paths)
         same = early is not None and early[0] == config
-        rendered = early[1] if early and same else checked_render(paths, config, shells)
-        plan = plan_install(paths, config, rendered, read_state(paths))
+        if early and same:
+            rendered = early[1]
+        else:  # a dry run of an installed home, untouched since, renders nothing
+            reused = installed_render(paths, config, state, shells) if dry_run else None
+            rendered = reused or checked_render(paths, config, shells)
+        plan = plan_install(paths, config, rendered, state)
         warnings = (*config.warnings, *left_out_warnings(config, rendered.shells))
         if dry_run:
             return Result(_with_interrupted(paths, plan), None, warnings, config)

@@ -114,6 +114,11 @@ class Paths:
         return self.state_dir / "checked"
 
     @property
+    def render_cache_file(self) -> Path:
+        """What each recent render's inputs gave: the digests of its texts (``checks``)."""
+        return self.state_dir / "rendered.json"
+
+    @property
     def journal_file(self) -> Path:
         """What a run is changing, written before its first change and removed after its last."""
         return self.state_dir / "journal.json"

@@ -63,6 +63,7 @@ class Rendered:
 
     files: dict[str, str]
     shells: tuple[str, ...] = ("bash",)
+    key: str = ""  # ``render_key`` of what it was rendered from ("": not known)
 
     def shell_text(self, target: ShellTarget) -> str:
         return self.files[target.generated]
@@ -99,7 +100,30 @@ def render_all(
     }
     files[INPUTRC_FILE] = env.get_template("inputrc.j2").render(context)
     files[PDBRC_FILE] = env.get_template("pdbrc.j2").render(context)
-    return Rendered(files, tuple(target.name for target in targets))
+    key = render_key(config, sources_display, commands, targets)
+    return Rendered(files, tuple(target.name for target in targets), key)
+
+
+def render_key(
+    config: Config,
+    sources_display: Sequence[str],
+    commands: Sequence[str],
+    shells: Sequence[ShellTarget],
+) -> str:
+    """The sha256 of everything a render reads: dotdbg's version, the config's files, what the
+    header names, the command names, the shells and every template. Equal keys render equal
+    texts, so `status` finds the installed files current without rendering (or jinja2)."""
+    import hashlib
+
+    parts = [__version__, *sources_display, "", *commands, "", *(t.name for t in shells)]
+    for origin in config.origins:
+        parts += [str(origin.path), origin.text]
+    for template in sorted(resource_dir("templates").iterdir()):
+        parts += [template.name, template.read_text(encoding="utf-8")]
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    return digest.hexdigest()
 
 
 def render_starter_config(config: Config) -> str:

@@ -529,3 +529,47 @@ def test_a_file_in_place_of_a_directory_is_a_clear_error(tmp_path: Path, in_the_
         install(paths, load_config(paths))
     assert str(blocker) in caught.value.message + caught.value.hint
     assert not (tmp_path / ".bashrc").exists()
+
+
+# -- a dry run of an untouched installed home renders nothing ----------------------------------
+
+NO_JINJA = """
+import sys
+from dotdbg.entry import main
+code = main(["status", "--home", sys.argv[1]])
+print(code, "jinja2" in sys.modules)
+"""
+
+
+def test_status_of_an_untouched_install_does_not_render(tmp_path: Path) -> None:
+    do_install(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", NO_JINJA, str(tmp_path)], capture_output=True, text=True
+    )
+    assert done.stdout.splitlines()[-1] == "0 False", done.stderr
+    generated = tmp_path / ".local/share/dotdbg/dotdbg.bash"
+    generated.write_text(generated.read_text() + "# mine\n")
+    done = subprocess.run(
+        [sys.executable, "-c", NO_JINJA, str(tmp_path)], capture_output=True, text=True
+    )
+    assert done.stdout.splitlines()[-1] == "1 True"  # edited by hand: rendered, and told
+
+
+def test_the_render_key_follows_every_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from dotdbg import render
+    from dotdbg.install import installed_render
+
+    paths = do_install(tmp_path)
+    config = load_config(paths)
+    assert installed_render(paths, config, read_state(paths)) is not None
+    other = load_config(paths, user_text='[aliases]\nzz = "echo zz"\n')
+    assert installed_render(paths, other, read_state(paths)) is None
+    templates = tmp_path / "templates"
+    shutil.copytree(render.resource_dir("templates"), templates)
+    (templates / "inputrc.j2").write_text((templates / "inputrc.j2").read_text() + "\n")
+    monkeypatch.setattr(render, "resource_dir", lambda name: templates)
+    assert installed_render(paths, config, read_state(paths)) is None
