@@ -88,9 +88,8 @@ def selected_shells(paths: Paths) -> tuple[str, ...]:
     this machine (``which``)."""
     known = [target.name for target in registered()]
     recorded = read_manifest(paths).get("shells")
-    if isinstance(recorded, list) and recorded and set(recorded) <= set(known):
-        return tuple(name for name in known if name in recorded)
-    return tuple(name for name in known if name == "bash" or shutil.which(name))
+    kept = [name for name in known if isinstance(recorded, list) and name in recorded]
+    return tuple(kept or (name for name in known if name == "bash" or shutil.which(name)))
 
 
 def checked_render(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:

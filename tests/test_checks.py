@@ -45,7 +45,8 @@ def test_a_changed_text_is_checked(installed: Paths, monkeypatch: pytest.MonkeyP
 
 def test_a_new_checker_checks_again(installed: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
     newer = dataclasses.replace(BASH, checker_key=lambda: "shellcheck 99")
-    monkeypatch.setattr(shells, "_registry", {"bash": newer})
+    every = {target.name: target for target in shells.registered()}
+    monkeypatch.setattr(shells, "_registry", {**every, "bash": newer})
     monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
     assert install(installed, dry_run=True).plan.pending == ()  # installed: checked then
     with pytest.raises(AssertionError, match="shellcheck ran"):
