@@ -117,6 +117,8 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
         Change(generated_path(paths, name), state.text(generated_path(paths, name)), text)
         for name, text in rendered.files.items()
     ]
+    for change in changes:
+        _refuse_a_file_of_the_users(paths, change, state)
     generated = {str(change.path): digest(change.after) for change in changes if change.after}
     changes += _dropped_shells(paths, state, {str(change.path) for change in changes})
     records: dict[str, Any] = {}
@@ -137,6 +139,24 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
         tuple(changes),
         manifest,
         tuple(drift_notes(paths, state)) + tuple(profile_notes(paths, state)),
+    )
+
+
+def _refuse_a_file_of_the_users(paths: Paths, change: Change, state: State) -> None:
+    """A generated file outside dotdbg's folder (fish's conf.d/dotdbg.fish) that is there
+    already and that dotdbg's records do not know is the user's own: replacing it would make
+    uninstall delete it, so nothing is changed."""
+    if change.before is None or change.before == change.after:
+        return
+    if change.path.is_relative_to(paths.data_dir):
+        return
+    if str(change.path) in state.manifest.get("generated", {}):
+        return
+    raise DotdbgError(
+        "the file is not one dotdbg wrote (its records do not know it), so dotdbg changed nothing",
+        hint="it is yours: rename it (keep the .fish ending for fish to load it) and run the "
+        "command again",
+        location=str(change.path),
     )
 
 

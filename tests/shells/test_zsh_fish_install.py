@@ -114,6 +114,25 @@ def test_fish_gets_its_own_file_and_uninstall_removes_only_it(tmp_path: Path) ->
     assert sorted(p.name for p in conf_d.iterdir()) == ["mine.fish"]
 
 
+def test_a_conf_d_dotdbg_fish_of_the_users_own_is_left_alone(tmp_path: Path) -> None:
+    conf_d = tmp_path / ".config" / "fish" / "conf.d"
+    conf_d.mkdir(parents=True)
+    (conf_d / "dotdbg.fish").write_text("set -g my_own_dotdbg 1\n")
+    before = _user_files(tmp_path)
+    with pytest.raises(DotdbgError) as refused:
+        install(Paths.from_env(tmp_path), shells=("fish",))
+    assert refused.value.location == str(conf_d / "dotdbg.fish")
+    assert "not one dotdbg wrote" in str(refused.value)
+    assert (conf_d / "dotdbg.fish").read_text() == "set -g my_own_dotdbg 1\n"
+    assert _user_files(tmp_path) == before
+
+
+def _user_files(home: Path) -> list[str]:
+    """Every path in ``home`` but dotdbg's state folder (the run lock is taken first)."""
+    shown = (str(p.relative_to(home)) for p in home.rglob("*"))
+    return sorted(name for name in shown if not name.startswith(".local"))
+
+
 def test_a_shell_left_out_later_has_its_files_removed(tmp_path: Path) -> None:
     paths = Paths.from_env(tmp_path)
     install(paths, shells=("bash", "zsh", "fish"))
