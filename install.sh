@@ -3,7 +3,8 @@
 #   1. an isolated environment: a venv in ~/.local/share/dotdbg/venv (or uv/pipx when present
 #      and asked for with DOTDBG_INSTALLER=uv|pipx),
 #   2. dotdbg's commands linked into ~/.local/bin,
-#   3. `dotdbg install`: the aliases, functions, history, readline and pdb settings.
+#   3. `dotdbg install`: the aliases, functions, history, readline and pdb settings, for bash and
+#      for zsh and fish where they are installed.
 # Running it again upgrades in place. `./install.sh --uninstall` takes everything back out.
 set -euo pipefail
 
@@ -125,7 +126,8 @@ usage() {
 usage: ./install.sh [--uninstall]
 
 Install dotdbg for the current user from this checkout: a venv in $venv,
-its commands linked into $bin_dir, then \`dotdbg install\` with the built-in defaults.
+its commands linked into $bin_dir, then \`dotdbg install\` with the built-in defaults
+(for bash, and zsh and fish where they are installed).
 Running it again upgrades in place.
 
 options:
@@ -157,7 +159,9 @@ main() {
         *":$bin_dir:"*) ;;
         *) say "$bin_dir is not on PATH yet: new shells add it (dotdbg's bash file does)" ;;
     esac
-    say "start using it: exec bash    (then try: dotdbg aliases, type pyt, dotdbg cheat git)"
+    local login=${SHELL##*/}
+    [[ $login == zsh || $login == fish ]] || login=bash
+    say "start using it: exec $login    (then try: dotdbg aliases, type pyt, dotdbg cheat git)"
 }
 
 main "$@"

@@ -26,6 +26,7 @@ def run_checks(paths: Paths) -> list[Check]:
         check_installed,
         check_interrupted,
         check_login_shell,
+        check_shells,
         check_path,
         check_tools,
     ]
@@ -84,6 +85,29 @@ def check_login_shell(paths: Paths) -> Check:
             "login shells", False, f"{shown} does not load ~/.bashrc", "dotdbg doctor --fix"
         )
     return Check("login shells", True, f"login shells load ~/.bashrc ({paths.display(path)})")
+
+
+def check_shells(paths: Paths) -> Check:
+    """Which shells dotdbg is set up for, and whether the login shell ($SHELL) is one."""
+    from dotdbg.state import read_manifest
+
+    shells = read_manifest(paths).get("shells") or []
+    login = os.path.basename(os.environ.get("SHELL", ""))
+    if not shells:
+        return Check("shells", False, "set up for no shell", "dotdbg install")
+    detail = f"set up for {', '.join(shells)}"
+    if not login:
+        return Check("shells", True, f"{detail}; $SHELL is not set", optional=True)
+    if login in shells:
+        return Check("shells", True, f"{detail}; your login shell ({login}) is one of them")
+    return Check(
+        "shells",
+        False,
+        f"{detail}, but your login shell is {login}",
+        f"dotdbg install --shell {','.join([*shells, login])}"
+        if login in ("bash", "zsh", "fish")
+        else f"use one of them (chsh -s $(command -v {shells[0]}))",
+    )
 
 
 def check_path(paths: Paths) -> Check:

@@ -149,16 +149,32 @@ def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str
     Sourcing again defines what is new or changed (the generated file unaliases a name before
     defining a function of it); it cannot forget a name, so a removal says how.
     """
+    shell = _running_shell(paths)
     if removed:
-        return f"unalias {name}" if section == "aliases" else f"unset -f {name}"
-    return f"source {_shell_path(paths)}"
+        forget = {
+            "bash": ("unalias", "unset -f"),
+            "zsh": ("unalias", "unfunction"),
+            "fish": ("functions -e", "functions -e"),  # a fish alias is a function
+        }[shell]
+        return f"{forget[section != 'aliases']} {name}"
+    return f"source {_shell_path(paths, shell)}"
 
 
-def _shell_path(paths: Paths) -> str:
+def _running_shell(paths: Paths) -> str:
+    """The user's shell ($SHELL) when dotdbg is installed for it, else bash."""
+    import os
+
+    from dotdbg.state import read_manifest
+
+    login = os.path.basename(os.environ.get("SHELL", ""))
+    return login if login in read_manifest(paths).get("shells", []) else "bash"
+
+
+def _shell_path(paths: Paths, shell: str = "bash") -> str:
     """The generated file as a shell word: ``~/…`` in the real home, quoted where needed."""
-    from dotdbg.render import BASH_FILE
+    from dotdbg.shells import target_named
 
-    target = paths.data_dir / BASH_FILE
+    target = target_named(shell).generated_path(paths)
     if paths.home == Path.home() and target.is_relative_to(paths.home):
         return "~/" + shlex.quote(str(target.relative_to(paths.home)))
     return shlex.quote(str(target))

@@ -7,7 +7,8 @@ the one writer. A dry run (status, diff, --dry-run) takes no lock and writes not
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,9 +30,10 @@ from dotdbg.plan import (
     plan_uninstall,
 )
 from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, render_key
-from dotdbg.shells import generated_path, selected
-from dotdbg.state import State, block_files, read_state
+from dotdbg.shells import ShellTarget, generated_path, registered, target_named
+from dotdbg.state import State, block_files, read_manifest, read_state
 from dotdbg.writer import apply, session
+from dotdbg.zshfish import left_out_warnings
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,14 @@ class Result:
     restored: str | None = None  # the backup a restore put back
 
 
-def render_for(paths: Paths, config: Config) -> Rendered:
-    return render_all(config, _shown_sources(paths, config), COMMAND_NAMES)
+def render_for(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
+    """The generated files for ``shells`` (None: ``selected_shells``)."""
+    targets = _targets(paths, shells)
+    return render_all(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
+
+
+def _targets(paths: Paths, shells: Sequence[str] | None) -> list[ShellTarget]:
+    return [target_named(name) for name in shells or selected_shells(paths)]
 
 
 def _shown_sources(paths: Paths, config: Config) -> list[str]:
@@ -58,27 +66,38 @@ def _shown_sources(paths: Paths, config: Config) -> list[str]:
     ]
 
 
-def installed_render(paths: Paths, config: Config, state: State) -> Rendered | None:
+def installed_render(
+    paths: Paths, config: Config, state: State, shells: Sequence[str] | None = None
+) -> Rendered | None:
     """The installed files, when they are exactly what rendering ``config`` gave before (the
     render cache of ``checks``): a render without rendering. None otherwise."""
-    shells = selected(config)
-    key = render_key(config, _shown_sources(paths, config), COMMAND_NAMES, shells)
+    targets = _targets(paths, shells)
+    key = render_key(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
     digests = known_renders(paths).get(key)
     if not isinstance(digests, dict):
         return None
     files = {}
-    for name in (*(target.generated for target in shells), INPUTRC_FILE, PDBRC_FILE):
+    for name in (*(target.generated for target in targets), INPUTRC_FILE, PDBRC_FILE):
         text = state.text(generated_path(paths, name))
         if text is None or digests.get(name) != text_digest(text):
             return None
         files[name] = text
-    return Rendered(files, tuple(target.name for target in shells), key)
+    return Rendered(files, tuple(target.name for target in targets), key)
 
 
-def checked_render(paths: Paths, config: Config) -> Rendered:
+def selected_shells(paths: Paths, which: Callable[[str], object] = shutil.which) -> tuple[str, ...]:
+    """The shells of the last install; on the first, bash and those of the others installed on
+    the home's machine (``which``; `dotdbg push` asks the remote host)."""
+    known = [target.name for target in registered()]
+    recorded = read_manifest(paths).get("shells")
+    kept = [name for name in known if isinstance(recorded, list) and name in recorded]
+    return tuple(kept or (name for name in known if name == "bash" or which(name)))
+
+
+def checked_render(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
     """The generated files, once each shell's checkers accept them (or accepted that text
     before: ``checks``)."""
-    rendered = render_for(paths, config)
+    rendered = render_for(paths, config, shells)
     check_rendered(paths, config, rendered)
     return rendered
 
@@ -106,9 +125,11 @@ def install(
     config: Config | None = None,
     *,
     dry_run: bool = False,
+    shells: Sequence[str] | None = None,
     prerendered: Rendered | None = None,
 ) -> Result:
-    """``config``: None reads it under the lock (tests hand one in). ``prerendered``: the
+    """``config``: None reads it under the lock (tests hand one in). ``shells``: those to
+    install for, the others' files removed (None: ``selected_shells``). ``prerendered``: the
     checked render of ``config`` made for another home (``dotdbg push`` renders once for all
     its hosts: the text names the home only as $HOME)."""
     early: tuple[Config, Rendered] | None = None
@@ -116,7 +137,7 @@ def install(
         # Checked once before the lock too, so that a bad config fails before anything
         # (the lock, the state directory) is created.
         read = load_config(paths)
-        early = (read, checked_render(paths, read))
+        early = (read, checked_render(paths, read, shells))
     with _session_unless(dry_run, paths):
         config = config or load_config(paths)
         state = read_state(paths)
@@ -126,14 +147,15 @@ def install(
         elif early and same:
             rendered = early[1]
         else:  # a dry run of an installed home, untouched since, renders nothing
-            reused = installed_render(paths, config, state) if dry_run else None
-            rendered = reused or checked_render(paths, config)
+            reused = installed_render(paths, config, state, shells) if dry_run else None
+            rendered = reused or checked_render(paths, config, shells)
         plan = plan_install(paths, config, rendered, state)
+        warnings = (*config.warnings, *left_out_warnings(config, rendered.shells))
         if dry_run:
-            return Result(_with_interrupted(paths, plan), None, config.warnings, config)
+            return Result(_with_interrupted(paths, plan), None, warnings, config)
         backup_dir = apply(paths, plan, command="install")
         remember(paths, rendered)
-    return Result(plan, backup_dir, config.warnings, config)
+    return Result(plan, backup_dir, warnings, config)
 
 
 def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ class Paths:
     state_home: Path
     cache_home: Path
     home_fs: HomeFS | None = field(default=None, compare=False, repr=False)  # None: local
+    zdotdir_env: str = ""  # $ZDOTDIR as dotdbg found it (never read with --home)
 
     @classmethod
     def from_env(cls, home: Path | None = None, env: dict[str, str] | None = None) -> Paths:
@@ -48,6 +50,7 @@ class Paths:
             data_home=xdg("XDG_DATA_HOME", ".local/share"),
             state_home=xdg("XDG_STATE_HOME", ".local/state"),
             cache_home=xdg("XDG_CACHE_HOME", ".cache"),
+            zdotdir_env=env.get("ZDOTDIR", ""),
         )
 
     @property
@@ -142,6 +145,25 @@ class Paths:
         """What a bash login shell reads: the first of these that exists, and only that one."""
         return (self.bash_profile, self.bash_login, self.profile)
 
+    @cached_property
+    def zdotdir(self) -> Path:
+        """Where zsh reads .zshrc: $ZDOTDIR, which ~/.zshenv may set (install.sh runs from
+        bash, where it is not set: zsh is asked then), else the home."""
+        if self.zdotdir_env and Path(self.zdotdir_env).is_absolute():
+            return Path(self.zdotdir_env)
+        if self.home_fs is not None:  # another machine: its ~/.zshenv is not run here
+            return self.home
+        return _zdotdir_from_zshenv(self.home) or self.home
+
+    @property
+    def zshrc(self) -> Path:
+        return self.zdotdir / ".zshrc"
+
+    @property
+    def fish_conf(self) -> Path:
+        """dotdbg's own file in the folder fish reads at start-up (no block: fish loads it)."""
+        return self.config_home / "fish" / "conf.d" / f"{APP}.fish"
+
     @property
     def inputrc(self) -> Path:
         return self.home / ".inputrc"
@@ -156,6 +178,30 @@ class Paths:
             return "~/" + str(path.relative_to(self.home))
         except ValueError:
             return str(path)
+
+
+def _zdotdir_from_zshenv(home: Path) -> Path | None:
+    """$ZDOTDIR as ~/.zshenv sets it; None when there is no ~/.zshenv or zsh is missing."""
+    import shutil
+    import subprocess
+
+    zsh = shutil.which("zsh")
+    if zsh is None or not (home / ".zshenv").is_file():
+        return None
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    try:
+        result = subprocess.run(
+            [zsh, "-c", 'print -rn -- "${ZDOTDIR-}"'],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    found = result.stdout
+    return Path(found) if found and Path(found).is_absolute() else None
 
 
 def resource_dir(name: str) -> Path:

@@ -117,6 +117,10 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
         Change(generated_path(paths, name), state.text(generated_path(paths, name)), text)
         for name, text in rendered.files.items()
     ]
+    for change in changes:
+        _refuse_a_file_of_the_users(paths, change, state)
+    generated = {str(change.path): digest(change.after) for change in changes if change.after}
+    changes += _dropped_shells(paths, state, {str(change.path) for change in changes})
     records: dict[str, Any] = {}
     for path, body in desired_blocks(paths, config, state, rendered).items():
         change, record = _block_change(path, body, state)
@@ -127,16 +131,54 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
     manifest = {
         "version": MANIFEST_VERSION,
         "blocks": records,
-        "generated": {
-            str(c.path): digest(c.after) for c in changes[: len(rendered.files)] if c.after
-        },
+        "generated": generated,
         "dirs": state.manifest.get("dirs", []),
+        "shells": list(rendered.shells),
     }
     return Plan(
         tuple(changes),
         manifest,
         tuple(drift_notes(paths, state)) + tuple(profile_notes(paths, state)),
     )
+
+
+def _refuse_a_file_of_the_users(paths: Paths, change: Change, state: State) -> None:
+    """A generated file outside dotdbg's folder (fish's conf.d/dotdbg.fish) that is there
+    already and that dotdbg's records do not know is the user's own: replacing it would make
+    uninstall delete it, so nothing is changed."""
+    if change.before is None or change.before == change.after:
+        return
+    if change.path.is_relative_to(paths.data_dir):
+        return
+    if str(change.path) in state.manifest.get("generated", {}):
+        return
+    raise DotdbgError(
+        "the file is not one dotdbg wrote (its records do not know it), so dotdbg changed nothing",
+        hint="it is yours: rename it (keep the .fish ending for fish to load it) and run the "
+        "command again",
+        location=str(change.path),
+    )
+
+
+def _dropped_shells(paths: Paths, state: State, kept: set[str]) -> list[Change]:
+    """The generated files of the shells no longer installed for: removed."""
+    return [
+        Change(path, state.text(path), None)
+        for path in _our_generated_files(paths, state)
+        if str(path) not in kept
+    ]
+
+
+def _our_generated_files(paths: Paths, state: State) -> list[Path]:
+    """The generated files there are: in dotdbg's own folder, or recorded as written by it
+    (fish's conf.d/dotdbg.fish may be a file of the user's own that dotdbg never wrote)."""
+    recorded = state.manifest.get("generated", {})
+    return [
+        path
+        for path in generated_files(paths)
+        if state.text(path) is not None
+        and (path.is_relative_to(paths.data_dir) or str(path) in recorded)
+    ]
 
 
 def _block_change(path: Path, body: str | None, state: State) -> tuple[Change, dict[str, Any]]:
@@ -210,11 +252,7 @@ def plan_uninstall(
 ) -> Plan:
     """Remove every block and generated file. ``accepted``: the blocks dotdbg would write now,
     which prove a block is dotdbg's when its records are missing."""
-    changes = [
-        Change(path, state.text(path), None)
-        for path in generated_files(paths)
-        if state.text(path) is not None
-    ]
+    changes = [Change(path, state.text(path), None) for path in _our_generated_files(paths, state)]
     for path in block_files(paths):
         record = state.block_record(path)
         after = _without_block(path, state.text(path), record, (accepted or {}).get(path, ()))
@@ -335,6 +373,8 @@ def restored_manifest(
     if not (manifest["blocks"] or manifest["generated"]):
         return None
     manifest["dirs"] = sorted(set(current.get("dirs", [])) | set(saved.get("dirs", [])))
+    if "shells" in saved and "shells" not in current:  # the shells installed for come back too
+        manifest["shells"] = saved["shells"]
     return manifest
 
 

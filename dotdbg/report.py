@@ -52,7 +52,9 @@ def print_install(
     if done.backup_dir is not None:
         note(f"previous versions saved in {paths.display(done.backup_dir)}")
     if not dry_run and done.plan.pending:
-        note("done: open a new shell or run `exec bash` to use it")
+        shells = (done.plan.manifest or {}).get("shells") or ["bash"]
+        shown = " or ".join(f"`exec {shell}`" for shell in shells)
+        note(f"done ({', '.join(shells)}): open a new shell or run {shown} to use it")
 
 
 def print_uninstall(paths: Paths, done: Result, *, dry_run: bool, diff: bool) -> None:

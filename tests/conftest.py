@@ -27,6 +27,8 @@ def fake_home(
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.delenv("DOTDBG_VERBOSE", raising=False)
+    monkeypatch.delenv("ZDOTDIR", raising=False)
+    monkeypatch.setenv("SHELL", "/bin/bash")  # the login shell decides some messages
     monkeypatch.setenv("NO_COLOR", "1")
     yield home
 

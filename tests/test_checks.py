@@ -45,7 +45,8 @@ def test_a_changed_text_is_checked(installed: Paths, monkeypatch: pytest.MonkeyP
 
 def test_a_new_checker_checks_again(installed: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
     newer = dataclasses.replace(BASH, checker_key=lambda: "shellcheck 99")
-    monkeypatch.setattr(shells, "_registry", {"bash": newer})
+    every = {target.name: target for target in shells.registered()}
+    monkeypatch.setattr(shells, "_registry", {**every, "bash": newer})
     monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
     assert install(installed, dry_run=True).plan.pending == ()  # installed: checked then
     with pytest.raises(AssertionError, match="shellcheck ran"):
@@ -67,10 +68,10 @@ def test_the_cache_keeps_the_newest_keys(installed: Paths, monkeypatch: pytest.M
     monkeypatch.setattr(checks, "KEEP", 3)
     for n in range(checks.KEEP + 2):
         config = load_config(installed, user_text=f'[aliases]\nz{n} = "echo {n}"\n')
-        checks.remember(installed, render_for(installed, config))
+        checks.remember(installed, render_for(installed, config, ("bash",)))
     known = checks.known_keys(installed)
     assert len(known) == checks.KEEP
-    assert checks.rendered_keys(render_for(installed, config))["bash"] in known
+    assert checks.rendered_keys(render_for(installed, config, ("bash",)))["bash"] in known
 
 
 def test_an_alias_edit_runs_bash_but_not_shellcheck(

@@ -161,8 +161,8 @@ CREATED = "~/.inputrc ~/.local/share/dotdbg/dotdbg.bash ~/.local/share/dotdbg/in
 
 def test_restore_after_uninstall_is_installed_again_and_listed(tmp_path: Path) -> None:
     (tmp_path / ".bashrc").write_text("export A=1")
-    for command in ("install", "uninstall", "restore"):
-        assert dotdbg(command, home=tmp_path).returncode == 0
+    for command in (("install", "--shell", "bash"), ("uninstall",), ("restore",)):
+        assert dotdbg(*command, home=tmp_path).returncode == 0
     status = dotdbg("status", home=tmp_path)
     assert (status.returncode, status.stdout.splitlines()[-1]) == (0, "installed and current")
     listing = dotdbg("restore", "--list", home=tmp_path).stdout.splitlines()

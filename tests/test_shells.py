@@ -45,8 +45,8 @@ def with_toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def test_bash_is_the_registered_shell() -> None:
-    assert [target.name for target in shells.registered()] == ["bash"]
+def test_bash_zsh_and_fish_are_the_registered_shells() -> None:
+    assert [target.name for target in shells.registered()] == ["bash", "zsh", "fish"]
     assert BASH.generated_path(Paths.from_env(Path("/h"))) == Path(
         "/h/.local/share/dotdbg/dotdbg.bash"
     )
@@ -54,7 +54,7 @@ def test_bash_is_the_registered_shell() -> None:
 
 def test_render_makes_a_file_for_each_shell(tmp_path: Path, with_toy: None) -> None:
     paths = Paths.from_env(tmp_path)
-    rendered = render_for(paths, load_config(paths))
+    rendered = render_for(paths, load_config(paths), ("bash", "toysh"))
     assert list(rendered.files) == ["dotdbg.bash", "dotdbg.toy", "inputrc", "pdbrc"]
     assert rendered.shells == ("bash", "toysh")
 
@@ -64,7 +64,7 @@ def test_a_registered_shell_is_installed_checked_once_and_removed(
 ) -> None:
     paths = Paths.from_env(tmp_path)
     (tmp_path / ".toyrc").write_text("# mine\n")
-    install(paths)
+    install(paths, shells=("bash", "toysh"))
     toy_file = paths.data_dir / "dotdbg.toy"
     assert toy_file.is_file()
     assert f"source {toy_file}" in (tmp_path / ".toyrc").read_text()

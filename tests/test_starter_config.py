@@ -44,7 +44,7 @@ def headers(text: str) -> set[str]:
 
 def test_the_starter_has_every_section_of_the_defaults(starter: str) -> None:
     assert set(sections(DEFAULTS)) == {
-        "packs", "aliases", "functions", "history", "readline", "pdb.aliases", "cheat"
+        "packs", "aliases", "functions", "history", "readline", "fish", "pdb.aliases", "cheat"
     }  # fmt: skip
     assert headers(starter) == set(sections(DEFAULTS))
 

@@ -52,12 +52,8 @@ def render(
     ] = None,
 ) -> int:
     """Print the generated files (or write them into a directory); installs nothing."""
-    from dotdbg.bashcheck import check_bash
-
     paths = Paths.from_env(home)
-    config = load_config(paths)
-    rendered = installer.render_for(paths, config)
-    check_bash(rendered.files["dotdbg.bash"], config)
+    rendered = installer.checked_render(paths, load_config(paths))  # each shell's own checks
     if output is None:
         for name, text in rendered.files.items():
             sys.stdout.write(f"==> {name} <==\n{text}\n")

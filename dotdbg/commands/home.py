@@ -42,6 +42,40 @@ HOME = Option(
     metavar="DIR",
     convert=existing_home,
 )
+
+
+def shell_list(text: str, name: str = "--shell") -> list[str]:
+    """``--shell bash,zsh,fish``: known shells, each installed here (dotdbg checks every file
+    it writes with the shell that reads it)."""
+    import shutil
+
+    from dotdbg.errors import DotdbgError
+    from dotdbg.shells import registered
+
+    known = [target.name for target in registered()]
+    shells = [word.strip() for word in text.split(",") if word.strip()]
+    for shell in shells or [""]:
+        if shell not in known:
+            raise DotdbgError(
+                f"--shell {text}: {f'unknown shell {shell!r}' if shell else 'no shell named'}",
+                hint=f"name one or more of {', '.join(known)}, with commas: --shell bash,zsh",
+            )
+        if shutil.which(shell) is None:
+            raise DotdbgError(
+                f"--shell {text}: {shell} is not installed, and dotdbg checks each file it "
+                "writes with the shell that reads it",
+                hint=f"install {shell} first, or leave it out of --shell",
+            )
+    return shells
+
+
+SHELL = Option(
+    ["--shell"],
+    "Install for these shells only (e.g. bash,zsh); default: those of the last install, "
+    "else bash and whichever of zsh and fish are installed.",
+    metavar="SHELLS",
+    convert=shell_list,
+)
 DRY_RUN = Option(["--dry-run", "-n"], "Show what would change; write nothing.", default=False)
 DIFF = Option(["--diff"], "Show a unified diff of every change.", default=False)
 
@@ -51,7 +85,7 @@ def install(values: Values) -> int:
     from dotdbg import report
 
     paths, dry_run = home_paths(values), values["dry_run"]
-    done = installer.install(paths, dry_run=dry_run)
+    done = installer.install(paths, dry_run=dry_run, shells=values["shell"])
     assert done.config is not None
     warnings = [*done.warnings, *_new_shadows(paths, done.config, done)]
     report.print_install(paths, done, warnings, dry_run=dry_run, diff=values["diff"])
@@ -115,9 +149,10 @@ def diff(values: Values) -> int:
 
 INSTALL = Command(
     "install",
-    "Render the config and install it into ~/.bashrc, ~/.inputrc and ~/.pdbrc.",
+    "Render the config and install it for bash (~/.bashrc), zsh (~/.zshrc) and fish "
+    "(conf.d/dotdbg.fish), and into ~/.inputrc and ~/.pdbrc.",
     install,
-    options=[HOME, DRY_RUN, DIFF],
+    options=[HOME, SHELL, DRY_RUN, DIFF],
 )
 UNINSTALL = Command(
     "uninstall",

@@ -19,6 +19,7 @@ from dotdbg.config.model import Alias, Config, Function, Off, PdbAlias
 from dotdbg.config.names import ALIAS, FUNCTION, PDB_ALIAS
 from dotdbg.config.sections import (
     cheat_section,
+    fish_section,
     history_section,
     merge_items,
     merge_packs,
@@ -54,7 +55,8 @@ def load_config(paths: Paths, user_text: str | None = None) -> Config:
 
 # -- merging and validation --------------------------------------------------------------------
 
-TOP_LEVEL = ("packs", "aliases", "functions", "history", "readline", "pdb", "cheat")
+TOP_LEVEL = ("packs", "aliases", "functions", "history", "readline", "pdb", "cheat", "fish")
+SHELL_BODIES = ("zsh", "fish")  # a function's bodies for the shells that cannot use its bash one
 
 
 def build_config(defaults: Source, user: Source | None) -> Config:
@@ -65,7 +67,9 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     checker.known_keys(over, TOP_LEVEL, ())
     warnings: list[str] = []
     aliases = merge_items(base, over, "aliases", "command", ALIAS, checker, warnings)
-    functions = merge_items(base, over, "functions", "body", FUNCTION, checker, warnings)
+    functions = merge_items(
+        base, over, "functions", "body", FUNCTION, checker, warnings, other_values=SHELL_BODIES
+    )
     pdb = merge_items(
         base.get("pdb", {}),
         checker.table(over, ("pdb",)),
@@ -82,7 +86,8 @@ def build_config(defaults: Source, user: Source | None) -> Config:
     _check_unique(aliases, functions, enabled, checker, over)
     cheat = cheat_section(base, over, checker)
     _check_cheat_alias(cheat.alias, [*aliases, *functions], enabled, checker, over)
-    user_bodies = _names_setting(checker.table(over, ("functions",)), "body")
+    user_functions = checker.table(over, ("functions",))
+    user_keys = {key: _names_setting(user_functions, key) for key in ("body", *SHELL_BODIES)}
     pdb_base = base.get("pdb", {}).get("aliases", {})
     merged = {
         "aliases": (base.get("aliases", {}), aliases, "command", "user"),
@@ -93,7 +98,13 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         packs=tuple(sorted(packs.items())),
         aliases=tuple(Alias(**item) for item in aliases if enabled[item["pack"]]),
         functions=tuple(
-            Function(**item, user_body=item["name"] in user_bodies)
+            Function(
+                **item,
+                user_body=item["name"] in user_keys["body"],
+                user_keys=frozenset(
+                    key for key, names in user_keys.items() if item["name"] in names
+                ),
+            )
             for item in functions
             if enabled[item["pack"]]
         ),
@@ -102,6 +113,7 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         readline=readline_section(base, over, checker) if enabled.get("readline", True) else None,
         cheat=cheat,
         sources=(defaults.path, *([user.path] if user else [])),
+        fish=fish_section(base, over, checker),
         switched_off=tuple(
             off
             for section, parts in merged.items()
@@ -137,11 +149,13 @@ def _switched_off(
 
 
 def _names_setting(items: Mapping[str, Any], value_key: str) -> set[str]:
-    """The names in a user's [aliases] or [functions] whose ``value_key`` the user writes."""
+    """The names in a user's [aliases] or [functions] whose ``value_key`` the user writes
+    (the short form, ``name = "…"``, writes the main one: body or command)."""
+    short = value_key in ("body", "command")
     return {
         name
         for name, spec in items.items()
-        if isinstance(spec, str) or (isinstance(spec, dict) and value_key in spec)
+        if (short and isinstance(spec, str)) or (isinstance(spec, dict) and value_key in spec)
     }
 
 

@@ -30,6 +30,21 @@ class Function:
     desc: str
     pack: str
     user_body: bool = False  # the body is written in the user's config, not dotdbg's defaults
+    zsh: str | None = None  # a body for zsh in place of ``body``
+    fish: str | None = None  # fish cannot read a bash body: without this, fish has no ``name``
+    user_keys: frozenset[str] = frozenset()  # which of body, zsh and fish the user wrote
+
+    def user_wrote(self, shell: str) -> bool:
+        """Whether the body ``shell`` gets comes from the user's config (it is checked)."""
+        own = {"zsh": self.zsh, "fish": self.fish}.get(shell)
+        return shell in self.user_keys if own is not None else "body" in self.user_keys
+
+    def body_for(self, shell: str) -> str:
+        """The body this shell gets ("" when there is none: the function is left out)."""
+        own = {"zsh": self.zsh, "fish": self.fish}.get(shell)
+        if own is not None:
+            return own
+        return "" if shell == "fish" else self.body
 
 
 @dataclass(frozen=True)
@@ -72,6 +87,11 @@ class Cheat:
 
 
 @dataclass(frozen=True)
+class Fish:
+    abbreviations: bool  # aliases become abbreviations, expanded as they are typed
+
+
+@dataclass(frozen=True)
 class Off:
     """An alias, function or pdb alias the config knows but keeps out of the shell."""
 
@@ -98,6 +118,7 @@ class Config:
     readline: Readline | None
     cheat: Cheat
     sources: tuple[Path, ...]
+    fish: Fish = Fish(abbreviations=False)
     switched_off: tuple[Off, ...] = ()
     default_names: tuple[tuple[str, frozenset[str]], ...] = ()  # section → names
     warnings: tuple[str, ...] = field(default=(), compare=False)

@@ -15,7 +15,7 @@ from typing import Any
 from dotdbg.cheat.cheatpaths import PathsError, check_paths
 from dotdbg.config import bindable
 from dotdbg.config.checker import Checker, type_name
-from dotdbg.config.model import Cheat, CheatPath, History, Readline
+from dotdbg.config.model import Cheat, CheatPath, Fish, History, Readline
 from dotdbg.config.names import ALIAS, PACK, NameRule
 
 READLINE_FUNCTION = re.compile(r"[A-Za-z][A-Za-z0-9-]*")  # bind -l has vi-bWord
@@ -31,7 +31,10 @@ def merge_items(
     checker: Checker,
     warnings: list[str],
     default_pack: str = "user",
+    other_values: tuple[str, ...] = (),
 ) -> list[dict[str, str]]:
+    """``other_values``: keys that may stand in for ``value_key`` (a function's zsh and fish
+    bodies)."""
     """Defaults of ``section`` overridden, extended or removed (``name = false``) by the user."""
     merged: dict[str, dict[str, str]] = {
         name: {"name": name, "pack": default_pack, **spec}
@@ -47,14 +50,25 @@ def merge_items(
                 )
             continue
         item = dict(merged.get(name, {"name": name, "pack": default_pack}))
-        item.update(_user_item(spec, value_key, at, checker, new=name not in merged))
+        new = name not in merged
+        item.update(_user_item(spec, value_key, other_values, at, checker, new=new))
         _check_item(item, value_key, rule, section, at, checker)
+        for key in other_values:
+            if key in item and not item[key].strip():
+                raise checker.fail(
+                    (*at, key), f"{checker.dotted((*at, key))} is empty", "give it a body"
+                )
         merged[name] = item
     return list(merged.values())
 
 
 def _user_item(
-    spec: Any, value_key: str, at: tuple[str, ...], checker: Checker, new: bool
+    spec: Any,
+    value_key: str,
+    other_values: tuple[str, ...],
+    at: tuple[str, ...],
+    checker: Checker,
+    new: bool,
 ) -> dict[str, str]:
     if isinstance(spec, str):
         desc = spec.strip().splitlines()[0] if spec.strip() else ""
@@ -72,16 +86,19 @@ def _user_item(
                 f"{checker.dotted((*at, key))} is a table inside {checker.dotted(at)}",
                 f'a name with a dot needs quotes: "{at[-1]}.{key}" = ...',
             )
-    checker.known_keys(spec, (value_key, "desc", "pack"), at)
+    checker.known_keys(spec, (value_key, *other_values, "desc", "pack"), at)
     for key, value in spec.items():
         checker.typed(value, str, (*at, key), f'{key} = "..."')
-    if new and value_key not in spec:
+    if new and not any(key in spec for key in (value_key, *other_values)):
         raise checker.fail(
             at, f"{checker.dotted(at)} has no {value_key}", f'add {value_key} = "..."'
         )
     item = dict(spec)
+    if new and value_key not in item:
+        item[value_key] = ""  # only per-shell bodies: bash (and zsh without its own) leave it out
     if new and "desc" not in item:
-        item["desc"] = item[value_key].strip().splitlines()[0] if item[value_key].strip() else ""
+        first = next(item[key] for key in (value_key, *other_values) if item.get(key, "").strip())
+        item["desc"] = first.strip().splitlines()[0]
     return item
 
 
@@ -101,7 +118,7 @@ def _check_item(
             rule.hint,
         )
     value = item[value_key]
-    if not value.strip():
+    if not value.strip() and not any(item.get(key) for key in ("zsh", "fish")):
         raise checker.fail(
             (*at, value_key), f"{checker.dotted(at)} is empty", f"give it a {value_key}"
         )
@@ -259,3 +276,7 @@ def cheat_section(base: Mapping[str, Any], over: Mapping[str, Any], checker: Che
         raise checker.fail(error.key_path, str(error), error.hint) from None
     paths = tuple(CheatPath(name=name, path=path, readonly=ro) for name, path, ro in checked)
     return Cheat(key=values["key"], alias=values["alias"], paths=paths)
+
+
+def fish_section(base: Mapping[str, Any], over: Mapping[str, Any], checker: Checker) -> Fish:
+    return Fish(**_section(base, over, "fish", checker))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -44,15 +45,39 @@ def push(
     options = shlex.split(
         os.environ.get("DOTDBG_SSH_OPTIONS", "") if ssh_options is None else ssh_options
     )
-    from dotdbg.install import checked_render
-
-    # Rendered and checked here once: the text is the same for every home (it names the home
-    # only as $HOME), and rendering holds the GIL the hosts' threads share.
-    rendered = checked_render(Paths.from_env(Path(ANY_HOME)), config)
+    renders = Renders(config)
     with ThreadPoolExecutor(min(MAX_HOSTS_AT_ONCE, len(hosts))) as pool:
         return list(
-            pool.map(lambda host: on_host(host, action, config, dry_run, options, rendered), hosts)
+            pool.map(lambda host: on_host(host, action, config, dry_run, options, renders), hosts)
         )
+
+
+class Renders:
+    """The checked render for each set of shells, made once for all the hosts that have that
+    set: the text names the home only as $HOME, and rendering holds the GIL the hosts' threads
+    share."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._made: dict[tuple[str, ...], Rendered] = {}
+        self._lock = threading.Lock()
+
+    def of(self, shells: tuple[str, ...]) -> Rendered:
+        from dotdbg.install import checked_render
+
+        with self._lock:
+            if shells not in self._made:
+                any_home = Paths.from_env(Path(ANY_HOME))
+                self._made[shells] = checked_render(any_home, self.config, shells)
+            return self._made[shells]
+
+
+def host_shells(paths: Paths, fs: SshFS) -> tuple[str, ...]:
+    """The shells to install for on that host: those of its last install, else bash and the
+    others installed there."""
+    from dotdbg.install import selected_shells
+
+    return selected_shells(paths, which=fs.has_program)
 
 
 def on_host(
@@ -61,7 +86,7 @@ def on_host(
     config: Config,
     dry_run: bool,
     options: Sequence[str],
-    rendered: Rendered | None = None,
+    renders: Renders,
 ) -> HostResult:
     try:
         fs = SshFS(host, options)
@@ -69,9 +94,11 @@ def on_host(
         return HostResult(host, False, "failed", error.message)
     try:
         paths = Paths.from_env(fs.home).on(fs)
+        shells = host_shells(paths, fs)
+        rendered = renders.of(shells)
         if action == STATUS:
-            return _status(host, paths, config, rendered)
-        return _change(host, paths, config, action, dry_run, fs, rendered)
+            return _status(host, paths, config, shells, rendered)
+        return _change(host, paths, config, action, dry_run, fs, shells, rendered)
     except DotdbgError as error:
         return HostResult(host, False, "failed", error.message)
     except OSError as error:
@@ -87,7 +114,8 @@ def _change(
     action: str,
     dry_run: bool,
     fs: SshFS,
-    rendered: Rendered | None,
+    shells: tuple[str, ...],
+    rendered: Rendered,
 ) -> HostResult:
     from dotdbg import install as installer
     from dotdbg.plan import unified_diff
@@ -95,7 +123,9 @@ def _change(
     if action == UNINSTALL:
         done = installer.uninstall(paths, dry_run=dry_run)
     else:
-        done = installer.install(paths, config, dry_run=dry_run, prerendered=rendered)
+        done = installer.install(
+            paths, config, dry_run=dry_run, shells=shells, prerendered=rendered
+        )
     changed = len(done.plan.pending)
     word = {INSTALL: "installed", UNINSTALL: "uninstalled"}[action]
     result = f"would be {word}" if dry_run and changed else word if changed else "unchanged"
@@ -108,7 +138,9 @@ def _change(
     return HostResult(host, True, result, detail, notes, unified_diff(paths, done.plan))
 
 
-def _status(host: str, paths: Paths, config: Config, rendered: Rendered | None) -> HostResult:
+def _status(
+    host: str, paths: Paths, config: Config, shells: tuple[str, ...], rendered: Rendered
+) -> HostResult:
     from dotdbg import install as installer
     from dotdbg.recover import interrupted
     from dotdbg.state import is_installed
@@ -118,7 +150,7 @@ def _status(host: str, paths: Paths, config: Config, rendered: Rendered | None) 
         return HostResult(host, False, "interrupted", pending)
     if not is_installed(paths):
         return HostResult(host, False, "not installed")
-    done = installer.install(paths, config, dry_run=True, prerendered=rendered)
+    done = installer.install(paths, config, dry_run=True, shells=shells, prerendered=rendered)
     if done.plan.pending or done.plan.notes:
         names = ", ".join(paths.display(change.path) for change in done.plan.pending)
         return HostResult(host, False, "drifted", names, done.plan.notes)

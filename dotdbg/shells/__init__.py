@@ -71,9 +71,9 @@ def registered() -> tuple[ShellTarget, ...]:
 
 def _load_builtin() -> None:
     # Imported here, not at the top: the targets import render and the checkers.
-    from dotdbg.shells import bash
+    from dotdbg.shells import bash, fish, zsh
 
-    for target in (bash.BASH,):
+    for target in (bash.BASH, zsh.ZSH, fish.FISH):
         register(target)
 
 

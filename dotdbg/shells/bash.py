@@ -50,10 +50,10 @@ def checker_key() -> str:
     from dotdbg.bashcheck import shellcheck_program
 
     programs = [shutil.which("bash") or "/bin/bash", shellcheck_program() or "no shellcheck"]
-    return ";".join(_identity(program) for program in programs)
+    return ";".join(identity(program) for program in programs)
 
 
-def _identity(program: str) -> str:
+def identity(program: str) -> str:
     try:
         info = os.stat(program)
     except OSError:

@@ -46,6 +46,11 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
 
     shell = run_in_home(["bash", "-i", "-c", "type -t gs; command -v dotdbg"], home)
     assert shell.stdout.split() == ["alias", str(link)]
+    # a zsh user and a fish user open a new shell: the same tools, dotdbg on PATH
+    zsh = run_in_home(["zsh", "-i", "-c", "whence -w gs l; whence -p dotdbg"], home)
+    assert zsh.stdout.split() == ["gs:", "alias", "l:", "function", str(link)]
+    fish = run_in_home(["fish", "-i", "-c", "functions -q gs l; and command -s dotdbg"], home)
+    assert fish.stdout.split() == [str(link)]
 
     bashrc_after_first = (home / ".bashrc").read_bytes()
     # The rerun reinstalls the package in place: a file lost from the venv comes back.
@@ -60,6 +65,8 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     gone = run_install_sh(home, "--uninstall")
     assert gone.returncode == 0, gone.stderr
     assert (home / ".bashrc").read_bytes() == original
+    assert not (home / ".zshrc").exists()
+    assert not (home / ".config/fish/conf.d/dotdbg.fish").exists()
     assert not link.exists() and not link.is_symlink()
     assert not (home / ".local/share/dotdbg").exists()
     assert not (home / ".cache/dotdbg").exists()

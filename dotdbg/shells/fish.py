@@ -1,0 +1,54 @@
+"""fish: ``dotdbg.fish`` straight in ``~/.config/fish/conf.d``, which fish loads by itself (no
+block in any file of the user's), quoted in fish's single quotes, checked by
+``fish --no-execute`` (``dotdbg.zshfishcheck``)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dotdbg import zshfish
+from dotdbg.shells import ShellTarget
+from dotdbg.shells.bash import identity, load_block
+
+if TYPE_CHECKING:
+    from dotdbg.config.model import Config
+    from dotdbg.paths import Paths
+
+
+def _conf_d(paths: Paths) -> Path:
+    return paths.fish_conf.parent
+
+
+def check(text: str, config: Config) -> None:
+    from dotdbg.zshfishcheck import check_fish
+
+    check_fish(text, config)
+
+
+def checker_key() -> str:
+    return identity(shutil.which("fish") or "no fish")
+
+
+FISH = ShellTarget(
+    name="fish",
+    template="dotdbg.fish.j2",
+    generated=zshfish.FISH_FILE,
+    rc_file=None,
+    load_block=load_block,  # unused: fish loads the file from conf.d
+    quote_filter="fishquote",
+    filters={
+        "fishquote": zshfish.fishquote,
+        "fish_definition": zshfish.fish_definition,
+        "fish_alias": zshfish.fish_alias,
+        "fish_aliases": zshfish.fish_aliases,
+        "fish_cheat_alias": zshfish.fish_cheat_alias,
+        "fish_key": zshfish.fish_key,
+        "kept_functions": zshfish.kept_functions,
+        "entry_names": zshfish.entry_names,
+    },
+    check=check,
+    checker_key=checker_key,
+    directory=_conf_d,
+)

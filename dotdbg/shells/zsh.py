@@ -1,0 +1,53 @@
+"""zsh: ``dotdbg.zsh`` in dotdbg's data directory, loaded by a block in ``${ZDOTDIR:-~}/.zshrc``
+(the same lines as bash's block), quoted in POSIX single quotes, checked by ``zsh -n``
+(``dotdbg.zshfishcheck``)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dotdbg import zshfish
+from dotdbg.render import shquote
+from dotdbg.shells import ShellTarget
+from dotdbg.shells.bash import identity, load_block
+
+if TYPE_CHECKING:
+    from dotdbg.config.model import Config
+    from dotdbg.paths import Paths
+
+
+def _zshrc(paths: Paths) -> Path:
+    return paths.zshrc
+
+
+def check(text: str, config: Config) -> None:
+    from dotdbg.zshfishcheck import check_zsh
+
+    check_zsh(text, config)
+
+
+def checker_key() -> str:
+    return identity(shutil.which("zsh") or "no zsh")
+
+
+ZSH = ShellTarget(
+    name="zsh",
+    template="dotdbg.zsh.j2",
+    generated=zshfish.ZSH_FILE,
+    rc_file=_zshrc,
+    load_block=load_block,
+    quote_filter="shquote",
+    filters={
+        "shquote": shquote,
+        "zsh_definition": zshfish.zsh_definition,
+        "zsh_history_size": zshfish.zsh_history_size,
+        "zsh_history_options": zshfish.zsh_history_options,
+        "zsh_key": zshfish.zsh_key,
+        "kept_functions": zshfish.kept_functions,
+        "entry_names": zshfish.entry_names,
+    },
+    check=check,
+    checker_key=checker_key,
+)

@@ -1,0 +1,204 @@
+"""What zsh and fish need that bash does not: their quoting, their function definitions, their
+key names and history options, and which functions each shell is left without. Pure."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dotdbg.config.model import Alias, Config, Function, History
+
+ZSH_FILE = "dotdbg.zsh"
+FISH_FILE = "dotdbg.fish"
+
+# Words of a bash body that zsh reads without complaint and runs differently (or not at all).
+BASH_ONLY = re.compile(
+    r"\b(?:PIPESTATUS|BASH_REMATCH|BASHPID|BASH_SOURCE|BASH_ARGV|FUNCNAME|mapfile|readarray"
+    r"|shopt|COMP_WORDS|COMPREPLY|READLINE_LINE|READLINE_POINT)\b|\$\{[^}]*@[QEPAaKk]\}"
+)
+
+
+# Names fish refuses for a function (its keywords and the builtins it will not let one hide):
+# an alias or function of such a name is left out of fish. Found by asking fish 3.6 each one.
+FISH_RESERVED = frozenset(
+    "_ [ and argparse begin break builtin case command continue else end eval exec for function "
+    "if not or read return set status string switch test time while".split()
+)
+
+
+def fishquote(value: str) -> str:
+    """fish single quotes: only ``\\`` and ``'`` are special inside them."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A function a shell does not get, and why."""
+
+    shell: str
+    name: str
+    why: str
+
+    def warning(self, where: str) -> str:
+        place = f"{where}: " if where else ""
+        return f"{place}{self.shell} has no function {self.name}: {self.why}"
+
+
+def left_out(config: Config, shell: str) -> list[LeftOut]:
+    """The functions of ``config`` that ``shell`` goes without."""
+    missing = []
+    for function in config.functions:
+        why = _why_left_out(function, shell)
+        if why:
+            missing.append(LeftOut(shell, function.name, why))
+    return missing
+
+
+def _why_left_out(function: Function, shell: str) -> str:
+    if shell == "fish" and function.name in FISH_RESERVED:
+        return "fish reserves the name"
+    key = "body" if shell == "bash" else shell
+    example = f"add {key} = '…' under [functions.{function.name}]"
+    if not function.body_for(shell).strip():
+        return f"it has no body for {shell} ({example})"
+    if shell == "zsh" and function.zsh is None:
+        found = BASH_ONLY.search(function.body)
+        if found:
+            return f"its bash body uses {found[0]}, which zsh does not have ({example})"
+    return ""
+
+
+def left_out_warnings(config: Config, shells: Sequence[str]) -> list[str]:
+    """What install says about the functions (and fish, aliases) each of ``shells`` goes
+    without."""
+    said = [
+        item.warning(config.where(("functions", item.name)))
+        for shell in shells
+        for item in left_out(config, shell)
+    ]
+    if "fish" in shells:
+        said += [
+            f"{config.where(('aliases', alias.name))}: fish has no alias {alias.name}: "
+            "fish reserves the name"
+            for alias in config.aliases
+            if alias.name in FISH_RESERVED
+        ]
+    return said
+
+
+def fish_aliases(config: Config) -> list[Alias]:
+    """The aliases fish gets: all but those of a name fish reserves."""
+    return [alias for alias in config.aliases if alias.name not in FISH_RESERVED]
+
+
+def kept_functions(config: Config, shell: str) -> list[Function]:
+    dropped = {item.name for item in left_out(config, shell)}
+    return [function for function in config.functions if function.name not in dropped]
+
+
+# -- zsh ---------------------------------------------------------------------------------------
+
+
+def _indented(function: Function, shell: str) -> str:
+    """The body for ``shell``; dotdbg's own indented, the user's verbatim (indenting would
+    change its heredocs and multi-line strings)."""
+    body = function.body_for(shell).strip("\n")
+    return body if function.user_wrote(shell) else textwrap.indent(body, "    ")
+
+
+def zsh_definition(function: Function) -> str:
+    """``function NAME { … }``: the keyword form, so that an alias NAME is not expanded in it."""
+    body = _indented(function, "zsh")
+    name = function.name
+    return (
+        f"# {name}: {function.desc} [{function.pack}]\n"
+        f"(( ${{+aliases[{name}]}} )) && unalias {name}\n"
+        f"function {name} {{\n{body}\n}}\n"
+    )
+
+
+def zsh_history_size(size: int) -> int:
+    """bash's -1 (no limit) in zsh terms: the largest size it takes."""
+    return 2**31 - 1 if size < 0 else size
+
+
+def zsh_history_options(history: History) -> list[str]:
+    words = set(history.control.split(":"))
+    if "ignoreboth" in words:
+        words |= {"ignoredups", "ignorespace"}
+    options = {
+        "ignoredups": "hist_ignore_dups",
+        "ignorespace": "hist_ignore_space",
+        "erasedups": "hist_ignore_all_dups",
+    }
+    chosen = [options[word] for word in sorted(words) if word in options]
+    if history.append:
+        chosen.append("append_history")
+    if history.flush_each_command:
+        chosen.append("inc_append_history")  # each command is written as it runs
+    return chosen
+
+
+# -- fish --------------------------------------------------------------------------------------
+
+
+def fish_definition(function: Function) -> str:
+    body = _indented(function, "fish")
+    return (
+        f"# {function.name}: {function.desc} [{function.pack}]\n"
+        f"function {function.name} --description {fishquote(function.desc)}\n{body}\nend\n"
+    )
+
+
+def fish_alias(alias: Alias) -> str:
+    """An alias as a function that passes its arguments on, described as ``alias NAME=COMMAND``
+    (so fish's ``alias`` lists it) and completing like the command. The command is a quoted
+    string that ``eval`` reads when the alias runs: as in bash, a command fish cannot read
+    fails when it is used and never breaks the file."""
+    first = alias.command.split(maxsplit=1)[0] if alias.command.strip() else ""
+    # `command` first when the alias has the name of what it runs, as fish's `alias` does
+    # (alias ls='ls -F' would call itself for ever).
+    command = f"command {alias.command}" if first == alias.name else alias.command
+    return (
+        f"# {alias.name}: {alias.desc} [{alias.pack}]\n"
+        f"function {alias.name} --wraps {fishquote(command)} "
+        f"--description {fishquote(f'alias {alias.name}={alias.command}')}\n"
+        f"    eval {fishquote(command)} (string escape -- $argv)\nend\n"
+    )
+
+
+def fish_cheat_alias(name: str) -> str:
+    return fish_alias(Alias(name, "dotdbg cheat", "the cheatsheets (dotdbg cheat)", "cheat"))
+
+
+def entry_names(config: Config) -> list[str]:
+    """Every alias and function name, for `dotdbg aliases NAME` completion."""
+    return [alias.name for alias in config.aliases] + [f.name for f in config.functions]
+
+
+# -- keys --------------------------------------------------------------------------------------
+
+_READLINE_KEY = re.compile(r"((?:\\e|\\M-)?)(?:\\C-(.)|(.))", re.DOTALL)
+
+
+def zsh_key(key: str) -> str:
+    """A readline key (``\\C-g``, ``\\eg``, ``\\M-x``) as bindkey writes it; "" when it is
+    none of those."""
+    match = _READLINE_KEY.fullmatch(key)
+    if not key or not match:
+        return ""
+    meta, control, plain = match.groups()
+    return ("^[" if meta else "") + (f"^{control.upper()}" if control else plain)
+
+
+def fish_key(key: str) -> str:
+    """The same key as fish's ``bind`` writes it (``\\cg``, ``\\eg``); "" when it cannot."""
+    match = _READLINE_KEY.fullmatch(key)
+    if not key or not match:
+        return ""
+    meta, control, plain = match.groups()
+    if plain is not None and not plain.isalnum():
+        return ""
+    return ("\\e" if meta else "") + (f"\\c{control.lower()}" if control else plain)

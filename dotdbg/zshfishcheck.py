@@ -1,0 +1,144 @@
+"""The checks dotdbg.zsh and dotdbg.fish pass before they replace the old files: parsed by the
+shell itself (``zsh -n``, ``fish --no-execute``), never run.
+
+As for bash (``bashcheck``), each body from the config must define exactly its function. zsh
+gets bash's two wrappers (``NAME() {`` … ``}`` and the same inside ``if :; then`` … ``fi``).
+fish closes every block with ``end``, so there a body must parse alone: one that closes the
+function early (``true; end; touch ~/x; function g``) has an ``end`` outside any block. An
+alias needs no check: its command is a quoted string in both shells.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+
+from dotdbg.config.model import Config, Function
+from dotdbg.errors import DotdbgError
+from dotdbg.render import shquote
+from dotdbg.zshfish import kept_functions
+
+TIMEOUT = 60  # seconds, for a batch of parses
+AT_ONCE = 16  # parsers running at a time
+
+
+def check_zsh(text: str, config: Config) -> None:
+    """Raise DotdbgError, naming the function to fix, unless zsh reads ``text``."""
+    written = [f for f in kept_functions(config, "zsh") if f.user_wrote("zsh")]
+    aliases = {alias.name: alias.command for alias in config.aliases}
+    scripts = []
+    for function in written:
+        for wrapped in (False, True):
+            for alias_lines in (True, False):
+                scripts.append(
+                    _zsh_probe(
+                        function.name,
+                        function.body_for("zsh"),
+                        wrapped,
+                        aliases if alias_lines else {},
+                    )
+                )
+    said = parse_all(["zsh", "-f", "-s"], scripts)
+    for index, problem in enumerate(said):
+        if problem:
+            function = written[index // 4]
+            raise DotdbgError(
+                f"function {function.name} does not stay inside its braces in zsh ({problem})",
+                hint="fix its body (or give it a zsh = '…' body); nothing was changed",
+                location=config.where(_body_key(function, "zsh")),
+            )
+    problem = parse_all(["zsh", "-f", "-s"], ["setopt no_exec\n" + text])[0]
+    if problem:
+        raise DotdbgError(
+            f"the generated dotdbg.zsh is not valid zsh ({problem})",
+            hint="this is a bug in dotdbg's template: please report it; nothing was changed",
+        )
+
+
+def _body_key(function: Function, shell: str) -> tuple[str, ...]:
+    """Where the body ``shell`` gets is written: its own key, else the bash body."""
+    own = {"zsh": function.zsh, "fish": function.fish}[shell]
+    return ("functions", function.name, shell if own is not None else "body")
+
+
+def _zsh_probe(name: str, body: str, wrapped: bool, aliases: dict[str, str]) -> str:
+    body = body.strip("\n")
+    definition = (
+        f"{name}() {{ if :; then\n{body}\nfi\n}}\n" if wrapped else f"{name}() {{\n{body}\n}}\n"
+    )
+    lines = [f"alias -- {shquote(f'{n}={v}')}" for n, v in aliases.items()]
+    return "\n".join([*lines, "setopt no_exec", definition])
+
+
+def check_fish(text: str, config: Config) -> None:
+    """Raise DotdbgError, naming the function to fix, unless fish reads ``text``."""
+    written = [f for f in kept_functions(config, "fish") if f.user_wrote("fish")]
+    said = parse_all(["fish", "--no-config", "--no-execute"], [f.body_for("fish") for f in written])
+    for function, problem in zip(written, said, strict=True):
+        if problem:
+            raise DotdbgError(
+                f"the fish body of function {function.name} is not valid fish on its own "
+                f"({problem})",
+                hint="fix its fish = '…' body; nothing was changed",
+                location=config.where(_body_key(function, "fish")),
+            )
+    problem = parse_all(["fish", "--no-config", "--no-execute"], [text])[0]
+    if problem:
+        raise DotdbgError(
+            f"the generated dotdbg.fish is not valid fish ({problem})",
+            hint="this is a bug in dotdbg's template: please report it; nothing was changed",
+        )
+
+
+def parse_all(argv: Sequence[str], scripts: Sequence[str] | map[str]) -> list[str]:
+    """Each script read on the stdin of ``argv`` (a shell told to parse only): its first
+    complaint, or "" when it parses. A few shells run at a time, with no PATH."""
+    texts = list(scripts)
+    if shutil.which(argv[0]) is None:
+        raise DotdbgError(
+            f"{argv[0]} is not installed, so dotdbg cannot check the files it would write for it",
+            hint=f"install {argv[0]}, or leave it out: dotdbg install --shell bash",
+        )
+    env = {key: value for key, value in os.environ.items() if key.startswith(("LANG", "LC_"))}
+    env["PATH"] = "/nonexistent"
+    env["HOME"] = "/nonexistent"  # fish would create ~/.config/fish; nothing is read from it
+    said: list[str] = []
+    for start in range(0, len(texts), AT_ONCE):
+        said += _parse_batch(argv, texts[start : start + AT_ONCE], env)
+    return said
+
+
+def _parse_batch(argv: Sequence[str], batch: Sequence[str], env: dict[str, str]) -> list[str]:
+    program = shutil.which(argv[0]) or argv[0]
+    try:
+        running = [
+            subprocess.Popen(
+                [program, *argv[1:]],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                env=env,
+                text=True,
+                errors="surrogateescape",
+            )
+            for _ in batch
+        ]
+        outputs = [p.communicate(s, timeout=TIMEOUT) for p, s in zip(running, batch, strict=True)]
+    except (OSError, subprocess.TimeoutExpired) as error:
+        why = error.strerror if isinstance(error, OSError) else "no answer"
+        raise DotdbgError(
+            f"cannot run {argv[0]} to check the generated file: {why}, so dotdbg changed nothing",
+            hint="run the command again",
+        ) from None
+    return [
+        "" if proc.returncode == 0 and not err.strip() else _first_line(argv[0], err)
+        for proc, (_, err) in zip(running, outputs, strict=True)
+    ]
+
+
+def _first_line(shell: str, stderr: str) -> str:
+    first = (stderr.strip().splitlines() or ["it does not parse"])[0]
+    return f"{shell}: " + re.sub(r"^\S*(?:zsh|fish):( line \d+:)? ", "", first)
