@@ -105,9 +105,14 @@ def test_push_status_uninstall_round_trip(
     assert status.returncode == 0 and set(rows(status.stdout).values()) == {"current"}
     by_hand = users[1].home / ".local/share/dotdbg/dotdbg.bash"
     by_hand.write_text(by_hand.read_text() + "alias by_hand=1\n")
-    drifted = push(ssh_server, tmp_path, "--status", *hosts(users))
+    # a hand edit on one host, and one host that cannot be reached: each is its own row
+    drifted = push(ssh_server, tmp_path, "--status", *hosts(users), "127.0.0.9")
     assert drifted.returncode == 1
-    assert rows(drifted.stdout)[hosts(users)[1]] == "drifted"
+    table = rows(drifted.stdout)
+    assert [table[host] for host in hosts(users)] == ["current", "drifted", "current"]
+    assert table["127.0.0.9"] == "failed" and "Traceback" not in drifted.stderr
+    (unreachable,) = [line for line in drifted.stdout.splitlines() if "127.0.0.9" in line]
+    assert "ssh failed: ssh: connect to host 127.0.0.9" in unreachable
     assert linked.is_symlink() and "# >>> dotdbg >>>" in target.read_text()
     gone = push(ssh_server, tmp_path, "--uninstall", *hosts(users))
     assert gone.returncode == 0, gone.stdout + gone.stderr
@@ -150,20 +155,6 @@ def test_a_connection_killed_mid_push_leaves_every_file_old_or_new(
     assert done.returncode == 0, done.stdout + done.stderr
     assert not list(user.home.rglob("*.dotdbg-tmp"))
     assert push(ssh_server, tmp_path, "--status", f"{user.name}@n1").returncode == 0
-
-
-def test_an_unreachable_host_is_one_row_and_the_others_finish(
-    ssh_server: SshServer, users: list[RemoteUser], tmp_path: Path
-) -> None:
-    seed(users[2])
-    done = push(ssh_server, tmp_path, f"{users[2].name}@n3", "127.0.0.9")
-    assert done.returncode == 1
-    table = rows(done.stdout)
-    assert table == {f"{users[2].name}@n3": table[f"{users[2].name}@n3"], "127.0.0.9": "failed"}
-    assert table[f"{users[2].name}@n3"] in ("installed", "unchanged")
-    (failed,) = [line for line in done.stdout.splitlines() if line.startswith("127.0.0.9")]
-    assert "ssh failed" in failed
-    assert "Traceback" not in done.stderr
 
 
 def test_the_table_lines_up() -> None:
