@@ -11,11 +11,12 @@ quote and no double backslash, so every one of them passes it to sh unchanged. T
 2. writes the session files, which travel in the command itself (no second connection, no
    round trip per file): the shell's files with the printf builtin, the cheat code and sheets
    from a base64 tar, unpacked in the background;
-3. starts the session shell with the rc of that shell, which reads what a login shell over
-   plain ssh reads, then dotdbg's files.
+3. starts the session shell: the user's login shell (``$SHELL``, which sshd takes from their
+   passwd entry) when it is one of ``SHELLS`` and the payload carries it, else bash, saying
+   why in one line. Its rc files read what a login shell over plain ssh reads, then dotdbg's.
 
-Each shell a session can start is one ``SessionShell`` in ``SHELLS``; bash is the only one
-today (zsh and fish are added there).
+Each shell a session can start is one ``SessionShell`` in ``SHELLS``: the files it needs and
+the sh words that start it. Nothing else names a shell.
 """
 
 from __future__ import annotations
@@ -29,31 +30,63 @@ if TYPE_CHECKING:
 SAFE = frozenset(string.ascii_letters + string.digits + "._@:%+-")
 
 SCRIPT_NAME = "dotdbg-ssh"  # $0 of the remote script, as ps shows it
-PERMANENT = "dotdbg install on that host sets them up for good"
 
 
 class SessionShell:
     """One shell a session can start. A plain class: ``dotdbg ssh`` starts without importing
     dataclasses (inspect) or typing; tests/remote/test_session_files.py checks the names."""
 
-    __slots__ = ("launch", "name", "rc_file", "rendered")
+    __slots__ = ("launch", "name", "prepare", "rc_files", "rendered")
 
-    def __init__(self, name: str, rc_file: str, rendered: str, launch: str) -> None:
-        self.name = name  # the program started, and what ``$SHELL`` ends with to pick it
-        self.rc_file = rc_file  # the session's rc, in the session dir and in dotdbg/remote/
+    def __init__(
+        self,
+        name: str,
+        rc_files: tuple[tuple[str, str], ...],
+        rendered: str,
+        launch: str,
+        prepare: str = "",
+    ) -> None:
+        self.name = name  # the program, and what ``$SHELL`` ends with to pick it
+        # (name in the session dir, file beside this module): the session's rc files
+        self.rc_files = rc_files
         self.rendered = rendered  # the file render makes for this shell (render.Rendered.files)
-        self.launch = launch  # sh words that start it; "$d" is the session dir
+        # sh words that start it: "$d" is the session dir, "$p" the program ($SHELL or bash)
+        self.launch = launch
+        self.prepare = prepare  # sh commands run just before, in the script's process
 
 
 BASH = SessionShell(
     name="bash",
-    rc_file="session.bash",
+    rc_files=(("session.bash", "session.bash"),),
     rendered="dotdbg.bash",  # render.BASH_FILE
-    launch='bash --rcfile "$d/session.bash" -i',
+    launch='"$p" --rcfile "$d/session.bash" -i',
 )
-SHELLS: tuple[SessionShell, ...] = (
-    BASH,
-)  # the first is used where the login shell is none of them
+# zsh has no --rcfile: ZDOTDIR names the session dir, whose files source the user's own
+# (their ZDOTDIR travels as DOTDBG_ZDOTDIR). A login shell, as plain ssh starts.
+ZSH = SessionShell(
+    name="zsh",
+    rc_files=tuple(
+        (f".{name}", f"session.{name}") for name in ("zshenv", "zprofile", "zshrc", "zlogin")
+    ),
+    rendered="dotdbg.zsh",  # zshfish.ZSH_FILE
+    launch='DOTDBG_ZDOTDIR=${ZDOTDIR-} ZDOTDIR=$d "$p" -il',
+)
+# fish reads its history from XDG_DATA_HOME at start: a copy of the user's in the session dir,
+# which session.fish (run after config.fish by -C) points back to the user's own for the rest.
+FISH = SessionShell(
+    name="fish",
+    rc_files=(("session.fish", "session.fish"),),
+    rendered="dotdbg.fish",  # zshfish.FISH_FILE
+    prepare=(
+        'h=${XDG_DATA_HOME:-$HOME/.local/share}/fish/fish_history; mkdir -p "$d/data/fish" && '
+        '{ [ ! -r "$h" ] || cp "$h" "$d/data/fish/fish_history"; }'
+    ),
+    launch=(
+        'DOTDBG_XDG_DATA_HOME=${XDG_DATA_HOME-} XDG_DATA_HOME=$d/data "$p" -il '
+        '-C "source \\$DOTDBG_SESSION_DIR/session.fish"'
+    ),
+)
+SHELLS: tuple[SessionShell, ...] = (BASH, ZSH, FISH)  # the first where no other can start
 
 
 def safe_host(host: str) -> str:
@@ -69,11 +102,14 @@ GUARD = (
 )
 
 
-def remote_script(host: str, files: Mapping[str, str], archive: str) -> str:
+def remote_script(
+    host: str, files: Mapping[str, str], archive: str, packed: Mapping[str, str] | None = None
+) -> str:
     """The sh script, on one line (tcsh rejects a newline inside quotes). ``files`` (name to
     text) are written with the printf builtin, before the shell starts; ``archive`` (base64 of
     the cheat code and sheets, bundle.archive) is unpacked beside the shell's start-up: three
-    processes fewer on the way to the prompt."""
+    processes fewer on the way to the prompt. ``packed``: by shell, the base64 archive of the
+    files of a shell other than bash, unpacked just before it starts."""
     where = f"dotdbg: error: {safe_host(host)}:"
     writes = " && ".join(
         f'printf %b "{escaped(text)}" >"$d/{name}"' for name, text in files.items()
@@ -91,7 +127,7 @@ def remote_script(host: str, files: Mapping[str, str], archive: str) -> str:
         f"{{ {writes}; }} || "
         f'{{ echo "{where} cannot write the session files in $d" >&2; exit 1; }}',
         f'{{ (printf %s {archive} | base64 -d | gzip -dc | tar -xf - -C "$d") 9>&- & }}',
-        *_launch_steps(safe_host(host), where),
+        *_launch_steps(safe_host(host), where, packed or {}),
     ]
     return "; ".join(steps)
 
@@ -106,24 +142,54 @@ def escaped(text: str) -> str:
     return "".join(chr(b) if b in PLAIN else f"\\0{b:03o}" for b in text.encode())
 
 
-def _launch_steps(host: str, where: str) -> list[str]:
-    """Pick the session shell from $SHELL (else the first), check it is there, start it."""
-    cases = " ".join(f"{shell.name}) s={shell.name} ;;" for shell in SHELLS[1:])
-    names = " or ".join(shell.name for shell in SHELLS)
+def _launch_steps(host: str, where: str, packed: Mapping[str, str]) -> list[str]:
+    """Pick the session shell from $SHELL (else bash, saying why), check it is there, start
+    it. "$p": the login shell's own path, or bash from PATH."""
+    shells = [shell for shell in SHELLS if shell is BASH or shell.name in packed]
+    others = [shell.name for shell in shells if shell is not BASH]
+    said = f"dotdbg ssh: {host}: your login shell is $SHELL"
+    names = " or ".join([", ".join(shell.name for shell in shells[:-1]), shells[-1].name])
+    picks = f"{'|'.join(others)}) {_pick_login_shell(said)} ;;" if others else ""
     env = f"DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST={host}"
-    starts = " ".join(f"{shell.name}) {env} {shell.launch} 9>&- ;;" for shell in SHELLS)
+    starts = " ".join(
+        f"{shell.name}) {_unpack(shell, packed, where)}{env} {shell.launch} 9>&- ;;"
+        for shell in shells
+    )
     return [
-        f"s={SHELLS[0].name}",
-        f"case ${{SHELL##*/}} in {cases} *) ;; esac" if cases else ":",
-        f'command -v "$s" >/dev/null 2>&1 || {{ echo "{where} no {names} on this host: '
-        'dotdbg ssh starts one of them" >&2; exit 127; }',
+        "s=bash; p=bash",
+        f"case ${{SHELL##*/}} in bash) ;; {picks} "
+        f'*) echo "{said}; dotdbg ssh brings {names}: this session is bash" >&2 ;; esac',
+        f'[ "$s" != bash ] || command -v bash >/dev/null 2>&1 || {{ echo "{where} no bash on '
+        'this host: dotdbg ssh starts bash where your login shell is not one it brings" >&2; '
+        "exit 127; }",
         f"case $s in {starts} esac",
         "exit $?",
     ]
 
 
-def remote_command(host: str, files: Mapping[str, str], archive: str) -> str:
+def _unpack(shell: SessionShell, packed: Mapping[str, str], where: str) -> str:
+    """The sh commands that put ``shell``'s packed files in the session dir, then its own."""
+    if shell.name not in packed:
+        return ""
+    failed = f"{where} cannot unpack the {shell.name} files in $d"
+    unpack = f'printf %s {packed[shell.name]} | base64 -d | gzip -dc | tar -xf - -C "$d"'
+    return f'{unpack} || {{ echo "{failed}" >&2; exit 1; }}; ' + (
+        f"{shell.prepare}; " if shell.prepare else ""
+    )
+
+
+def _pick_login_shell(said: str) -> str:
+    """The case branch of a login shell dotdbg brings: run it from $SHELL if it is there."""
+    return (
+        'if [ -x "$SHELL" ]; then s=${SHELL##*/}; p=$SHELL; '
+        f'else echo "{said}, which is not on this host: this session is bash" >&2; fi'
+    )
+
+
+def remote_command(
+    host: str, files: Mapping[str, str], archive: str, packed: Mapping[str, str] | None = None
+) -> str:
     """What ssh is given to run: the login shell hands the script to sh."""
-    script = remote_script(host, files, archive)
+    script = remote_script(host, files, archive, packed)
     assert "'" not in script and "\\\\" not in script, "the script must survive any login shell"
     return f"exec /bin/sh -c '{script}' {SCRIPT_NAME}"

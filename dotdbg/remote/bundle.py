@@ -43,7 +43,9 @@ CHEAT_MODULES = (
 EMPTY_MODULES = ("config/__init__.py",)
 CODE_DIR = "py"  # in the session dir: the package as py/dotdbg, the built-in sheets inside it
 PERSONAL_SHEETS = "config/dotdbg/cheatsheets"  # under the session's XDG_CONFIG_HOME
-LIMIT = 120_000  # bytes of base64 in the remote command, under MAX_ARG_STRLEN with room to spare
+# Bytes of the whole remote command: Linux takes one argument (sshd's `$SHELL -c COMMAND`, then
+# sh's script) of at most MAX_ARG_STRLEN, 131072; the rest is room for the host's name.
+LIMIT = 128_000
 DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 EXECUTABLE = 0o700
 PRIVATE = 0o600

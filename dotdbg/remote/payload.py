@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import base64
 import os
-from collections.abc import Iterable
+import shutil
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from dotdbg.errors import DotdbgError
@@ -23,30 +24,56 @@ SESSION_CHEAT = HERE / "session_cheat.py"  # the shim's Python entry
 PERMANENT = "dotdbg install on that host sets them up for good"
 
 
-def rc_text(shell: bootstrap.SessionShell) -> str:
-    """The session rc of ``shell``, naming the files it sources as render names them."""
-    text = (HERE / shell.rc_file).read_text(encoding="utf-8")
+# What every session says at its start, in double quotes in each shell's rc file (bash, zsh
+# and fish alike expand $__dotdbg_host there and nothing else in these words).
+SAID = (
+    "$__dotdbg_host: your aliases, functions, history search and ch, for this session only",
+    f"not this session: pdb aliases (pdb reads only ~/.pdbrc and ./.pdbrc); {PERMANENT}",
+    "not this session: saving history to your history file (this session's is dropped at exit)",
+)
+
+
+def rc_text(shell: bootstrap.SessionShell, source: str) -> str:
+    """The session rc file ``source`` of ``shell``, naming the files it sources as render
+    names them."""
+    text = (HERE / source).read_text(encoding="utf-8")
+    said = " ".join(f'"{line}"' for line in SAID)
     return (
         text.replace("@INPUTRC@", INPUTRC_FILE)
         .replace("@RENDERED@", shell.rendered)
-        .replace("@PERMANENT@", PERMANENT)
+        .replace("@SAID@", said)
     )
 
 
-def build_payload(paths: Paths) -> tuple[dict[str, str], str, list[Path]]:
-    """The shell's files (name to text), the base64 of the cheat archive, and every file and
-    directory they were made from (the cache's stamps)."""
+def session_shells(which: Callable[[str], object] = shutil.which) -> list[bootstrap.SessionShell]:
+    """bash, and each other session shell that is installed here: its file is checked by that
+    shell (zsh -n, fish --no-execute) before it travels."""
+    return [shell for shell in bootstrap.SHELLS if shell is bootstrap.BASH or which(shell.name)]
+
+
+def build_payload(paths: Paths) -> tuple[dict[str, str], str, dict[str, str], list[Path]]:
+    """The files written by printf (name to text: bash's, started at once), the base64 of the
+    cheat archive, the base64 archive of each other shell's files (by shell: unpacked before
+    that shell starts, far smaller than printf's escapes), and every file and directory they
+    were made from (the cache's stamps)."""
     from dotdbg.config import load_config
     from dotdbg.install import checked_render
 
     config = load_config(paths)
-    rendered = checked_render(paths, config)
+    shells = session_shells()
+    rendered = checked_render(paths, config, [shell.name for shell in shells])
     files = {INPUTRC_FILE: rendered.files[INPUTRC_FILE]}
-    for shell in bootstrap.SHELLS:
-        files[shell.rendered] = rendered.files[shell.rendered]
-        files[shell.rc_file] = rc_text(shell)
+    packed = {}
+    for shell in shells:
+        texts = {shell.rendered: rendered.files[shell.rendered]}
+        texts.update((name, rc_text(shell, source)) for name, source in shell.rc_files)
+        if shell is bootstrap.BASH:
+            files.update(texts)
+        else:
+            tar = bundle.archive({name: text.encode() for name, text in texts.items()}, frozenset())
+            packed[shell.name] = base64.b64encode(tar).decode()
     archive = base64.b64encode(cheat_archive(paths)).decode()
-    size = len(archive) + sum(len(bootstrap.escaped(text)) for text in files.values())
+    size = len(bootstrap.remote_command("h" * 64, files, archive, packed))
     if size > bundle.LIMIT:
         raise DotdbgError(
             f"the session files take {size} bytes, more than one ssh command carries "
@@ -56,7 +83,7 @@ def build_payload(paths: Paths) -> tuple[dict[str, str], str, list[Path]]:
     inputs = [*config.sources, paths.config_file, *_tree(HERE), *_tree(resource_dir("templates"))]
     inputs += [PACKAGE_DIR / module for module in bundle.CHEAT_MODULES]
     inputs += [*_tree(_builtin_sheets()), *_tree(paths.user_cheat_dir)]
-    return files, archive, inputs
+    return files, archive, packed, inputs
 
 
 def cheat_archive(paths: Paths) -> bytes:

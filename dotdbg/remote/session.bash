@@ -36,7 +36,4 @@ if [[ -n $__dotdbg_history && -r $__dotdbg_history ]]; then
     history -r "$__dotdbg_history"
 fi
 unset __dotdbg_history __dotdbg_inputrc
-printf 'dotdbg ssh: %s\n' >&2 \
-    "$__dotdbg_host: your aliases, functions, history search and ch, for this session only" \
-    "not this session: pdb aliases (pdb reads only ~/.pdbrc and ./.pdbrc); @PERMANENT@" \
-    "not this session: saving history to your history file (this session's is dropped at exit)"
+printf 'dotdbg ssh: %s\n' >&2 @SAID@

@@ -30,8 +30,8 @@ CACHE_NAME = "ssh-session.json"
 def run_session(argv: Sequence[str]) -> int:
     host, ssh_options = sshargs.split(argv)
     cache = os.path.join(cache_dir(os.environ), CACHE_NAME)
-    files, archive = session_payload(cache)
-    command = bootstrap.remote_command(host, files, archive)
+    files, archive, packed = session_payload(cache)
+    command = bootstrap.remote_command(host, files, archive, packed)
     log = f"{cache}.{os.getpid()}.log"
     try:
         code = _run_ssh(sshargs.ssh_argv(host, ssh_options, command, log))
@@ -78,18 +78,18 @@ def _remove(path: str) -> None:
 
 
 # -- the payload, cached ---------------------------------------------------------------------
-def session_payload(cache: str) -> tuple[dict[str, str], str]:
-    """The shell's files and the cheat archive, built again only when an input changed."""
+def session_payload(cache: str) -> tuple[dict[str, str], str, dict[str, str]]:
+    """The shells' files and the cheat archive, built again only when an input changed."""
     cached = _read_cache(cache)
     if cached is not None and all(_stamp(str(stamp[0])) == stamp for stamp in cached["stamps"]):
-        return dict(cached["files"]), str(cached["archive"])
+        return dict(cached["files"]), str(cached["archive"]), dict(cached["packed"])
     from dotdbg.paths import Paths
     from dotdbg.remote.payload import build_payload
 
-    files, archive, inputs = build_payload(Paths.from_env())
+    files, archive, packed, inputs = build_payload(Paths.from_env())
     stamps = [_stamp(str(path)) for path in inputs]
-    _write_cache(cache, {"stamps": stamps, "files": files, "archive": archive})
-    return files, archive
+    _write_cache(cache, {"stamps": stamps, "files": files, "archive": archive, "packed": packed})
+    return files, archive, packed
 
 
 def _stamp(path: str) -> list[object]:
@@ -107,7 +107,7 @@ def _read_cache(cache: str) -> dict[str, Any] | None:
             loaded = json.load(text)
     except (OSError, ValueError):
         return None
-    if isinstance(loaded, dict) and {"stamps", "files", "archive"} <= loaded.keys():
+    if isinstance(loaded, dict) and {"stamps", "files", "archive", "packed"} <= loaded.keys():
         return loaded
     return None
 

@@ -17,22 +17,26 @@ from dotdbg.paths import Paths
 from dotdbg.remote import bootstrap, bundle, session, sshargs
 from dotdbg.remote import payload as payload_module
 from dotdbg.render import BASH_FILE
+from dotdbg.shells import target_named
+from dotdbg.zshfish import FISH_FILE, ZSH_FILE
 
 PYENV = Path.home() / ".pyenv" / "versions"
 
 
 @pytest.fixture(scope="module")
-def payload(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], str]:
+def payload(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[dict[str, str], str, dict[str, str]]:
     home = tmp_path_factory.mktemp("local")
     sheets = home / ".config" / "dotdbg" / "cheatsheets"
     sheets.mkdir(parents=True)
     (sheets / "mine").write_text("# my own entry\nrun-my-thing --fast\n")
-    files, archive, _ = payload_module.build_payload(Paths.from_env(home))
-    return files, archive
+    files, archive, packed, _ = payload_module.build_payload(Paths.from_env(home))
+    return files, archive, packed
 
 
 @pytest.fixture(scope="module")
-def unpacked(payload: tuple[dict[str, str], str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+def unpacked(payload: tuple[dict[str, str], str, dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The session dir as the remote script leaves it (run here, its shell swapped for true)."""
     directory = tmp_path_factory.mktemp("session")
     script = bootstrap.remote_script("n1", *payload)
@@ -64,7 +68,7 @@ def shim(unpacked: Path, path: str, *args: str) -> subprocess.CompletedProcess[s
 
 
 def test_payload_fits_one_ssh_argument_and_the_script_any_login_shell(
-    payload: tuple[dict[str, str], str],
+    payload: tuple[dict[str, str], str, dict[str, str]],
 ) -> None:
     command = bootstrap.remote_command("gpu01", *payload)
     assert len(command) < bundle.LIMIT + 2000
@@ -73,7 +77,7 @@ def test_payload_fits_one_ssh_argument_and_the_script_any_login_shell(
 
 
 def test_files_written_by_printf_are_byte_exact(
-    unpacked: Path, payload: tuple[dict[str, str], str]
+    unpacked: Path, payload: tuple[dict[str, str], str, dict[str, str]]
 ) -> None:
     for name, text in payload[0].items():
         assert (unpacked / name).read_text(encoding="utf-8") == text, name
@@ -156,8 +160,11 @@ def test_payload_is_cached_until_an_input_changes(
 
 def test_session_shells_name_the_files_render_makes() -> None:
     assert bootstrap.BASH.rendered == BASH_FILE
+    assert (bootstrap.ZSH.rendered, bootstrap.FISH.rendered) == (ZSH_FILE, FISH_FILE)
     for shell in bootstrap.SHELLS:
-        assert (Path(payload_module.HERE) / shell.rc_file).is_file()
+        assert shell.name == target_named(shell.name).name
+        for _, source in shell.rc_files:
+            assert (Path(payload_module.HERE) / source).is_file()
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ local ssh is killed with SIGKILL (the remote side sees the connection drop).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -49,8 +50,13 @@ def tree_digest(home: Path) -> dict[str, str]:
 
 
 def session_dirs(user: RemoteUser) -> list[Path]:
-    tmp = Path("/tmp")
-    return [p for p in tmp.glob("dotdbg-ssh.*") if p.lstat().st_uid == user.uid]
+    """The session dirs of ``user`` in /tmp (other sessions' may go while they are listed)."""
+    found = []
+    for path in Path("/tmp").glob("dotdbg-ssh.*"):
+        with contextlib.suppress(FileNotFoundError):
+            if path.lstat().st_uid == user.uid:
+                found.append(path)
+    return found
 
 
 @pytest.fixture
