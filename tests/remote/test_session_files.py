@@ -5,6 +5,7 @@ and the reason when there is none; the cache of the payload; the ssh words."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,7 +37,9 @@ def payload(
 
 
 @pytest.fixture(scope="module")
-def unpacked(payload: tuple[dict[str, str], str, dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+def unpacked(
+    payload: tuple[dict[str, str], str, dict[str, str]], tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     """The session dir as the remote script leaves it (run here, its shell swapped for true)."""
     directory = tmp_path_factory.mktemp("session")
     script = bootstrap.remote_script("n1", *payload)
@@ -86,6 +89,26 @@ def test_files_written_by_printf_are_byte_exact(
         ["sh", "-c", f'printf %b "{bootstrap.escaped(odd)}"'], capture_output=True
     )
     assert written.stdout.decode() == odd
+
+
+def test_zsh_and_fish_files_travel_packed_and_parse(
+    payload: tuple[dict[str, str], str, dict[str, str]], tmp_path: Path
+) -> None:
+    checks = {"zsh": ["zsh", "-n"], "fish": ["fish", "--no-execute"]}
+    assert sorted(payload[2]) == sorted(name for name in checks if shutil.which(name))
+    for shell in (bootstrap.ZSH, bootstrap.FISH):
+        if shell.name not in payload[2]:
+            continue
+        where = tmp_path / shell.name
+        where.mkdir()
+        unpack = f"printf %s {payload[2][shell.name]} | base64 -d | gzip -dc | tar -xf - -C {where}"
+        subprocess.run(["sh", "-c", unpack], check=True)
+        names = [shell.rendered, *(name for name, _ in shell.rc_files)]
+        assert sorted(p.name for p in where.iterdir()) == sorted(names)
+        for name in names:
+            assert (where / name).stat().st_mode & 0o077 == 0
+            subprocess.run([*checks[shell.name], str(where / name)], check=True)
+            assert not re.search("@[A-Z]+@", (where / name).read_text()), name  # all filled in
 
 
 def test_unpacked_session_is_private_and_complete(unpacked: Path) -> None:

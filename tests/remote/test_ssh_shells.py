@@ -1,0 +1,199 @@
+"""``dotdbg ssh`` to a user whose login shell is zsh or fish, against the real test sshd,
+driven in tmux: the session is that shell, with dotdbg's aliases and history search over the
+user's own rc files, and their home is byte-identical after ``exit`` and after ``kill -9`` of
+the local ssh. A login shell dotdbg does not bring, or one not on the host, falls back to bash
+with one line saying so."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.infra.procs import wait_for
+from tests.infra.sshd import SshServer
+from tests.infra.sshd import TestUser as RemoteUser
+from tests.remote.test_ssh_session import DOTDBG, run_dotdbg_ssh, session_dirs, tree_digest
+from tests.shells.tmuxshell import PLAIN_PROMPT
+from tests.shells.tmuxshell import TmuxShell as ShellDriver
+
+RECALLED = "python train.py --lr 3e-4"
+# What each user's own files hold (a marker their rc sets, a history to search), by shell.
+HOMES = {
+    "zsh": {
+        ".zshenv": "export FROM_ZSHENV=yes\n",
+        ".zshrc": "export MINE=from-their-rc\nHISTFILE=~/.zsh_history\nSAVEHIST=100\n",
+        ".zsh_history": f"ls -la\n{RECALLED}\ngit status\n",
+    },
+    "fish": {
+        ".config/fish/config.fish": "set -gx MINE from-their-rc\n",
+        # fish ran there before: its first start's set-up (as plain ssh would do it) is done
+        ".config/fish/fish_variables": "# This file contains fish universal variable "
+        "definitions.\n# VERSION: 3.0\nSETUVAR __fish_initialized:3400\n"
+        "SETUVAR fish_key_bindings:fish_default_key_bindings\n",
+        ".local/share/fish/generated_completions/ls.fish": "complete -c ls -s a\n",
+        ".local/share/fish/fish_history": "".join(
+            f"- cmd: {command}\n  when: {1700000000 + n}\n"
+            for n, command in enumerate(["ls -la", RECALLED, "git status"])
+        ),
+    },
+}
+ALIAS_SHOWN = {
+    "zsh": ("type pyt", "pyt is an alias for pytest"),
+    "fish": ("functions pyt", "pytest"),
+}
+
+
+def shell_user(server: SshServer, shell: str) -> RemoteUser:
+    program = shutil.which(shell)
+    if program is None:
+        pytest.fail(f"{shell} is required for these tests (apt-get install {shell})")
+    user = server.add_user(f"dotdbg{shell[0]}1", shell=program)
+    for name, text in HOMES[shell].items():
+        path = user.home / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    for path in [user.home, *user.home.rglob("*")]:
+        os.chown(path, user.uid, -1)
+    return user
+
+
+@pytest.fixture(scope="module")
+def users(ssh_server: SshServer) -> dict[str, RemoteUser]:
+    return {shell: shell_user(ssh_server, shell) for shell in HOMES}
+
+
+class SessionDriver(ShellDriver):
+    """``dotdbg ssh`` in tmux as ``user``, whose login shell is ``shell``, on a plain prompt."""
+
+    def __init__(self, shell: str, server: SshServer, user: RemoteUser, home: Path) -> None:
+        self.name = shell
+        self.socket = f"dotdbg-ssh-{shell}-{uuid.uuid4().hex[:8]}"
+        argv = [str(DOTDBG), "ssh", "n1", "-F", str(server.client_config), "-l", user.name]
+        env = {"HOME": str(home), "TERM": "xterm-256color", "PATH": os.environ["PATH"]}
+        command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), "LANG=C.UTF-8", *argv]
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "150", "-y", "40", "-s", "t")
+        self.tmux("respawn-pane", "-k", "-t", "t", *command)
+        self.started = self.wait_for(lambda s: "for this session only" in s, "the start message")
+        self.wait_for(lambda s: len(s.strip().splitlines()) > 3, "the first prompt")
+        self.type(PLAIN_PROMPT[shell])
+        self.keys("Enter")
+        self.wait_for(lambda screen: screen.strip() == "$", "the plain prompt")
+
+    def local_ssh_pid(self) -> int:
+        import psutil
+
+        pane = int(self.tmux("display", "-p", "-t", "t", "#{pane_pid}"))
+        found = [p for p in psutil.Process(pane).children(recursive=True) if p.name() == "ssh"]
+        assert len(found) == 1, found
+        return found[0].pid
+
+
+@pytest.fixture(scope="module")
+def local_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One local home for the module: its cached session payload is built once."""
+    return tmp_path_factory.mktemp("local")
+
+
+@pytest.fixture
+def open_session(
+    ssh_server: SshServer, users: dict[str, RemoteUser], local_home: Path
+) -> Iterator[Callable[[str], SessionDriver]]:
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is required for the dotdbg ssh tests (apt-get install tmux)")
+    opened: list[SessionDriver] = []
+
+    def start(shell: str) -> SessionDriver:
+        opened.append(SessionDriver(shell, ssh_server, users[shell], local_home))
+        return opened[-1]
+
+    yield start
+    for driver in opened:
+        driver.close()
+
+
+@pytest.mark.parametrize("shell", list(HOMES))
+def test_session_is_the_login_shell_with_aliases_history_search_and_their_rc(
+    shell: str, open_session: Callable[[str], SessionDriver], users: dict[str, RemoteUser]
+) -> None:
+    user = users[shell]
+    before = tree_digest(user.home)
+    session = open_session(shell)
+    assert "not this session: pdb aliases" in session.started
+    command, shown = ALIAS_SHOWN[shell]
+    assert shown in session.run(command)
+    assert session.run("echo $MINE").strip() == "from-their-rc"  # their own rc loaded
+    if shell == "zsh":
+        assert session.run("echo $FROM_ZSHENV $ZDOTDIR.").strip() == "yes ."
+    directory = Path(session.run("echo $__dotdbg_session").strip())
+    assert directory.name.startswith("dotdbg-ssh.") and directory.stat().st_mode & 0o777 == 0o700
+    assert "tar -xf <archive.tar.xz>" in session.run("ch -c tar xz")  # the travelling cheat code
+    session.keys("C-e", "C-u")
+    session.type("python t")
+    session.keys("Up")
+    session.wait_for(lambda s: s.rstrip().endswith(f"$ {RECALLED}"), "Up to recall by prefix")
+    session.keys("C-e", "C-u")
+    session.type("exit")
+    session.keys("Enter")
+    wait_for(lambda: not directory.exists(), 10, "the session dir to go after exit")
+    assert tree_digest(user.home) == before  # the session's history went with it
+
+
+@pytest.mark.parametrize("shell", list(HOMES))
+def test_session_dir_goes_when_the_local_ssh_is_killed(
+    shell: str, open_session: Callable[[str], SessionDriver], users: dict[str, RemoteUser]
+) -> None:
+    user = users[shell]
+    before = tree_digest(user.home)
+    session = open_session(shell)
+    directory = Path(session.run("echo $__dotdbg_session").strip())
+    session.run("echo a-command-for-history")
+    os.kill(session.local_ssh_pid(), signal.SIGKILL)
+    wait_for(lambda: not directory.exists(), 10, "the session dir to go after kill -9")
+    assert tree_digest(user.home) == before
+
+
+# -- login shells a session does not start: bash, and one line saying why --------------------
+def fallback_stderr(server: SshServer, user: RemoteUser, home: Path) -> str:
+    """What ``dotdbg ssh`` says with no terminal (the session's bash reads end of input)."""
+    result = run_dotdbg_ssh("n2", "-F", str(server.client_config), "-l", user.name, home=home)
+    assert result.returncode == 0, result.stderr
+    deadline = time.monotonic() + 10
+    while session_dirs(user) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not session_dirs(user)
+    return result.stderr
+
+
+def test_other_login_shell_gets_a_bash_session_and_one_line(
+    ssh_server: SshServer, local_home: Path
+) -> None:
+    user = ssh_server.add_user("dotdbgo1", shell="/bin/sh")
+    said = fallback_stderr(ssh_server, user, local_home).splitlines()
+    assert said[0] == (
+        "dotdbg ssh: n2: your login shell is /bin/sh; dotdbg ssh brings bash, zsh or fish: "
+        "this session is bash"
+    )
+    assert any("for this session only" in line for line in said)
+
+
+def test_login_shell_not_on_the_host_gets_a_bash_session_and_one_line(
+    ssh_server: SshServer, local_home: Path
+) -> None:
+    assert ssh_server.shared is not None
+    login = ssh_server.shared / "gone-zsh-login"  # $SHELL names a zsh this host lacks
+    login.write_text('#!/bin/sh\nSHELL=/opt/gone/bin/zsh\nexport SHELL\nexec /bin/sh "$@"\n')
+    login.chmod(0o755)
+    user = ssh_server.add_user("dotdbgo2", shell=str(login))
+    said = fallback_stderr(ssh_server, user, local_home).splitlines()
+    assert said[0] == (
+        "dotdbg ssh: n2: your login shell is /opt/gone/bin/zsh, which is not on this host: "
+        "this session is bash"
+    )
+    assert any("for this session only" in line for line in said)
