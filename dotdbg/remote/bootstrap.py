@@ -88,6 +88,10 @@ FISH = SessionShell(
 )
 SHELLS: tuple[SessionShell, ...] = (BASH, ZSH, FISH)  # the first where no other can start
 
+# The shells other than bash a session can start, and the base64 archive of their files.
+Packed = tuple[tuple[str, ...], str]
+NOTHING_PACKED: Packed = ((), "")
+
 
 def safe_host(host: str) -> str:
     """``host`` as the remote messages show it: nothing the script could read as syntax."""
@@ -103,13 +107,14 @@ GUARD = (
 
 
 def remote_script(
-    host: str, files: Mapping[str, str], archive: str, packed: Mapping[str, str] | None = None
+    host: str, files: Mapping[str, str], archive: str, packed: Packed = NOTHING_PACKED
 ) -> str:
     """The sh script, on one line (tcsh rejects a newline inside quotes). ``files`` (name to
     text) are written with the printf builtin, before the shell starts; ``archive`` (base64 of
     the cheat code and sheets, bundle.archive) is unpacked beside the shell's start-up: three
-    processes fewer on the way to the prompt. ``packed``: by shell, the base64 archive of the
-    files of a shell other than bash, unpacked just before it starts."""
+    processes fewer on the way to the prompt. ``packed``: the shells other than bash that the
+    session can start, and the base64 archive of their files, unpacked before one starts
+    (one archive: their texts share much, and gzip finds it)."""
     where = f"dotdbg: error: {safe_host(host)}:"
     writes = " && ".join(
         f'printf %b "{escaped(text)}" >"$d/{name}"' for name, text in files.items()
@@ -127,7 +132,7 @@ def remote_script(
         f"{{ {writes}; }} || "
         f'{{ echo "{where} cannot write the session files in $d" >&2; exit 1; }}',
         f'{{ (printf %s {archive} | base64 -d | gzip -dc | tar -xf - -C "$d") 9>&- & }}',
-        *_launch_steps(safe_host(host), where, packed or {}),
+        *_launch_steps(safe_host(host), where, packed),
     ]
     return "; ".join(steps)
 
@@ -137,22 +142,27 @@ def remote_script(
 PLAIN = frozenset(range(0x20, 0x7F)) - frozenset(b"\"$`\\'")
 
 
+SHORT = {ord("\n"): "\\n", ord("\t"): "\\t"}  # 2 bytes instead of 5: the files are mostly lines
+
+
 def escaped(text: str) -> str:
-    """``text`` for ``printf %b "…"``: every other byte as an octal escape (\\0NNN)."""
-    return "".join(chr(b) if b in PLAIN else f"\\0{b:03o}" for b in text.encode())
+    """``text`` for ``printf %b "…"``: every other byte as an escape (\\n, \\t, \\0NNN)."""
+    return "".join(chr(b) if b in PLAIN else SHORT.get(b) or f"\\0{b:03o}" for b in text.encode())
 
 
-def _launch_steps(host: str, where: str, packed: Mapping[str, str]) -> list[str]:
+def _launch_steps(host: str, where: str, packed: Packed) -> list[str]:
     """Pick the session shell from $SHELL (else bash, saying why), check it is there, start
     it. "$p": the login shell's own path, or bash from PATH."""
-    shells = [shell for shell in SHELLS if shell is BASH or shell.name in packed]
+    shells = [shell for shell in SHELLS if shell is BASH or shell.name in packed[0]]
     others = [shell.name for shell in shells if shell is not BASH]
     said = f"dotdbg ssh: {host}: your login shell is $SHELL"
     names = " or ".join([", ".join(shell.name for shell in shells[:-1]), shells[-1].name])
     picks = f"{'|'.join(others)}) {_pick_login_shell(said)} ;;" if others else ""
+    failed = f"{where} cannot unpack the $s files in $d"
+    unpack = f'printf %s {packed[1]} | base64 -d | gzip -dc | tar -xf - -C "$d"'
     env = f"DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST={host}"
     starts = " ".join(
-        f"{shell.name}) {_unpack(shell, packed, where)}{env} {shell.launch} 9>&- ;;"
+        f"{shell.name}) {shell.prepare + '; ' if shell.prepare else ''}{env} {shell.launch} 9>&- ;;"
         for shell in shells
     )
     return [
@@ -162,20 +172,10 @@ def _launch_steps(host: str, where: str, packed: Mapping[str, str]) -> list[str]
         f'[ "$s" != bash ] || command -v bash >/dev/null 2>&1 || {{ echo "{where} no bash on '
         'this host: dotdbg ssh starts bash where your login shell is not one it brings" >&2; '
         "exit 127; }",
+        f'[ "$s" = bash ] || {unpack} || {{ echo "{failed}" >&2; exit 1; }}' if others else ":",
         f"case $s in {starts} esac",
         "exit $?",
     ]
-
-
-def _unpack(shell: SessionShell, packed: Mapping[str, str], where: str) -> str:
-    """The sh commands that put ``shell``'s packed files in the session dir, then its own."""
-    if shell.name not in packed:
-        return ""
-    failed = f"{where} cannot unpack the {shell.name} files in $d"
-    unpack = f'printf %s {packed[shell.name]} | base64 -d | gzip -dc | tar -xf - -C "$d"'
-    return f'{unpack} || {{ echo "{failed}" >&2; exit 1; }}; ' + (
-        f"{shell.prepare}; " if shell.prepare else ""
-    )
 
 
 def _pick_login_shell(said: str) -> str:
@@ -187,7 +187,7 @@ def _pick_login_shell(said: str) -> str:
 
 
 def remote_command(
-    host: str, files: Mapping[str, str], archive: str, packed: Mapping[str, str] | None = None
+    host: str, files: Mapping[str, str], archive: str, packed: Packed = NOTHING_PACKED
 ) -> str:
     """What ssh is given to run: the login shell hands the script to sh."""
     script = remote_script(host, files, archive, packed)

@@ -51,11 +51,13 @@ def session_shells(which: Callable[[str], object] = shutil.which) -> list[bootst
     return [shell for shell in bootstrap.SHELLS if shell is bootstrap.BASH or which(shell.name)]
 
 
-def build_payload(paths: Paths) -> tuple[dict[str, str], str, dict[str, str], list[Path]]:
-    """The files written by printf (name to text: bash's, started at once), the base64 of the
-    cheat archive, the base64 archive of each other shell's files (by shell: unpacked before
-    that shell starts, far smaller than printf's escapes), and every file and directory they
-    were made from (the cache's stamps)."""
+def build_payload(
+    paths: Paths,
+) -> tuple[dict[str, str], str, bootstrap.Packed, list[Path]]:
+    """The files written by printf (name to text: bash's, which starts at once), the base64 of
+    the cheat archive, the other shells' files packed (bootstrap.remote_script: far fewer
+    bytes than printf's escapes), and every file and directory they were made from (the
+    cache's stamps)."""
     from dotdbg.config import load_config
     from dotdbg.install import checked_render
 
@@ -63,16 +65,17 @@ def build_payload(paths: Paths) -> tuple[dict[str, str], str, dict[str, str], li
     shells = session_shells()
     rendered = checked_render(paths, config, [shell.name for shell in shells])
     files = {INPUTRC_FILE: rendered.files[INPUTRC_FILE]}
-    packed = {}
+    others: dict[str, bytes] = {}
     for shell in shells:
         texts = {shell.rendered: rendered.files[shell.rendered]}
         texts.update((name, rc_text(shell, source)) for name, source in shell.rc_files)
         if shell is bootstrap.BASH:
             files.update(texts)
         else:
-            tar = bundle.archive({name: text.encode() for name, text in texts.items()}, frozenset())
-            packed[shell.name] = base64.b64encode(tar).decode()
-    archive = base64.b64encode(cheat_archive(paths)).decode()
+            others.update((name, text.encode()) for name, text in texts.items())
+    names = tuple(shell.name for shell in shells if shell is not bootstrap.BASH)
+    packed = (names, _base64(bundle.archive(others, frozenset()))) if names else ((), "")
+    archive = _base64(cheat_archive(paths))
     size = len(bootstrap.remote_command("h" * 64, files, archive, packed))
     if size > bundle.LIMIT:
         raise DotdbgError(
@@ -84,6 +87,10 @@ def build_payload(paths: Paths) -> tuple[dict[str, str], str, dict[str, str], li
     inputs += [PACKAGE_DIR / module for module in bundle.CHEAT_MODULES]
     inputs += [*_tree(_builtin_sheets()), *_tree(paths.user_cheat_dir)]
     return files, archive, packed, inputs
+
+
+def _base64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
 
 
 def cheat_archive(paths: Paths) -> bytes:

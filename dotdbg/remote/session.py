@@ -78,11 +78,12 @@ def _remove(path: str) -> None:
 
 
 # -- the payload, cached ---------------------------------------------------------------------
-def session_payload(cache: str) -> tuple[dict[str, str], str, dict[str, str]]:
+def session_payload(cache: str) -> tuple[dict[str, str], str, bootstrap.Packed]:
     """The shells' files and the cheat archive, built again only when an input changed."""
     cached = _read_cache(cache)
     if cached is not None and all(_stamp(str(stamp[0])) == stamp for stamp in cached["stamps"]):
-        return dict(cached["files"]), str(cached["archive"]), dict(cached["packed"])
+        names, packed = cached["packed"]
+        return dict(cached["files"]), str(cached["archive"]), (tuple(names), str(packed))
     from dotdbg.paths import Paths
     from dotdbg.remote.payload import build_payload
 

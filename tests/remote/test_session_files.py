@@ -27,7 +27,7 @@ PYENV = Path.home() / ".pyenv" / "versions"
 @pytest.fixture(scope="module")
 def payload(
     tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[dict[str, str], str, dict[str, str]]:
+) -> tuple[dict[str, str], str, bootstrap.Packed]:
     home = tmp_path_factory.mktemp("local")
     sheets = home / ".config" / "dotdbg" / "cheatsheets"
     sheets.mkdir(parents=True)
@@ -38,7 +38,7 @@ def payload(
 
 @pytest.fixture(scope="module")
 def unpacked(
-    payload: tuple[dict[str, str], str, dict[str, str]], tmp_path_factory: pytest.TempPathFactory
+    payload: tuple[dict[str, str], str, bootstrap.Packed], tmp_path_factory: pytest.TempPathFactory
 ) -> Path:
     """The session dir as the remote script leaves it (run here, its shell swapped for true)."""
     directory = tmp_path_factory.mktemp("session")
@@ -71,16 +71,16 @@ def shim(unpacked: Path, path: str, *args: str) -> subprocess.CompletedProcess[s
 
 
 def test_payload_fits_one_ssh_argument_and_the_script_any_login_shell(
-    payload: tuple[dict[str, str], str, dict[str, str]],
+    payload: tuple[dict[str, str], str, bootstrap.Packed],
 ) -> None:
     command = bootstrap.remote_command("gpu01", *payload)
-    assert len(command) < bundle.LIMIT + 2000
+    assert len(command) < bundle.LIMIT
     assert command.startswith("exec /bin/sh -c '") and "\n" not in command
     assert "$(x)" not in bootstrap.remote_command("a b;$(x)", {}, "")
 
 
 def test_files_written_by_printf_are_byte_exact(
-    unpacked: Path, payload: tuple[dict[str, str], str, dict[str, str]]
+    unpacked: Path, payload: tuple[dict[str, str], str, bootstrap.Packed]
 ) -> None:
     for name, text in payload[0].items():
         assert (unpacked / name).read_text(encoding="utf-8") == text, name
@@ -92,23 +92,23 @@ def test_files_written_by_printf_are_byte_exact(
 
 
 def test_zsh_and_fish_files_travel_packed_and_parse(
-    payload: tuple[dict[str, str], str, dict[str, str]], tmp_path: Path
+    payload: tuple[dict[str, str], str, bootstrap.Packed], tmp_path: Path
 ) -> None:
     checks = {"zsh": ["zsh", "-n"], "fish": ["fish", "--no-execute"]}
-    assert sorted(payload[2]) == sorted(name for name in checks if shutil.which(name))
+    names, packed = payload[2]
+    assert names == tuple(name for name in checks if shutil.which(name))
+    unpack = f"printf %s {packed} | base64 -d | gzip -dc | tar -xf - -C {tmp_path}"
+    subprocess.run(["sh", "-c", unpack], check=True)
+    expected = []
     for shell in (bootstrap.ZSH, bootstrap.FISH):
-        if shell.name not in payload[2]:
+        if shell.name not in names:
             continue
-        where = tmp_path / shell.name
-        where.mkdir()
-        unpack = f"printf %s {payload[2][shell.name]} | base64 -d | gzip -dc | tar -xf - -C {where}"
-        subprocess.run(["sh", "-c", unpack], check=True)
-        names = [shell.rendered, *(name for name, _ in shell.rc_files)]
-        assert sorted(p.name for p in where.iterdir()) == sorted(names)
-        for name in names:
-            assert (where / name).stat().st_mode & 0o077 == 0
-            subprocess.run([*checks[shell.name], str(where / name)], check=True)
-            assert not re.search("@[A-Z]+@", (where / name).read_text()), name  # all filled in
+        for name in (shell.rendered, *(name for name, _ in shell.rc_files)):
+            expected.append(name)
+            assert (tmp_path / name).stat().st_mode & 0o077 == 0
+            subprocess.run([*checks[shell.name], str(tmp_path / name)], check=True)
+            assert not re.search("@[A-Z]+@", (tmp_path / name).read_text()), name  # filled in
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(expected)
 
 
 def test_unpacked_session_is_private_and_complete(unpacked: Path) -> None:
