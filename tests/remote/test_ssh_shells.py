@@ -26,10 +26,10 @@ from tests.shells.tmuxshell import TmuxShell as ShellDriver
 RECALLED = "python train.py --lr 3e-4"
 # What each user's own files hold (a marker their rc sets, a history to search), by shell.
 HOMES = {
-    "zsh": {
-        ".zshenv": "export FROM_ZSHENV=yes\n",
-        ".zshrc": "export MINE=from-their-rc\nHISTFILE=~/.zsh_history\nSAVEHIST=100\n",
-        ".zsh_history": f"ls -la\n{RECALLED}\ngit status\n",
+    "zsh": {  # their zsh files live in ~/.config/zsh, which ~/.zshenv names
+        ".zshenv": "export FROM_ZSHENV=yes\nZDOTDIR=$HOME/.config/zsh\n",
+        ".config/zsh/.zshrc": "export MINE=from-their-rc\nHISTFILE=$ZDOTDIR/.zsh_history\n",
+        ".config/zsh/.zsh_history": f"ls -la\n{RECALLED}\ngit status\n",
     },
     "fish": {
         ".config/fish/config.fish": "set -gx MINE from-their-rc\n",
@@ -130,7 +130,8 @@ def test_session_is_the_login_shell_with_aliases_history_search_and_their_rc(
     assert shown in session.run(command)
     assert session.run("echo $MINE").strip() == "from-their-rc"  # their own rc loaded
     if shell == "zsh":
-        assert session.run("echo $FROM_ZSHENV $ZDOTDIR.").strip() == "yes ."
+        said = session.run("echo $FROM_ZSHENV $ZDOTDIR").strip()
+        assert said == f"yes {user.home}/.config/zsh"  # as their .zshenv left it
     directory = Path(session.run("echo $__dotdbg_session").strip())
     assert directory.name.startswith("dotdbg-ssh.") and directory.stat().st_mode & 0o777 == 0o700
     assert "tar -xf <archive.tar.xz>" in session.run("ch -c tar xz")  # the travelling cheat code
