@@ -151,6 +151,7 @@ class SshServer:
             self.proc = None
         for user in self.users:
             subprocess.run([str(USERDEL), "--force", "--remove", user.name], capture_output=True)
+            _remove_runtime_dir(user.name)
         self.users = []
         if self.shared is not None:
             shutil.rmtree(self.shared, ignore_errors=True)
@@ -188,6 +189,7 @@ class SshServer:
         home = self.shared / "homes" / name
         home.parent.mkdir(mode=0o711, exist_ok=True)
         subprocess.run([str(USERDEL), "--force", "--remove", name], capture_output=True)
+        _remove_runtime_dir(name)
         subprocess.run(
             # password "*": none, but not locked (sshd refuses a locked account without PAM)
             [str(USERADD), "-m", "-d", str(home), "-s", shell, "-p", "*", name],
@@ -198,6 +200,12 @@ class SshServer:
         self.users.append(user)
         self.authorize(name)
         return user
+
+
+def _remove_runtime_dir(name: str) -> None:
+    """fish's runtime dir for a user without XDG_RUNTIME_DIR (no PAM here): one left by an
+    earlier user of that name (another uid) makes fish put its notifier FIFO in the home."""
+    shutil.rmtree(Path("/tmp", f"fish.{name}"), ignore_errors=True)  # sshd passes no TMPDIR
 
 
 def _keygen(path: Path) -> None:

@@ -135,6 +135,7 @@ def test_session_is_the_login_shell_with_aliases_history_search_and_their_rc(
     directory = Path(session.run("echo $__dotdbg_session").strip())
     assert directory.name.startswith("dotdbg-ssh.") and directory.stat().st_mode & 0o777 == 0o700
     assert "tar -xf <archive.tar.xz>" in session.run("ch -c tar xz")  # the travelling cheat code
+    pick_with_ctrl_g(session, "tar xz", "tar -xf <archive.tar.xz>")
     session.keys("C-e", "C-u")
     session.type("python t")
     session.keys("Up")
@@ -158,6 +159,26 @@ def test_session_dir_goes_when_the_local_ssh_is_killed(
     os.kill(session.local_ssh_pid(), signal.SIGKILL)
     wait_for(lambda: not directory.exists(), 10, "the session dir to go after kill -9")
     assert tree_digest(user.home) == before
+
+
+PICK_FROM_LIST = {
+    "zsh": "export DOTDBG_CHEAT_PICKER=list",
+    "fish": "set -gx DOTDBG_CHEAT_PICKER list",
+}
+
+
+def pick_with_ctrl_g(session: SessionDriver, words: str, wanted: str) -> None:
+    """The Ctrl-G picker's numbered list (fzf is not on every host) puts ``wanted`` on the line."""
+    session.run(PICK_FROM_LIST[session.name])
+    session.keys("C-e", "C-u", "C-g")
+    session.wait_for(lambda screen: "cheat: search words" in screen, "the search question")
+    session.type(words)
+    session.keys("Enter")
+    screen = session.wait_for(lambda screen: "cheat: number" in screen, "the numbered list")
+    rows = [line.split(None, 1) for line in screen.splitlines() if line[:4].strip().isdigit()]
+    session.type(next(number for number, text in rows if wanted in text))
+    session.keys("Enter")
+    session.wait_for(lambda s: session.line().endswith(wanted), "the pick on the line")
 
 
 # -- login shells a session does not start: bash, and one line saying why --------------------
