@@ -21,6 +21,7 @@ the sh words that start it. Nothing else names a shell.
 
 from __future__ import annotations
 
+import os
 import string
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -91,6 +92,19 @@ SHELLS: tuple[SessionShell, ...] = (BASH, ZSH, FISH)  # the first where no other
 # The shells other than bash a session can start, and the base64 archive of their files.
 Packed = tuple[tuple[str, ...], str]
 NOTHING_PACKED: Packed = ((), "")
+
+
+def others_here() -> tuple[str, ...]:
+    """The shells other than bash installed on this machine: each one's file is checked by
+    that shell (zsh -n, fish --no-execute) before it travels, so only theirs can. A walk of
+    PATH, as shutil.which (not imported: this runs at every session's start)."""
+    found = [
+        shell.name
+        for shell in SHELLS[1:]
+        for directory in os.environ.get("PATH", os.defpath).split(os.pathsep)
+        if directory and os.access(os.path.join(directory, shell.name), os.X_OK)
+    ]
+    return tuple(dict.fromkeys(found))
 
 
 def safe_host(host: str) -> str:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import base64
 import os
-import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from dotdbg.errors import DotdbgError
@@ -45,10 +44,10 @@ def rc_text(shell: bootstrap.SessionShell, source: str) -> str:
     )
 
 
-def session_shells(which: Callable[[str], object] = shutil.which) -> list[bootstrap.SessionShell]:
-    """bash, and each other session shell that is installed here: its file is checked by that
-    shell (zsh -n, fish --no-execute) before it travels."""
-    return [shell for shell in bootstrap.SHELLS if shell is bootstrap.BASH or which(shell.name)]
+def session_shells() -> list[bootstrap.SessionShell]:
+    """bash, and each other session shell installed here (bootstrap.others_here)."""
+    here = bootstrap.others_here()
+    return [shell for shell in bootstrap.SHELLS if shell is bootstrap.BASH or shell.name in here]
 
 
 def build_payload(

@@ -83,7 +83,8 @@ def session_payload(cache: str) -> tuple[dict[str, str], str, bootstrap.Packed]:
     cached = _read_cache(cache)
     if cached is not None and all(_stamp(str(stamp[0])) == stamp for stamp in cached["stamps"]):
         names, packed = cached["packed"]
-        return dict(cached["files"]), str(cached["archive"]), (tuple(names), str(packed))
+        if tuple(names) == bootstrap.others_here():  # zsh or fish installed here since
+            return dict(cached["files"]), str(cached["archive"]), (tuple(names), str(packed))
     from dotdbg.paths import Paths
     from dotdbg.remote.payload import build_payload
 

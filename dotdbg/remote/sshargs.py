@@ -16,7 +16,8 @@ usage: dotdbg ssh HOST [SSH OPTIONS...]
 An interactive shell on HOST with your aliases, functions, history settings and history search,
 and `ch` with your cheatsheets, for this session only: the files travel in the ssh command
 into a private temporary directory on HOST, removed when the session ends. Nothing is written
-to your home there. SSH OPTIONS (-p 2222, -i KEY, -J JUMP, -F FILE, ...) are passed to ssh.
+to your home there. The shell is your login shell there if it is bash, zsh or fish, else bash.
+SSH OPTIONS (-p 2222, -i KEY, -J JUMP, -F FILE, ...) are passed to ssh.
 """
 
 

@@ -179,6 +179,9 @@ def test_payload_is_cached_until_an_input_changes(
     sheet.parent.mkdir(parents=True)
     sheet.write_text("# a new entry\nnew-thing\n")
     assert session.session_payload(str(cache))[1] != first
+    # a shell installed here (or gone) since: its files travel (or not) from the next session
+    monkeypatch.setattr(bootstrap, "others_here", lambda: ("zsh",))
+    assert session.session_payload(str(cache))[2][0] == ("zsh",)
 
 
 def test_session_shells_name_the_files_render_makes() -> None:
