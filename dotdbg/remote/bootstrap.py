@@ -170,7 +170,8 @@ def _launch_steps(host: str, where: str, packed: Packed) -> list[str]:
     shells = [shell for shell in SHELLS if shell is BASH or shell.name in packed[0]]
     others = [shell.name for shell in shells if shell is not BASH]
     said = f"dotdbg ssh: {host}: your login shell is $SHELL"
-    names = " or ".join([", ".join(shell.name for shell in shells[:-1]), shells[-1].name])
+    names = ", ".join(shell.name for shell in shells[:-1]) + " or " * (len(shells) > 1)
+    names += shells[-1].name
     picks = f"{'|'.join(others)}) {_pick_login_shell(said)} ;;" if others else ""
     failed = f"{where} cannot unpack the $s files in $d"
     unpack = f'printf %s {packed[1]} | base64 -d | gzip -dc | tar -xf - -C "$d"'

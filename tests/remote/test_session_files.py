@@ -236,3 +236,16 @@ def test_help_and_version_start_no_ssh(tmp_path: Path) -> None:
     for words, first in ((["--help"], "usage: dotdbg ssh HOST"), (["--version"], "dotdbg ")):
         done = subprocess.run([str(dotdbg), "ssh", *words], capture_output=True, text=True, env=env)
         assert done.returncode == 0 and done.stdout.startswith(first), done.stderr
+
+
+@pytest.mark.parametrize(
+    ("names", "brings"),
+    [((), "bash"), (("zsh",), "bash or zsh"), (("zsh", "fish"), "bash, zsh or fish")],
+)
+def test_the_fallback_line_names_the_shells_that_travel(
+    names: tuple[str, ...], brings: str
+) -> None:
+    """Without zsh or fish here, their files do not travel and a zsh user gets bash."""
+    script = bootstrap.remote_script("h", {}, "A", (names, "B" if names else ""))
+    assert f"dotdbg ssh brings {brings}: this session is bash" in script
+    assert ("zsh)" in script) == ("zsh" in names)
