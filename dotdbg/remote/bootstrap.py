@@ -170,11 +170,12 @@ def _launch_steps(host: str, where: str, packed: Packed) -> list[str]:
     shells = [shell for shell in SHELLS if shell is BASH or shell.name in packed[0]]
     others = [shell.name for shell in shells if shell is not BASH]
     said = f"dotdbg ssh: {host}: your login shell is $SHELL"
-    names = ", ".join(shell.name for shell in shells[:-1]) + " or " * (len(shells) > 1)
-    names += shells[-1].name
+    names = _listed([shell.name for shell in shells])
     picks = f"{'|'.join(others)}) {_pick_login_shell(said)} ;;" if others else ""
-    failed = f"{where} cannot unpack the $s files in $d"
-    unpack = f'printf %s {packed[1]} | base64 -d | gzip -dc | tar -xf - -C "$d"'
+    failed = (
+        f"dotdbg ssh: {host}: cannot unpack the $s files (base64, gzip, tar): this session is bash"
+    )
+    unpack = f'{{ printf %s {packed[1]} | base64 -d | gzip -dc | tar -xf - -C "$d"; }} 2>/dev/null'
     env = f"DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST={host}"
     starts = " ".join(
         f"{shell.name}) {shell.prepare + '; ' if shell.prepare else ''}{env} {shell.launch} 9>&- ;;"
@@ -184,13 +185,20 @@ def _launch_steps(host: str, where: str, packed: Packed) -> list[str]:
         "s=bash; p=bash",
         f"case ${{SHELL##*/}} in bash) ;; {picks} "
         f'*) echo "{said}; dotdbg ssh brings {names}: this session is bash" >&2 ;; esac',
+        f'[ "$s" = bash ] || {unpack} || {{ echo "{failed}" >&2; s=bash; p=bash; }}'
+        if others
+        else ":",
         f'[ "$s" != bash ] || command -v bash >/dev/null 2>&1 || {{ echo "{where} no bash on '
         'this host: dotdbg ssh starts bash where your login shell is not one it brings" >&2; '
         "exit 127; }",
-        f'[ "$s" = bash ] || {unpack} || {{ echo "{failed}" >&2; exit 1; }}' if others else ":",
         f"case $s in {starts} esac",
         "exit $?",
     ]
+
+
+def _listed(names: list[str]) -> str:
+    """ "bash", "bash or zsh", "bash, zsh or fish"."""
+    return " or ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
 
 
 def _pick_login_shell(said: str) -> str:

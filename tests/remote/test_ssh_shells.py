@@ -219,3 +219,27 @@ def test_login_shell_not_on_the_host_gets_a_bash_session_and_one_line(
         "this session is bash"
     )
     assert any("for this session only" in line for line in said)
+
+
+def test_zsh_files_that_cannot_be_unpacked_give_a_bash_session_and_one_line(
+    ssh_server: SshServer, local_home: Path
+) -> None:
+    assert ssh_server.shared is not None
+    tools = ssh_server.shared / "nobase64-bin"  # what the script needs, but base64
+    tools.mkdir(mode=0o755, exist_ok=True)
+    for tool in ("sh", "bash", "mktemp", "gzip", "tar", "mkfifo", "rm", "cat"):
+        target = shutil.which(tool, path="/usr/bin:/bin")
+        assert target is not None
+        (tools / tool).unlink(missing_ok=True)
+        (tools / tool).symlink_to(target)
+    login = ssh_server.shared / "nobase64-login"
+    zsh = shutil.which("zsh")
+    login.write_text(f'#!/bin/sh\nPATH={tools} SHELL={zsh}\nexport PATH SHELL\nexec /bin/sh "$@"\n')
+    login.chmod(0o755)
+    user = ssh_server.add_user("dotdbgo3", shell=str(login))
+    said = fallback_stderr(ssh_server, user, local_home).splitlines()
+    # (the cheat code, unpacked in the background, cannot be either: sh says so too)
+    assert (
+        "dotdbg ssh: n2: cannot unpack the zsh files (base64, gzip, tar): this session is bash"
+    ) in said
+    assert any("for this session only" in line for line in said)
