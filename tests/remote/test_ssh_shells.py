@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -182,43 +181,44 @@ def pick_with_ctrl_g(session: SessionDriver, words: str, wanted: str) -> None:
 
 
 # -- login shells a session does not start: bash, and one line saying why --------------------
-def fallback_stderr(server: SshServer, user: RemoteUser, home: Path) -> str:
-    """What ``dotdbg ssh`` says with no terminal (the session's bash reads end of input)."""
-    result = run_dotdbg_ssh("n2", "-F", str(server.client_config), "-l", user.name, home=home)
+def fallback_said(server: SshServer, home: Path, name: str, login: str) -> list[str]:
+    """What ``dotdbg ssh`` says (with no terminal: the bash session reads end of input) as a
+    new user ``name`` whose login shell is ``login``: a program, or the lines of an sh
+    wrapper that sets the scene, then runs sh."""
+    assert server.shared is not None
+    if not login.startswith("/"):
+        wrapper = server.shared / f"{name}-login"
+        wrapper.write_text(f'#!/bin/sh\n{login}\nexec /bin/sh "$@"\n')
+        wrapper.chmod(0o755)
+        login = str(wrapper)
+    user = server.add_user(name, shell=login)
+    result = run_dotdbg_ssh("n2", "-F", str(server.client_config), "-l", name, home=home)
     assert result.returncode == 0, result.stderr
-    deadline = time.monotonic() + 10
-    while session_dirs(user) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not session_dirs(user)
-    return result.stderr
+    wait_for(lambda: not session_dirs(user), 10, "the session dir to go")
+    said = result.stderr.splitlines()
+    assert any("for this session only" in line for line in said), said  # a bash session
+    return said
 
 
 def test_other_login_shell_gets_a_bash_session_and_one_line(
     ssh_server: SshServer, local_home: Path
 ) -> None:
-    user = ssh_server.add_user("dotdbgo1", shell="/bin/sh")
-    said = fallback_stderr(ssh_server, user, local_home).splitlines()
+    said = fallback_said(ssh_server, local_home, "dotdbgo1", "/bin/sh")
     assert said[0] == (
         "dotdbg ssh: n2: your login shell is /bin/sh; dotdbg ssh brings bash, zsh or fish: "
         "this session is bash"
     )
-    assert any("for this session only" in line for line in said)
 
 
 def test_login_shell_not_on_the_host_gets_a_bash_session_and_one_line(
     ssh_server: SshServer, local_home: Path
 ) -> None:
-    assert ssh_server.shared is not None
-    login = ssh_server.shared / "gone-zsh-login"  # $SHELL names a zsh this host lacks
-    login.write_text('#!/bin/sh\nSHELL=/opt/gone/bin/zsh\nexport SHELL\nexec /bin/sh "$@"\n')
-    login.chmod(0o755)
-    user = ssh_server.add_user("dotdbgo2", shell=str(login))
-    said = fallback_stderr(ssh_server, user, local_home).splitlines()
+    gone = "SHELL=/opt/gone/bin/zsh; export SHELL"  # $SHELL names a zsh this host lacks
+    said = fallback_said(ssh_server, local_home, "dotdbgo2", gone)
     assert said[0] == (
         "dotdbg ssh: n2: your login shell is /opt/gone/bin/zsh, which is not on this host: "
         "this session is bash"
     )
-    assert any("for this session only" in line for line in said)
 
 
 def test_zsh_files_that_cannot_be_unpacked_give_a_bash_session_and_one_line(
@@ -232,14 +232,9 @@ def test_zsh_files_that_cannot_be_unpacked_give_a_bash_session_and_one_line(
         assert target is not None
         (tools / tool).unlink(missing_ok=True)
         (tools / tool).symlink_to(target)
-    login = ssh_server.shared / "nobase64-login"
-    zsh = shutil.which("zsh")
-    login.write_text(f'#!/bin/sh\nPATH={tools} SHELL={zsh}\nexport PATH SHELL\nexec /bin/sh "$@"\n')
-    login.chmod(0o755)
-    user = ssh_server.add_user("dotdbgo3", shell=str(login))
-    said = fallback_stderr(ssh_server, user, local_home).splitlines()
+    scene = f"PATH={tools} SHELL={shutil.which('zsh')}; export PATH SHELL"
+    said = fallback_said(ssh_server, local_home, "dotdbgo3", scene)
     # (the cheat code, unpacked in the background, cannot be either: sh says so too)
     assert (
         "dotdbg ssh: n2: cannot unpack the zsh files (base64, gzip, tar): this session is bash"
     ) in said
-    assert any("for this session only" in line for line in said)
