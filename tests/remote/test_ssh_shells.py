@@ -133,6 +133,8 @@ def test_session_is_the_login_shell_with_aliases_history_search_and_their_rc(
         assert said == f"yes {user.home}/.config/zsh"  # as their .zshenv left it
     directory = Path(session.run("echo $__dotdbg_session").strip())
     assert directory.name.startswith("dotdbg-ssh.") and directory.stat().st_mode & 0o777 == 0o700
+    # readline programs (python, pdb) read the user's inputrc, then dotdbg's
+    assert session.run("cat $INPUTRC").split("\n")[-1] == f"$include {directory}/inputrc"
     assert "tar -xf <archive.tar.xz>" in session.run("ch -c tar xz")  # the travelling cheat code
     pick_with_ctrl_g(session, "tar xz", "tar -xf <archive.tar.xz>")
     session.keys("C-e", "C-u")
