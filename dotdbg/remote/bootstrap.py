@@ -145,8 +145,9 @@ def remote_script(
         GUARD,
         f"{{ {writes}; }} || "
         f'{{ echo "{where} cannot write the session files in $d" >&2; exit 1; }}',
+        *_choose_steps(safe_host(host), packed),
         f'{{ (printf %s {archive} | base64 -d | gzip -dc | tar -xf - -C "$d") 9>&- & }}',
-        *_launch_steps(safe_host(host), where, packed),
+        *_start_steps(safe_host(host), where, packed),
     ]
     return "; ".join(steps)
 
@@ -164,36 +165,47 @@ def escaped(text: str) -> str:
     return "".join(chr(b) if b in PLAIN else SHORT.get(b) or f"\\0{b:03o}" for b in text.encode())
 
 
-def _launch_steps(host: str, where: str, packed: Packed) -> list[str]:
-    """Pick the session shell from $SHELL (else bash, saying why), check it is there, start
-    it. "$p": the login shell's own path, or bash from PATH."""
-    shells = [shell for shell in SHELLS if shell is BASH or shell.name in packed[0]]
+def _choose_steps(host: str, packed: Packed) -> list[str]:
+    """Pick the session shell from $SHELL (else bash, saying why) and unpack its files: "$s"
+    its name, "$p" the login shell's own path, or bash from PATH. Before the cheat archive's
+    background unpacking, which would compete for the CPU."""
+    shells = _carried(packed)
     others = [shell.name for shell in shells if shell is not BASH]
     said = f"dotdbg ssh: {host}: your login shell is $SHELL"
-    names = _listed([shell.name for shell in shells])
     picks = f"{'|'.join(others)}) {_pick_login_shell(said)} ;;" if others else ""
     failed = (
         f"dotdbg ssh: {host}: cannot unpack the $s files (base64, gzip, tar): this session is bash"
     )
     unpack = f'{{ printf %s {packed[1]} | base64 -d | gzip -dc | tar -xf - -C "$d"; }} 2>/dev/null'
-    env = f"DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST={host}"
-    starts = " ".join(
-        f"{shell.name}) {shell.prepare + '; ' if shell.prepare else ''}{env} {shell.launch} 9>&- ;;"
-        for shell in shells
-    )
+    brings = _listed([shell.name for shell in shells])
     return [
         "s=bash; p=bash",
         f"case ${{SHELL##*/}} in bash) ;; {picks} "
-        f'*) echo "{said}; dotdbg ssh brings {names}: this session is bash" >&2 ;; esac',
+        f'*) echo "{said}; dotdbg ssh brings {brings}: this session is bash" >&2 ;; esac',
         f'[ "$s" = bash ] || {unpack} || {{ echo "{failed}" >&2; s=bash; p=bash; }}'
         if others
         else ":",
+    ]
+
+
+def _start_steps(host: str, where: str, packed: Packed) -> list[str]:
+    """Check that bash is there when it is the session shell, start the session shell."""
+    env = f"DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST={host}"
+    starts = " ".join(
+        f"{shell.name}) {shell.prepare + '; ' if shell.prepare else ''}{env} {shell.launch} 9>&- ;;"
+        for shell in _carried(packed)
+    )
+    return [
         f'[ "$s" != bash ] || command -v bash >/dev/null 2>&1 || {{ echo "{where} no bash on '
         'this host: dotdbg ssh starts bash where your login shell is not one it brings" >&2; '
         "exit 127; }",
         f"case $s in {starts} esac",
         "exit $?",
     ]
+
+
+def _carried(packed: Packed) -> list[SessionShell]:
+    return [shell for shell in SHELLS if shell is BASH or shell.name in packed[0]]
 
 
 def _listed(names: list[str]) -> str:
