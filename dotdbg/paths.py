@@ -160,6 +160,13 @@ class Paths:
         return self.zdotdir / ".zshrc"
 
     @property
+    def zshenv(self) -> Path:
+        """What every zsh reads, non-interactive ones too: ${ZDOTDIR:-~}/.zshenv."""
+        if self.zdotdir_env and Path(self.zdotdir_env).is_absolute():
+            return Path(self.zdotdir_env) / ".zshenv"
+        return self.home / ".zshenv"
+
+    @property
     def fish_conf(self) -> Path:
         """dotdbg's own file in the folder fish reads at start-up (no block: fish loads it)."""
         return self.config_home / "fish" / "conf.d" / f"{APP}.fish"

@@ -73,4 +73,5 @@ BASH = ShellTarget(
     checker_key=checker_key,
     parts=parts,
     check_known=check_known,
+    path_file=_bashrc,  # before its interactive guard: bash reads it for `ssh HOST cmd` too
 )

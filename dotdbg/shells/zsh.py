@@ -22,6 +22,10 @@ def _zshrc(paths: Paths) -> Path:
     return paths.zshrc
 
 
+def _zshenv(paths: Paths) -> Path:
+    return paths.zshenv
+
+
 def check(text: str, config: Config) -> None:
     from dotdbg.zshfishcheck import check_zsh
 
@@ -50,4 +54,5 @@ ZSH = ShellTarget(
     },
     check=check,
     checker_key=checker_key,
+    path_file=_zshenv,  # every zsh reads it, `ssh HOST cmd`'s too
 )
