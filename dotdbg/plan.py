@@ -274,8 +274,8 @@ def check_ours(
     where = f"{path}:{first}"
     if record:
         raise NotOurBlock(
-            f"the '{markers.start}' block (lines {first}-{last}) was edited by hand since "
-            "dotdbg wrote it, so dotdbg changed nothing",
+            f"the {markers.label} (lines {first}-{last}) was edited by hand since dotdbg "
+            "wrote it, so dotdbg changed nothing",
             hint=f"move the lines you added out of the block, or delete lines {first}-{last} "
             "to drop your edits; then run the command again",
             location=where,
