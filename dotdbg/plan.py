@@ -318,7 +318,9 @@ def plan_uninstall(
     for path in block_files(paths):
         proofs = (accepted or {}).get(path, ())
         after = _without_block(path, state.text(path), state.block_record(path), proofs)
-        path_record = {**state.path_record(path), "created": _created(state, path)}
+        path_record = state.path_record(path)
+        if path_record:  # the file goes when dotdbg created it, whichever block says so
+            path_record = {**path_record, "created": _created(state, path)}
         after = _without_block(path, after, path_record, proofs, blocks.PATH)
         if after != state.text(path):
             changes.append(Change(path, state.text(path), after))
