@@ -89,6 +89,7 @@ GROUPS = {
     "tests/stacks/test_stacks_ssh.py": "sshd",
     "tests/remote/test_ssh_session.py": "sshd",
     "tests/remote/test_push.py": "sshd",
+    "tests/remote/test_push_path.py": "sshd",
     "tests/alias/test_alias_installed.py": "wheel",  # the session's one wheel
     "tests/cheat/test_cheat_installed.py": "wheel",
 }

@@ -1,0 +1,80 @@
+"""`ssh HOST dotdbg …` after `dotdbg push`, against the real test sshd: the remote user's
+Debian-style ~/.bashrc returns at its interactive guard and ~/.local/bin is on no
+non-interactive PATH, yet the dotdbg in ~/.local/bin is found (the PATH block); `push
+--uninstall` leaves the home byte-identical."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import dotdbg
+from tests.faults.faultrun import DEBIAN, snapshot
+from tests.infra.sshd import ADDRESSES, SshServer
+
+DOTDBG = Path(sys.executable).with_name("dotdbg")
+SYSTEM_PYTHON = Path("/usr/bin/python3")  # what the test user can run (the venv's is root's)
+REPO = Path(dotdbg.__file__).resolve().parents[1]
+# A launcher as pipx or uv links into ~/.local/bin: dotdbg's own entry point, run by a Python
+# the remote user has (`dotdbg --version` needs none of dotdbg's dependencies).
+LAUNCHER = (
+    "#!/bin/sh\n"
+    f"exec {SYSTEM_PYTHON} -c 'import sys; sys.path[0:0] = [sys.argv.pop(1)]; "
+    "from dotdbg.entry import main; sys.exit(main())' "
+    f'{REPO} "$@"\n'
+)
+
+
+def push(server: SshServer, local_home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {"HOME": str(local_home), "PATH": os.environ["PATH"]}
+    env["DOTDBG_SSH_OPTIONS"] = server.ssh_options
+    return subprocess.run(
+        [str(DOTDBG), "push", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def remote_dotdbg(server: SshServer, target: str) -> subprocess.CompletedProcess[str]:
+    """What the user types: ssh in batch mode, the command alone (no login, no terminal)."""
+    argv = ["ssh", "-F", str(server.client_config), "-o", "BatchMode=yes", target]
+    return subprocess.run(
+        [*argv, "dotdbg", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.skipif(not SYSTEM_PYTHON.exists(), reason=f"no {SYSTEM_PYTHON} for the test user")
+def test_ssh_host_dotdbg_finds_it_after_push_and_uninstall_gives_the_home_back(
+    ssh_server: SshServer, tmp_path: Path
+) -> None:
+    user = ssh_server.add_user("dotdbgp1")
+    (user.home / ".bashrc").write_bytes(DEBIAN)
+    launcher = user.home / ".local/bin/dotdbg"
+    launcher.parent.mkdir(parents=True)
+    launcher.write_text(LAUNCHER)
+    launcher.chmod(0o755)
+    subprocess.run(["chown", "-R", f"{user.uid}:{user.uid}", str(user.home)], check=True)
+    before = snapshot(user.home)
+    target = f"{user.name}@{ADDRESSES[0]}"
+    missed = remote_dotdbg(ssh_server, target)
+    assert missed.returncode == 127, missed.stdout + missed.stderr  # the problem is real
+
+    done = push(ssh_server, tmp_path, target)
+    assert done.returncode == 0, done.stdout + done.stderr
+    bashrc = (user.home / ".bashrc").read_text()
+    assert bashrc.startswith("# >>> dotdbg path >>>\n") and '"$HOME/.local/bin"' in bashrc
+    found = remote_dotdbg(ssh_server, target)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout == f"dotdbg {dotdbg.__version__}\n"
+    status = push(ssh_server, tmp_path, "--status", target)
+    assert status.returncode == 0, status.stdout + status.stderr
+
+    gone = push(ssh_server, tmp_path, "--uninstall", target)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert snapshot(user.home) == before  # byte-identical, dotdbg's backups aside
