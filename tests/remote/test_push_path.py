@@ -67,6 +67,7 @@ def test_ssh_host_dotdbg_finds_it_after_push_and_uninstall_gives_the_home_back(
 
     done = push(ssh_server, tmp_path, target)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "need dotdbg installed there" not in done.stdout  # it is, in ~/.local/bin
     bashrc = (user.home / ".bashrc").read_text()
     assert bashrc.startswith("# >>> dotdbg path >>>\n") and '"$HOME/.local/bin"' in bashrc
     found = remote_dotdbg(ssh_server, target)
