@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from dotdbg import blocks
 from dotdbg.paths import Paths
 from dotdbg.writer import session
 from tests.faults.faultrun import (
@@ -87,6 +88,8 @@ def first(points: list[Point], wanted: Callable[[Point], bool]) -> Point:
 # an error after the config is written, which must put it back at once.
 SAMPLE = [
     ("install", "debian", "SIGKILL", lambda p: p.syscall == "rename" and "manifest" in p.line),
+    # ~/.bashrc gets two blocks in one write: the PATH block first, the load block last
+    ("install", "debian", "EIO", lambda p: p.syscall == "rename" and '/.bashrc"' in p.line),
     ("alias add", "crlf", "ENOSPC", lambda p: p.syscall == "write" and "config.toml" in p.line),
     ("alias add", "crlf", "EIO", lambda p: p.syscall == "rename" and "dotdbg.bash" in p.line),
 ]
@@ -114,6 +117,8 @@ def test_chosen_faults_leave_every_file_old_or_new_and_the_next_run_recovers(
         matrix.run(first(matrix.points, wanted), fault, tally)
     assert tally.cases == len(SAMPLE)
     assert not tally.failures, "\n".join(tally.failures)
+    installed = matrices("install", "debian").after[".bashrc"]
+    assert installed.startswith(blocks.PATH.start.encode())  # the PATH block was in the cases
 
 
 @pytest.fixture(scope="module")
