@@ -167,7 +167,11 @@ def _running_shell(paths: Paths) -> str:
     from dotdbg.state import read_manifest
 
     login = os.path.basename(os.environ.get("SHELL", ""))
-    return login if login in read_manifest(paths).get("shells", []) else "bash"
+    try:
+        installed = read_manifest(paths).get("shells", [])
+    except DotdbgError:  # the edit is done: an unreadable record only costs the hint's shell
+        return "bash"
+    return login if login in installed else "bash"
 
 
 def _shell_path(paths: Paths, shell: str = "bash") -> str:

@@ -23,7 +23,7 @@ from dotdbg.backup import (
 from dotdbg.errors import DotdbgError
 from dotdbg.journal import Journal, Step, read_journal, remove_journal
 from dotdbg.paths import Paths
-from dotdbg.state import block_files, save_manifest
+from dotdbg.state import block_files, generated_files, save_manifest
 
 
 def recover(paths: Paths) -> list[str]:
@@ -99,7 +99,8 @@ def _put_back(paths: Paths, backup: Contents, step: Step) -> None:
 
 def written_dirs(paths: Paths) -> list[Path]:
     """Every directory dotdbg writes files in (where a dead run's temp files can be)."""
-    parents = [paths.fs.real_target(path).parent for path in block_files(paths)]
+    written = [*block_files(paths), *generated_files(paths)]  # fish's file is in its conf.d
+    parents = [paths.fs.real_target(path).parent for path in written]
     dirs = [paths.home, paths.data_dir, paths.config_dir, paths.state_dir, *parents]
     return list(dict.fromkeys(dirs))
 

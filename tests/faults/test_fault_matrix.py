@@ -92,7 +92,12 @@ SAMPLE = [
     ("install", "debian", "EIO", lambda p: p.syscall == "rename" and '/.bashrc"' in p.line),
     ("alias add", "crlf", "ENOSPC", lambda p: p.syscall == "write" and "config.toml" in p.line),
     ("alias add", "crlf", "EIO", lambda p: p.syscall == "rename" and "dotdbg.bash" in p.line),
+    # found by the sweep after zsh and fish: a temp file in fish's conf.d was not tidied, and
+    # the manifest read for the reload hint, after the edit was done, made it exit 2
+    ("install", "debian", "SIGKILL", lambda p: p.syscall == "write" and "conf.d/.dotdbg" in p.line),
+    ("alias add", "debian", "EIO", lambda p: p.syscall == "read" and "manifest.json" in p.line),
 ]
+LAST = {4}  # the samples whose point is the last call that matches (after the edit is done)
 
 
 @pytest.fixture
@@ -112,9 +117,10 @@ def test_chosen_faults_leave_every_file_old_or_new_and_the_next_run_recovers(
     matrices: Callable[[str, str], Matrix],
 ) -> None:
     tally = Tally()
-    for operation, shape, fault, wanted in SAMPLE:
+    for number, (operation, shape, fault, wanted) in enumerate(SAMPLE):
         matrix = matrices(operation, shape)
-        matrix.run(first(matrix.points, wanted), fault, tally)
+        points = matrix.points[::-1] if number in LAST else matrix.points
+        matrix.run(first(points, wanted), fault, tally)
     assert tally.cases == len(SAMPLE)
     assert not tally.failures, "\n".join(tally.failures)
     installed = matrices("install", "debian").after[".bashrc"]
