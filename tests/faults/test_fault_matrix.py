@@ -88,14 +88,14 @@ def first(points: list[Point], wanted: Callable[[Point], bool]) -> Point:
 # an error after the config is written, which must put it back at once.
 SAMPLE = [
     ("install", "debian", "SIGKILL", lambda p: p.syscall == "rename" and "manifest" in p.line),
-    # ~/.bashrc gets two blocks in one write: the PATH block first, the load block last
-    ("install", "debian", "EIO", lambda p: p.syscall == "rename" and '/.bashrc"' in p.line),
     ("alias add", "crlf", "ENOSPC", lambda p: p.syscall == "write" and "config.toml" in p.line),
     ("alias add", "crlf", "EIO", lambda p: p.syscall == "rename" and "dotdbg.bash" in p.line),
     # found by the sweep after zsh and fish: a temp file in fish's conf.d was not tidied, and
     # the manifest read for the reload hint, after the edit was done, made it exit 2
     ("install", "debian", "SIGKILL", lambda p: p.syscall == "write" and "conf.d/.dotdbg" in p.line),
     ("alias add", "debian", "EIO", lambda p: p.syscall == "read" and "manifest.json" in p.line),
+    # ~/.bashrc gets two blocks in one write: the PATH block first, the load block last
+    ("install", "debian", "EIO", lambda p: p.syscall == "rename" and '/.bashrc"' in p.line),
 ]
 LAST = {4}  # the samples whose point is the last call that matches (after the edit is done)
 
