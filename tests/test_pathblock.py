@@ -186,3 +186,24 @@ def test_real_bash_non_interactive_finds_dotdbg_through_a_symlinked_bashrc(tmp_p
     uninstall(paths)
     assert target.read_text() == GUARD
     assert not os.path.exists(home / ".local/share/dotdbg")
+
+
+def test_doctor_says_whether_ssh_host_dotdbg_finds_it(tmp_path: Path) -> None:
+    from tests.clirun import run_cli
+
+    def ssh_line(shell: str) -> str:
+        done = run_cli("dotdbg", "doctor", "--home", str(tmp_path), env={"SHELL": shell})
+        return next(line for line in done.stdout.splitlines() if "ssh HOST dotdbg" in line)
+
+    venv = launcher.running_launcher_dir()
+    assert venv is not None and venv not in launcher.STANDARD_PATH  # this test's own dotdbg
+    assert ssh_line("/bin/bash").startswith(
+        f"!!  ssh HOST dotdbg: ~/.bashrc does not put {venv} on PATH"
+    )
+    assert (
+        run_cli("dotdbg", "install", "--shell", "bash,zsh", "--home", str(tmp_path)).returncode == 0
+    )
+    assert ssh_line("/bin/bash") == f"ok  ssh HOST dotdbg: finds it: ~/.bashrc puts {venv} on PATH"
+    assert (
+        ssh_line("/usr/bin/zsh") == f"ok  ssh HOST dotdbg: finds it: ~/.zshenv puts {venv} on PATH"
+    )

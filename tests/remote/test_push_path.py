@@ -1,11 +1,12 @@
 """`ssh HOST dotdbg …` after `dotdbg push`, against the real test sshd: the remote user's
-Debian-style ~/.bashrc returns at its interactive guard and ~/.local/bin is on no
-non-interactive PATH, yet the dotdbg in ~/.local/bin is found (the PATH block); `push
---uninstall` leaves the home byte-identical."""
+Debian-style ~/.bashrc returns at its interactive guard (a zsh user's ~/.zshrc is not read at
+all) and ~/.local/bin is on no non-interactive PATH, yet the dotdbg in ~/.local/bin is found
+(the PATH block); `push --uninstall` leaves the home byte-identical."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,12 +50,20 @@ def remote_dotdbg(server: SshServer, target: str) -> subprocess.CompletedProcess
     )
 
 
+ZSHRC = b"# ~/.zshrc\n[[ -o interactive ]] || return\nbindkey -e\n"
+
+
 @pytest.mark.skipif(not SYSTEM_PYTHON.exists(), reason=f"no {SYSTEM_PYTHON} for the test user")
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
 def test_ssh_host_dotdbg_finds_it_after_push_and_uninstall_gives_the_home_back(
-    ssh_server: SshServer, tmp_path: Path
+    ssh_server: SshServer, tmp_path: Path, shell: str
 ) -> None:
-    user = ssh_server.add_user("dotdbgp1")
+    program = shutil.which(shell)
+    if program is None:
+        pytest.skip(f"{shell} is not installed")
+    user = ssh_server.add_user(f"dotdbgp{shell}", shell=program)
     (user.home / ".bashrc").write_bytes(DEBIAN)
+    (user.home / ".zshrc").write_bytes(ZSHRC)
     launcher = user.home / ".local/bin/dotdbg"
     launcher.parent.mkdir(parents=True)
     launcher.write_text(LAUNCHER)
@@ -65,11 +74,13 @@ def test_ssh_host_dotdbg_finds_it_after_push_and_uninstall_gives_the_home_back(
     missed = remote_dotdbg(ssh_server, target)
     assert missed.returncode == 127, missed.stdout + missed.stderr  # the problem is real
 
+    dry = push(ssh_server, tmp_path, "--dry-run", "--diff", target)
+    assert "+# >>> dotdbg path >>>" in dry.stdout and snapshot(user.home) == before
     done = push(ssh_server, tmp_path, target)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "need dotdbg installed there" not in done.stdout  # it is, in ~/.local/bin
-    bashrc = (user.home / ".bashrc").read_text()
-    assert bashrc.startswith("# >>> dotdbg path >>>\n") and '"$HOME/.local/bin"' in bashrc
+    rc = (user.home / {"bash": ".bashrc", "zsh": ".zshenv"}[shell]).read_text()
+    assert rc.startswith("# >>> dotdbg path >>>\n") and '"$HOME/.local/bin"' in rc
     found = remote_dotdbg(ssh_server, target)
     assert found.returncode == 0, found.stderr
     assert found.stdout == f"dotdbg {dotdbg.__version__}\n"
