@@ -161,9 +161,8 @@ class Paths:
 
     @property
     def zshenv(self) -> Path:
-        """What every zsh reads, non-interactive ones too: ${ZDOTDIR:-~}/.zshenv."""
-        if self.zdotdir_env and Path(self.zdotdir_env).is_absolute():
-            return Path(self.zdotdir_env) / ".zshenv"
+        """What every zsh reads, non-interactive ones too: ~/.zshenv. Not $ZDOTDIR's: sshd
+        starts zsh without $ZDOTDIR, which ~/.zshenv sets (for the files read after it)."""
         return self.home / ".zshenv"
 
     @property

@@ -207,3 +207,10 @@ def test_doctor_says_whether_ssh_host_dotdbg_finds_it(tmp_path: Path) -> None:
     assert (
         ssh_line("/usr/bin/zsh") == f"ok  ssh HOST dotdbg: finds it: ~/.zshenv puts {venv} on PATH"
     )
+
+
+def test_zsh_gets_it_in_the_zshenv_sshd_starts_zsh_with(tmp_path: Path) -> None:
+    """sshd gives zsh no $ZDOTDIR: it reads ~/.zshenv, which sets $ZDOTDIR for the files after."""
+    paths = Paths.from_env(env={"HOME": str(tmp_path), "ZDOTDIR": str(tmp_path / "zsh")})
+    assert paths.zshenv == tmp_path / ".zshenv"
+    assert paths.zshrc == tmp_path / "zsh" / ".zshrc"
