@@ -16,6 +16,7 @@ import pytest
 import dotdbg
 from tests.faults.faultrun import DEBIAN, snapshot
 from tests.infra.sshd import ADDRESSES, SshServer
+from tests.infra.sshd import TestUser as RemoteUser
 
 DOTDBG = Path(sys.executable).with_name("dotdbg")
 SYSTEM_PYTHON = Path("/usr/bin/python3")  # what the test user can run (the venv's is root's)
@@ -53,15 +54,12 @@ def remote_dotdbg(server: SshServer, target: str) -> subprocess.CompletedProcess
 ZSHRC = b"# ~/.zshrc\n[[ -o interactive ]] || return\nbindkey -e\n"
 
 
-@pytest.mark.skipif(not SYSTEM_PYTHON.exists(), reason=f"no {SYSTEM_PYTHON} for the test user")
-@pytest.mark.parametrize("shell", ["bash", "zsh"])
-def test_ssh_host_dotdbg_finds_it_after_push_and_uninstall_gives_the_home_back(
-    ssh_server: SshServer, tmp_path: Path, shell: str
-) -> None:
+def remote_user(server: SshServer, shell: str) -> RemoteUser:
+    """A user whose login shell is ``shell``, with Debian's ~/.bashrc, a ~/.zshrc that returns
+    when not interactive, and dotdbg's launcher in ~/.local/bin."""
     program = shutil.which(shell)
-    if program is None:
-        pytest.skip(f"{shell} is not installed")
-    user = ssh_server.add_user(f"dotdbgp{shell}", shell=program)
+    assert program is not None
+    user = server.add_user(f"dotdbgp{shell}", shell=program)
     (user.home / ".bashrc").write_bytes(DEBIAN)
     (user.home / ".zshrc").write_bytes(ZSHRC)
     launcher = user.home / ".local/bin/dotdbg"
@@ -69,24 +67,35 @@ def test_ssh_host_dotdbg_finds_it_after_push_and_uninstall_gives_the_home_back(
     launcher.write_text(LAUNCHER)
     launcher.chmod(0o755)
     subprocess.run(["chown", "-R", f"{user.uid}:{user.uid}", str(user.home)], check=True)
-    before = snapshot(user.home)
-    target = f"{user.name}@{ADDRESSES[0]}"
-    missed = remote_dotdbg(ssh_server, target)
-    assert missed.returncode == 127, missed.stdout + missed.stderr  # the problem is real
+    return user
 
-    dry = push(ssh_server, tmp_path, "--dry-run", "--diff", target)
-    assert "+# >>> dotdbg path >>>" in dry.stdout and snapshot(user.home) == before
-    done = push(ssh_server, tmp_path, target)
+
+@pytest.mark.skipif(not SYSTEM_PYTHON.exists(), reason=f"no {SYSTEM_PYTHON} for the test user")
+def test_ssh_host_dotdbg_finds_it_after_push_and_uninstall_gives_the_home_back(
+    ssh_server: SshServer, tmp_path: Path
+) -> None:
+    shells = [shell for shell in ("bash", "zsh") if shutil.which(shell)]
+    users = {shell: remote_user(ssh_server, shell) for shell in shells}
+    before = {shell: snapshot(user.home) for shell, user in users.items()}
+    targets = {shell: f"{user.name}@{ADDRESSES[0]}" for shell, user in users.items()}
+    for target in targets.values():
+        missed = remote_dotdbg(ssh_server, target)
+        assert missed.returncode == 127, missed.stdout + missed.stderr  # the problem is real
+
+    done = push(ssh_server, tmp_path, "--diff", *targets.values())  # both hosts in one push
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "+# >>> dotdbg path >>>" in done.stdout
     assert "need dotdbg installed there" not in done.stdout  # it is, in ~/.local/bin
-    rc = (user.home / {"bash": ".bashrc", "zsh": ".zshenv"}[shell]).read_text()
-    assert rc.startswith("# >>> dotdbg path >>>\n") and '"$HOME/.local/bin"' in rc
-    found = remote_dotdbg(ssh_server, target)
-    assert found.returncode == 0, found.stderr
-    assert found.stdout == f"dotdbg {dotdbg.__version__}\n"
-    status = push(ssh_server, tmp_path, "--status", target)
+    for shell, user in users.items():
+        rc = (user.home / {"bash": ".bashrc", "zsh": ".zshenv"}[shell]).read_text()
+        assert rc.startswith("# >>> dotdbg path >>>\n") and '"$HOME/.local/bin"' in rc
+        found = remote_dotdbg(ssh_server, targets[shell])
+        assert found.returncode == 0, found.stderr
+        assert found.stdout == f"dotdbg {dotdbg.__version__}\n"
+    status = push(ssh_server, tmp_path, "--status", *targets.values())
     assert status.returncode == 0, status.stdout + status.stderr
 
-    gone = push(ssh_server, tmp_path, "--uninstall", target)
+    gone = push(ssh_server, tmp_path, "--uninstall", *targets.values())
     assert gone.returncode == 0, gone.stdout + gone.stderr
-    assert snapshot(user.home) == before  # byte-identical, dotdbg's backups aside
+    for shell, user in users.items():  # byte-identical, dotdbg's backups aside
+        assert snapshot(user.home) == before[shell], shell
