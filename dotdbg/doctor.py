@@ -142,24 +142,19 @@ def check_ssh_path(paths: Paths) -> Check:
     if folder in STANDARD_PATH:
         return Check(SSH_PATH, True, f"finds it: {shown} is on every PATH")
     shell = os.path.basename(os.environ.get("SHELL", "")) or "bash"
-    if shell == "fish":
-        ok = folder == paths.home / ".local" / "bin" and paths.fs.exists(paths.fish_conf)
-        detail = f"{paths.display(paths.fish_conf)} puts ~/.local/bin on PATH"
-        return Check(SSH_PATH, ok, detail if ok else f"fish does not look in {shown}")
     return _path_block_check(paths, shell, folder)
 
 
 def _path_block_check(paths: Paths, shell: str, folder: Path) -> Check:
     from dotdbg import blocks
     from dotdbg.errors import DotdbgError
-    from dotdbg.launcher import posix_path_lines
     from dotdbg.shells import registered
 
-    target = next((t for t in registered() if t.name == shell and t.path_file), None)
-    if target is None:
+    target = next((t for t in registered() if t.name == shell), None)
+    if target is None or target.path_file is None or target.path_lines is None:
         return Check(SSH_PATH, False, f"dotdbg puts nothing on PATH for {shell}", optional=True)
-    path_file = target.path_file(paths) if target.path_file else paths.bashrc
-    wanted = blocks.make_block(posix_path_lines(folder, paths.home), blocks.PATH)
+    path_file = target.path_file(paths)
+    wanted = blocks.make_block(target.path_lines(folder, paths.home), blocks.PATH)
     try:
         found = blocks.block_text(read_state(paths).text(path_file) or "", "", blocks.PATH)
     except DotdbgError:

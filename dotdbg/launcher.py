@@ -50,16 +50,19 @@ def path_dir(paths: Paths) -> Path | None:
     return None if found is None or found in STANDARD_PATH else found
 
 
-def shown(folder: Path, home: Path) -> str:
-    """``folder`` quoted for sh, as "$HOME/…" when it is in the home (the block survives a
-    home that moves)."""
+def in_home(folder: Path, home: Path) -> str | None:
+    """``folder`` as "$HOME/…" (sh and fish read it alike) when it is in the home under a
+    plain name: the block survives a home that moves. None otherwise."""
     try:
         inside = folder.relative_to(home)
     except ValueError:
-        return shquote(str(folder))
-    if re.fullmatch(r"[\w./+-]+", str(inside), re.ASCII):
-        return f'"$HOME/{inside}"'
-    return '"$HOME"/' + shquote(str(inside))
+        return None
+    return f'"$HOME/{inside}"' if re.fullmatch(r"[\w./+-]+", str(inside), re.ASCII) else None
+
+
+def shown(folder: Path, home: Path) -> str:
+    """``folder`` quoted for sh."""
+    return in_home(folder, home) or shquote(str(folder))
 
 
 def posix_path_lines(folder: Path, home: Path) -> str:

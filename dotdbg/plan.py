@@ -17,7 +17,6 @@ from dotdbg import blocks
 from dotdbg.backup import Contents
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
-from dotdbg.launcher import posix_path_lines
 from dotdbg.paths import Paths
 from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered
 from dotdbg.shells import generated_path, registered
@@ -102,12 +101,12 @@ def desired_path_blocks(paths: Paths, state: State, rendered: Rendered) -> dict[
     dotdbg's folder for `ssh HOST dotdbg`, where a non-interactive PATH lacks it."""
     wanted: dict[Path, str | None] = {}
     for target in registered():
-        if target.path_file is None:
+        if target.path_file is None or target.path_lines is None:
             continue
         path = target.path_file(paths)
         body = None
         if state.path_dir is not None and target.name in rendered.shells:
-            body = posix_path_lines(state.path_dir, paths.home)
+            body = target.path_lines(state.path_dir, paths.home)
         wanted[path] = wanted.get(path) or body
     return wanted
 

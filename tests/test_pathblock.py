@@ -17,6 +17,7 @@ from dotdbg.install import install, restore, uninstall
 from dotdbg.paths import Paths
 from dotdbg.plan import Plan, plan_install, plan_uninstall
 from dotdbg.render import Rendered
+from dotdbg.shells.fish import path_lines as fish_path_lines
 from dotdbg.state import State
 
 PATHS = Paths.from_env(Path("/nonexistent/home"))
@@ -103,6 +104,19 @@ def test_zsh_gets_it_in_zshenv_and_only_when_installed_for() -> None:
     assert ".bashrc" not in texts  # bash is not installed for: its file is left alone
 
 
+def test_fish_gets_it_in_a_conf_d_file_of_its_own_deleted_again() -> None:
+    rendered = Rendered(
+        {**RENDERED.files, "dotdbg.fish": "abbr --add gs 'git status'\n"}, ("fish",)
+    )
+    installed = applied(plan_install(PATHS, CONFIG, rendered, home_with(GUARD)), home_with(GUARD))
+    own = PATHS.fish_conf.with_name("dotdbg-path.fish")
+    text = installed.text(own) or ""
+    assert text.startswith(blocks.PATH.start) and 'set -gx PATH $PATH "$HOME/.local/bin"' in text
+    assert installed.text(PATHS.bashrc) == GUARD  # bash is not installed for
+    removed = applied(plan_uninstall(PATHS, installed), installed)
+    assert removed.text(own) is None and removed.text(PATHS.fish_conf) is None
+
+
 def test_a_path_block_dotdbg_did_not_write_is_refused() -> None:
     foreign = f"{blocks.PATH.start}\nPATH=/mine:$PATH\n{blocks.PATH.end}\n" + GUARD
     with pytest.raises(DotdbgError, match="records do not know"):
@@ -146,6 +160,17 @@ def test_the_lines_add_the_folder_once_and_append_it(tmp_path: Path, folder: Pat
             check=True,
         ).stdout
         assert shown == f"/usr/bin:/bin:{folder}", shell
+    fish = subprocess.run(["sh", "-c", "command -v fish"], capture_output=True, text=True)
+    if fish.returncode == 0:
+        script.write_text(fish_path_lines(folder, Path("/h/u")))
+        shown = subprocess.run(
+            [fish.stdout.strip(), "-c", f'source {script}; source {script}; printf %s "$PATH"'],
+            env={"HOME": "/h/u", "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert shown == f"/usr/bin:/bin:{folder}", "fish"
 
 
 def test_the_launcher_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -206,6 +231,9 @@ def test_doctor_says_whether_ssh_host_dotdbg_finds_it(tmp_path: Path) -> None:
     assert ssh_line("/bin/bash") == f"ok  ssh HOST dotdbg: finds it: ~/.bashrc puts {venv} on PATH"
     assert (
         ssh_line("/usr/bin/zsh") == f"ok  ssh HOST dotdbg: finds it: ~/.zshenv puts {venv} on PATH"
+    )
+    assert ssh_line("/usr/bin/fish").startswith(  # not installed for fish
+        f"!!  ssh HOST dotdbg: ~/.config/fish/conf.d/dotdbg-path.fish does not put {venv} on PATH"
     )
 
 

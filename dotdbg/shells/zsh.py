@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotdbg import zshfish
+from dotdbg.launcher import posix_path_lines
 from dotdbg.render import shquote
 from dotdbg.shells import ShellTarget
 from dotdbg.shells.bash import identity, load_block
@@ -55,4 +56,5 @@ ZSH = ShellTarget(
     check=check,
     checker_key=checker_key,
     path_file=_zshenv,  # every zsh reads it, `ssh HOST cmd`'s too
+    path_lines=posix_path_lines,
 )

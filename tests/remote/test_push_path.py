@@ -1,7 +1,8 @@
 """`ssh HOST dotdbg …` after `dotdbg push`, against the real test sshd: the remote user's
 Debian-style ~/.bashrc returns at its interactive guard (a zsh user's ~/.zshrc is not read at
-all) and ~/.local/bin is on no non-interactive PATH, yet the dotdbg in ~/.local/bin is found
-(the PATH block); `push --uninstall` leaves the home byte-identical."""
+all, fish's dotdbg.fish returns at once) and ~/.local/bin is on no non-interactive PATH, yet
+the dotdbg in ~/.local/bin is found (the PATH block); `push --uninstall` leaves the home
+byte-identical."""
 
 from __future__ import annotations
 
@@ -51,6 +52,11 @@ def remote_dotdbg(server: SshServer, target: str) -> subprocess.CompletedProcess
     )
 
 
+RC_WITH_PATH = {
+    "bash": ".bashrc",
+    "zsh": ".zshenv",
+    "fish": ".config/fish/conf.d/dotdbg-path.fish",
+}
 ZSHRC = b"# ~/.zshrc\n[[ -o interactive ]] || return\nbindkey -e\n"
 
 
@@ -74,7 +80,7 @@ def remote_user(server: SshServer, shell: str) -> RemoteUser:
 def test_ssh_host_dotdbg_finds_it_after_push_and_uninstall_gives_the_home_back(
     ssh_server: SshServer, tmp_path: Path
 ) -> None:
-    shells = [shell for shell in ("bash", "zsh") if shutil.which(shell)]
+    shells = [shell for shell in ("bash", "zsh", "fish") if shutil.which(shell)]
     users = {shell: remote_user(ssh_server, shell) for shell in shells}
     before = {shell: snapshot(user.home) for shell, user in users.items()}
     targets = {shell: f"{user.name}@{ADDRESSES[0]}" for shell, user in users.items()}
@@ -87,7 +93,7 @@ def test_ssh_host_dotdbg_finds_it_after_push_and_uninstall_gives_the_home_back(
     assert "+# >>> dotdbg path >>>" in done.stdout
     assert "need dotdbg installed there" not in done.stdout  # it is, in ~/.local/bin
     for shell, user in users.items():
-        rc = (user.home / {"bash": ".bashrc", "zsh": ".zshenv"}[shell]).read_text()
+        rc = (user.home / RC_WITH_PATH[shell]).read_text()
         assert rc.startswith("# >>> dotdbg path >>>\n") and '"$HOME/.local/bin"' in rc
         found = remote_dotdbg(ssh_server, targets[shell])
         assert found.returncode == 0, found.stderr
