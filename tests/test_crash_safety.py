@@ -289,12 +289,12 @@ def test_an_io_error_anywhere_is_one_line_and_changes_nothing(
 
 @pytest.fixture
 def full_tmpfs(tmp_path: Path) -> Iterator[Path]:
-    """A real 128 KiB tmpfs, mounted for the test (root only): room for an installed home, and
-    then filled up."""
+    """A real 192 KiB tmpfs, mounted for the test (root only): room for an installed home (its
+    PATH blocks too), and then filled up."""
     mount = tmp_path / "small"
     mount.mkdir()
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=128k,mode=0755", "tmpfs", str(mount)],
+        ["mount", "-t", "tmpfs", "-o", "size=192k,mode=0755", "tmpfs", str(mount)],
         capture_output=True,
         check=False,
     )
