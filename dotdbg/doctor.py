@@ -6,6 +6,7 @@ import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from dotdbg.paths import Paths, own_program
 from dotdbg.plan import login_file, profile_notes
@@ -28,6 +29,7 @@ def run_checks(paths: Paths) -> list[Check]:
         check_login_shell,
         check_shells,
         check_path,
+        check_ssh_path,
         check_tools,
     ]
     return [check(paths) for check in checks] + memlimit_checks()
@@ -123,6 +125,46 @@ def check_path(paths: Paths) -> Check:
             f'export PATH="{local_bin}:$PATH" in ~/.bashrc',
         )
     return Check("PATH", False, "dotdbg is not on PATH", "./install.sh")
+
+
+SSH_PATH = "ssh HOST dotdbg"
+
+
+def check_ssh_path(paths: Paths) -> Check:
+    """Whether a non-interactive shell of the login shell (what `ssh HOST dotdbg` runs) finds
+    dotdbg: its folder is on the standard PATH, or the PATH block dotdbg writes adds it."""
+    from dotdbg.launcher import STANDARD_PATH, launcher_dir
+
+    folder = launcher_dir(paths)
+    if folder is None:
+        return Check(SSH_PATH, False, "no dotdbg launcher found to put on PATH", "./install.sh")
+    shown = paths.display(folder)
+    if folder in STANDARD_PATH:
+        return Check(SSH_PATH, True, f"finds it: {shown} is on every PATH")
+    shell = os.path.basename(os.environ.get("SHELL", "")) or "bash"
+    return _path_block_check(paths, shell, folder)
+
+
+def _path_block_check(paths: Paths, shell: str, folder: Path) -> Check:
+    from dotdbg import blocks
+    from dotdbg.errors import DotdbgError
+    from dotdbg.shells import registered
+
+    target = next((t for t in registered() if t.name == shell), None)
+    if target is None or target.path_file is None or target.path_lines is None:
+        return Check(SSH_PATH, False, f"dotdbg puts nothing on PATH for {shell}", optional=True)
+    path_file = target.path_file(paths)
+    wanted = blocks.make_block(target.path_lines(folder, paths.home), blocks.PATH)
+    try:
+        found = blocks.block_text(read_state(paths).text(path_file) or "", "", blocks.PATH)
+    except DotdbgError:
+        found = None
+    where = paths.display(path_file)
+    if found == wanted:
+        return Check(SSH_PATH, True, f"finds it: {where} puts {paths.display(folder)} on PATH")
+    return Check(
+        SSH_PATH, False, f"{where} does not put {paths.display(folder)} on PATH", "dotdbg install"
+    )
 
 
 def _find(tool: str) -> str | None:

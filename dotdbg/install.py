@@ -174,7 +174,8 @@ def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
     unrecorded = [
         path
         for path in block_files(paths)
-        if blocks.START in (state.text(path) or "") and not state.block_record(path)
+        if (blocks.START in (state.text(path) or "") and not state.block_record(path))
+        or (blocks.PATH.start in (state.text(path) or "") and not state.path_record(path))
     ]
     if not unrecorded:
         return {}

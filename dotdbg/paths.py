@@ -160,6 +160,12 @@ class Paths:
         return self.zdotdir / ".zshrc"
 
     @property
+    def zshenv(self) -> Path:
+        """What every zsh reads, non-interactive ones too: ~/.zshenv. Not $ZDOTDIR's: sshd
+        starts zsh without $ZDOTDIR, which ~/.zshenv sets (for the files read after it)."""
+        return self.home / ".zshenv"
+
+    @property
     def fish_conf(self) -> Path:
         """dotdbg's own file in the folder fish reads at start-up (no block: fish loads it)."""
         return self.config_home / "fish" / "conf.d" / f"{APP}.fish"

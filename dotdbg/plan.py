@@ -96,6 +96,21 @@ def desired_blocks(
     }
 
 
+def desired_path_blocks(paths: Paths, state: State, rendered: Rendered) -> dict[Path, str | None]:
+    """The PATH block body each installed shell's always-read file should carry (None: none):
+    dotdbg's folder for `ssh HOST dotdbg`, where a non-interactive PATH lacks it."""
+    wanted: dict[Path, str | None] = {}
+    for target in registered():
+        if target.path_file is None or target.path_lines is None:
+            continue
+        path = target.path_file(paths)
+        body = None
+        if state.path_dir is not None and target.name in rendered.shells:
+            body = target.path_lines(state.path_dir, paths.home)
+        wanted[path] = wanted.get(path) or body
+    return wanted
+
+
 # ~/.profile is read by sh too, hence the $BASH_VERSION test.
 PROFILE_BODY = (
     "# Login shells read this file and not ~/.bashrc: load it here.\n"
@@ -121,16 +136,26 @@ def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State)
         _refuse_a_file_of_the_users(paths, change, state)
     generated = {str(change.path): digest(change.after) for change in changes if change.after}
     changes += _dropped_shells(paths, state, {str(change.path) for change in changes})
-    records: dict[str, Any] = {}
-    for path, body in desired_blocks(paths, config, state, rendered).items():
-        change, record = _block_change(path, body, state)
-        if body is not None or change.action != "unchanged":  # not: a ~/.profile left alone
-            changes.append(change)
-        if record:
-            records[str(path)] = record
+    afters: dict[Path, str | None] = {}
+    records: dict[str, dict[str, Any]] = {}
+    path_records: dict[str, dict[str, Any]] = {}
+    wanted = (
+        (blocks.MAIN, records, desired_blocks(paths, config, state, rendered)),
+        (blocks.PATH, path_records, desired_path_blocks(paths, state, rendered)),
+    )
+    for markers, kept, bodies in wanted:
+        for path, body in bodies.items():
+            before = afters.get(path, state.text(path))
+            after, record = _with_block(path, before, body, _record(state, path, markers), markers)
+            if body is not None or after != before:  # not: a ~/.profile left alone
+                afters[path] = after
+            if record:
+                kept[str(path)] = {"created": _created(state, path), **record}
+    changes += [Change(path, state.text(path), after) for path, after in afters.items()]
     manifest = {
         "version": MANIFEST_VERSION,
         "blocks": records,
+        "path_blocks": path_records,
         "generated": generated,
         "dirs": state.manifest.get("dirs", []),
         "shells": list(rendered.shells),
@@ -183,29 +208,61 @@ def _our_generated_files(paths: Paths, state: State) -> list[Path]:
 
 def _block_change(path: Path, body: str | None, state: State) -> tuple[Change, dict[str, Any]]:
     before = state.text(path)
-    record = dict(state.block_record(path))
-    if body is None:
-        after = _without_block(path, before, record, ())
-        return Change(path, before, after), {}
-    block = blocks.make_block(body)
-    check_ours(path, before or "", record, (block,))
-    record.setdefault("created", before is None)
-    after, separator = blocks.upsert(before or "", block, str(path))
-    if separator or "separator" not in record:
-        record["separator"] = separator
-    record["sha256"] = digest(blocks.block_text(after, str(path)) or "")
+    after, record = _with_block(path, before, body, state.block_record(path), blocks.MAIN)
+    if record:
+        record["created"] = _created(state, path)
     return Change(path, before, after), record
+
+
+def _with_block(
+    path: Path,
+    before: str | None,
+    body: str | None,
+    record: Mapping[str, Any],
+    markers: blocks.Markers,
+) -> tuple[str | None, dict[str, Any]]:
+    """``before`` with the block of ``markers`` holding ``body`` (None: without it), and the
+    block's new record ({} when it is gone)."""
+    if body is None:
+        return _without_block(path, before, record, (), markers), {}
+    block = blocks.make_block(body, markers)
+    check_ours(path, before or "", record, (block,), markers)
+    after, separator = blocks.upsert(before or "", block, str(path), markers)
+    kept = dict(record)
+    if separator or "separator" not in kept:
+        kept["separator"] = separator
+    kept["sha256"] = digest(blocks.block_text(after, str(path), markers) or "")
+    return after, kept
+
+
+def _record(state: State, path: Path, markers: blocks.Markers) -> dict[str, Any]:
+    return state.path_record(path) if markers is blocks.PATH else state.block_record(path)
+
+
+def _created(state: State, path: Path) -> bool:
+    """Whether dotdbg created ``path`` (uninstall then deletes it when nothing else is left):
+    one record of its blocks says so, or it is missing now and none is recorded."""
+    recorded = [state.block_record(path), state.path_record(path)]
+    if any("created" in record for record in recorded):
+        return any(record.get("created") for record in recorded)
+    return state.text(path) is None
 
 
 class NotOurBlock(DotdbgError):
     """A block between dotdbg's markers that dotdbg cannot prove it wrote."""
 
 
-def check_ours(path: Path, text: str, record: Mapping[str, Any], accepted: Collection[str]) -> None:
+def check_ours(
+    path: Path,
+    text: str,
+    record: Mapping[str, Any],
+    accepted: Collection[str],
+    markers: blocks.Markers = blocks.MAIN,
+) -> None:
     """Refuse to replace or remove a block dotdbg cannot prove it wrote: its records hold the
     block's digest, or it is exactly a block dotdbg writes. Anything else between the markers
     (written by hand, inside a heredoc, edited since) is the user's."""
-    span = blocks.find_block(text, str(path))
+    span = blocks.find_block(text, str(path), markers)
     if span is None:
         return
     block = text[span.start : span.end]
@@ -216,14 +273,14 @@ def check_ours(path: Path, text: str, record: Mapping[str, Any], accepted: Colle
     where = f"{path}:{first}"
     if record:
         raise NotOurBlock(
-            f"the dotdbg block (lines {first}-{last}) was edited by hand since dotdbg wrote "
-            "it, so dotdbg changed nothing",
+            f"the {markers.label} (lines {first}-{last}) was edited by hand since dotdbg "
+            "wrote it, so dotdbg changed nothing",
             hint=f"move the lines you added out of the block, or delete lines {first}-{last} "
             "to drop your edits; then run the command again",
             location=where,
         )
     raise NotOurBlock(
-        f"lines {first}-{last} are a '{blocks.START}' block that dotdbg's records do not know "
+        f"lines {first}-{last} are a '{markers.start}' block that dotdbg's records do not know "
         "(written by hand, or inside a heredoc), so dotdbg changed nothing",
         hint="if they are yours, change the two marker lines (add a word to each); if they are "
         f"an old dotdbg block, delete lines {first}-{last}; then run the command again",
@@ -236,12 +293,16 @@ def _same_block(block: str, accepted: Collection[str]) -> bool:
 
 
 def _without_block(
-    path: Path, before: str | None, record: Mapping[str, Any], accepted: Collection[str]
+    path: Path,
+    before: str | None,
+    record: Mapping[str, Any],
+    accepted: Collection[str],
+    markers: blocks.Markers = blocks.MAIN,
 ) -> str | None:
     if before is None:
         return None
-    check_ours(path, before, record, accepted)
-    after = blocks.remove(before, record.get("separator", ""), str(path))
+    check_ours(path, before, record, accepted, markers)
+    after = blocks.remove(before, record.get("separator", ""), str(path), markers)
     if record.get("created") and after == "" and after != before:
         return None
     return after
@@ -254,8 +315,12 @@ def plan_uninstall(
     which prove a block is dotdbg's when its records are missing."""
     changes = [Change(path, state.text(path), None) for path in _our_generated_files(paths, state)]
     for path in block_files(paths):
-        record = state.block_record(path)
-        after = _without_block(path, state.text(path), record, (accepted or {}).get(path, ()))
+        proofs = (accepted or {}).get(path, ())
+        after = _without_block(path, state.text(path), state.block_record(path), proofs)
+        path_record = state.path_record(path)
+        if path_record:  # the file goes when dotdbg created it, whichever block says so
+            path_record = {**path_record, "created": _created(state, path)}
+        after = _without_block(path, after, path_record, proofs, blocks.PATH)
         if after != state.text(path):
             changes.append(Change(path, state.text(path), after))
     dirs = [Path(name) for name in state.manifest.get("dirs", [])]
@@ -282,6 +347,9 @@ def accepted_blocks(
         accepted[paths.inputrc] |= {blocks.make_block(bare), blocks.make_block(system + bare)}
     for path in paths.login_files:
         accepted[path].add(blocks.make_block(PROFILE_BODY))
+    for path, body in desired_path_blocks(paths, state, rendered).items():
+        if body is not None:
+            accepted[path].add(blocks.make_block(body, blocks.PATH))
     return accepted
 
 
@@ -363,14 +431,14 @@ def restored_manifest(
     """The records of ``files`` as ``saved`` had them, every other record as ``current`` has it
     (None: no record is left, so no manifest)."""
     manifest: dict[str, Any] = {**current, "version": MANIFEST_VERSION}
-    for key in ("blocks", "generated"):
+    for key in ("blocks", "path_blocks", "generated"):
         records = dict(current.get(key, {}))
         for path in map(str, files):
             records.pop(path, None)
             if path in saved.get(key, {}):
                 records[path] = saved[key][path]
         manifest[key] = records
-    if not (manifest["blocks"] or manifest["generated"]):
+    if not (manifest["blocks"] or manifest["path_blocks"] or manifest["generated"]):
         return None
     manifest["dirs"] = sorted(set(current.get("dirs", [])) | set(saved.get("dirs", [])))
     if "shells" in saved and "shells" not in current:  # the shells installed for come back too

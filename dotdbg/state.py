@@ -13,6 +13,7 @@ from typing import Any
 
 from dotdbg.errors import DotdbgError
 from dotdbg.homefs import HomeFS
+from dotdbg.launcher import path_dir
 from dotdbg.paths import Paths
 from dotdbg.render import INPUTRC_FILE, PDBRC_FILE
 from dotdbg.shells import registered
@@ -27,6 +28,7 @@ class State:
     texts: dict[Path, str | None]
     manifest: dict[str, Any]
     system_inputrc: bool = field(default=False)  # /etc/inputrc exists: a new ~/.inputrc loads it
+    path_dir: Path | None = None  # the folder the PATH block adds (``launcher.path_dir``)
 
     def text(self, path: Path) -> str | None:
         return self.texts.get(path)
@@ -35,15 +37,22 @@ class State:
         record: dict[str, Any] = self.manifest.get("blocks", {}).get(str(path), {})
         return record
 
+    def path_record(self, path: Path) -> dict[str, Any]:
+        """The record of the PATH block in ``path`` (``blocks.PATH``)."""
+        record: dict[str, Any] = self.manifest.get("path_blocks", {}).get(str(path), {})
+        return record
+
 
 SYSTEM_INPUTRC = Path("/etc/inputrc")
 
 
 def block_files(paths: Paths) -> tuple[Path, ...]:
-    """Every home file that can hold a dotdbg block: each shell's rc file, ~/.inputrc,
-    ~/.pdbrc and the login files."""
+    """Every home file that can hold a dotdbg block: each shell's rc file and the file with
+    its PATH block, ~/.inputrc, ~/.pdbrc and the login files."""
     rc_files = [target.rc_file(paths) for target in registered() if target.rc_file]
-    return (*rc_files, paths.inputrc, paths.pdbrc, *paths.login_files)
+    path_files = [target.path_file(paths) for target in registered() if target.path_file]
+    files = (*rc_files, *path_files, paths.inputrc, paths.pdbrc, *paths.login_files)
+    return tuple(dict.fromkeys(files))
 
 
 def generated_files(paths: Paths) -> tuple[Path, ...]:
@@ -56,7 +65,7 @@ def read_state(paths: Paths, also: Iterable[Path] = ()) -> State:
     fs = paths.fs
     files = dict.fromkeys((*block_files(paths), *generated_files(paths), *also))
     texts = {path: read_text(fs, path) for path in files}
-    return State(texts, read_manifest(paths), fs.exists(SYSTEM_INPUTRC))
+    return State(texts, read_manifest(paths), fs.exists(SYSTEM_INPUTRC), path_dir(paths))
 
 
 def read_text(fs: HomeFS, path: Path) -> str | None:

@@ -261,11 +261,11 @@ def test_status_reports_a_block_edited_by_hand_and_install_refuses_it(tmp_path: 
     status = dotdbg("status", home=tmp_path)
     assert status.returncode == 1
     assert status.stdout.splitlines()[0] == (
-        f"{bashrc}:1: the dotdbg block (lines 1-7) was edited by hand since dotdbg wrote it, "
+        f"{bashrc}:8: the dotdbg block (lines 8-14) was edited by hand since dotdbg wrote it, "
         "so dotdbg changed nothing"
     )
     refused = dotdbg("install", home=tmp_path)  # the line inside the block is the user's
-    assert refused.returncode == 2 and "delete lines 1-7" in refused.stderr
+    assert refused.returncode == 2 and "delete lines 8-14" in refused.stderr
     assert bashrc.read_text() == edited
     bashrc.write_text(edited.replace("alias mine=ls\n", ""))  # moved out (here: dropped)
     assert dotdbg("status", home=tmp_path).stdout.endswith("installed and current\n")

@@ -28,6 +28,7 @@ from tests.faults.faultrun import (
     snapshot,
     write_points,
 )
+from tests.pathblock import without_path_block
 
 needs_strace = pytest.mark.skipif(STRACE is None, reason="strace is not installed")
 
@@ -153,7 +154,7 @@ def test_the_lock_file_is_never_followed_nor_truncated(home: Path, link: str, do
     else:
         os.link(home / ".bashrc", state / "lock")
     result = dotdbg("install", home=home)
-    assert (home / ".bashrc").read_bytes().startswith(DEBIAN)
+    assert without_path_block((home / ".bashrc").read_bytes()).startswith(DEBIAN)
     if link == "symlink":
         assert result.returncode == 2
         assert result.stderr.splitlines()[0] == (
@@ -255,7 +256,8 @@ def test_temp_files_and_half_backups_of_a_killed_run_are_removed_and_said(
         "(never used): .partial-20200101T000000Z-1"
     )
     assert not list(home.rglob("*.dotdbg-tmp")) and not half.exists()
-    assert (home / ".bashrc").read_bytes().startswith(DEBIAN + b"\n" + blocks.START.encode())
+    bashrc = without_path_block((home / ".bashrc").read_bytes())
+    assert bashrc.startswith(DEBIAN + b"\n" + blocks.START.encode())
 
 
 # -- 16.7 every I/O error is one line, and the command changes nothing or completes -----------
@@ -287,12 +289,12 @@ def test_an_io_error_anywhere_is_one_line_and_changes_nothing(
 
 @pytest.fixture
 def full_tmpfs(tmp_path: Path) -> Iterator[Path]:
-    """A real 128 KiB tmpfs, mounted for the test (root only): room for an installed home, and
-    then filled up."""
+    """A real 192 KiB tmpfs, mounted for the test (root only): room for an installed home (its
+    PATH blocks too), and then filled up."""
     mount = tmp_path / "small"
     mount.mkdir()
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=128k,mode=0755", "tmpfs", str(mount)],
+        ["mount", "-t", "tmpfs", "-o", "size=192k,mode=0755", "tmpfs", str(mount)],
         capture_output=True,
         check=False,
     )
@@ -483,7 +485,7 @@ def test_root_installing_into_a_users_home_keeps_the_owner(nobodys_home: Path, d
     os.chown(bashrc, 65534, 65534)
     assert dotdbg("install", home=nobodys_home).returncode == 0
     assert (bashrc.stat().st_uid, bashrc.stat().st_gid) == (65534, 65534)
-    assert bashrc.read_bytes().startswith(DEBIAN)
+    assert without_path_block(bashrc.read_bytes()).startswith(DEBIAN)
 
 
 def test_with_umask_000_nothing_dotdbg_writes_is_writable_by_others(home: Path) -> None:

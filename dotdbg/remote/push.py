@@ -118,6 +118,7 @@ def _change(
     rendered: Rendered,
 ) -> HostResult:
     from dotdbg import install as installer
+    from dotdbg.launcher import launcher_dir
     from dotdbg.plan import unified_diff
 
     if action == UNINSTALL:
@@ -133,7 +134,7 @@ def _change(
     if done.backup_dir is not None:
         detail += f"; backup there: {paths.display(done.backup_dir)}"
     notes = done.plan.notes
-    if action == INSTALL and not fs.has_program("dotdbg"):
+    if action == INSTALL and not fs.has_program("dotdbg") and launcher_dir(paths) is None:
         notes += (f"{HELPERS} need dotdbg installed there: pip install dotdbg",)
     return HostResult(host, True, result, detail, notes, unified_diff(paths, done.plan))
 

@@ -49,6 +49,11 @@ class ShellTarget:
     # every text not checked before.
     parts: Callable[[str], Mapping[str, str]] | None = None
     check_known: Callable[[str, Config, frozenset[str]], None] | None = None
+    # The file every shell of this kind reads, also non-interactive ones (`ssh HOST cmd`), that
+    # gets the PATH block putting dotdbg's folder on PATH (``launcher``); None: no such block.
+    path_file: Callable[[Paths], Path] | None = None
+    # The PATH block's body in this shell's language: (folder, home) -> lines appending it.
+    path_lines: Callable[[Path, Path], str] | None = None
 
     def generated_path(self, paths: Paths) -> Path:
         return self.directory(paths) / self.generated

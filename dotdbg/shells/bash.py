@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dotdbg.launcher import posix_path_lines
 from dotdbg.render import bash_source_line, function_definition, shquote
 from dotdbg.shells import ShellTarget
 
@@ -73,4 +74,6 @@ BASH = ShellTarget(
     checker_key=checker_key,
     parts=parts,
     check_known=check_known,
+    path_file=_bashrc,  # before its interactive guard: bash reads it for `ssh HOST cmd` too
+    path_lines=posix_path_lines,
 )

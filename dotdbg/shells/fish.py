@@ -1,6 +1,6 @@
 """fish: ``dotdbg.fish`` straight in ``~/.config/fish/conf.d``, which fish loads by itself (no
-block in any file of the user's), quoted in fish's single quotes, checked by
-``fish --no-execute`` (``dotdbg.zshfishcheck``)."""
+block in any file of the user's; the PATH block has a file of its own there), quoted in fish's
+single quotes, checked by ``fish --no-execute`` (``dotdbg.zshfishcheck``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotdbg import zshfish
+from dotdbg.launcher import in_home
 from dotdbg.shells import ShellTarget
 from dotdbg.shells.bash import identity, load_block
 
@@ -19,6 +20,20 @@ if TYPE_CHECKING:
 
 def _conf_d(paths: Paths) -> Path:
     return paths.fish_conf.parent
+
+
+def _path_conf(paths: Paths) -> Path:
+    """A file of dotdbg's own in conf.d, read by every fish (`ssh HOST cmd`'s too), holding
+    only the PATH block: dotdbg.fish is rendered once for every home and returns at once in a
+    non-interactive fish."""
+    return paths.fish_conf.with_name("dotdbg-path.fish")
+
+
+def path_lines(folder: Path, home: Path) -> str:
+    """``folder`` appended to PATH when it is not there (what ``launcher.posix_path_lines``
+    does for sh)."""
+    shown = in_home(folder, home) or zshfish.fishquote(str(folder))
+    return f"if not contains -- {shown} $PATH\n    set -gx PATH $PATH {shown}\nend\n"
 
 
 def check(text: str, config: Config) -> None:
@@ -51,4 +66,6 @@ FISH = ShellTarget(
     check=check,
     checker_key=checker_key,
     directory=_conf_d,
+    path_file=_path_conf,
+    path_lines=path_lines,
 )

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotdbg import zshfish
+from dotdbg.launcher import posix_path_lines
 from dotdbg.render import shquote
 from dotdbg.shells import ShellTarget
 from dotdbg.shells.bash import identity, load_block
@@ -20,6 +21,10 @@ if TYPE_CHECKING:
 
 def _zshrc(paths: Paths) -> Path:
     return paths.zshrc
+
+
+def _zshenv(paths: Paths) -> Path:
+    return paths.zshenv
 
 
 def check(text: str, config: Config) -> None:
@@ -50,4 +55,6 @@ ZSH = ShellTarget(
     },
     check=check,
     checker_key=checker_key,
+    path_file=_zshenv,  # every zsh reads it, `ssh HOST cmd`'s too
+    path_lines=posix_path_lines,
 )

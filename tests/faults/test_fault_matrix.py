@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from dotdbg import blocks
 from dotdbg.paths import Paths
 from dotdbg.writer import session
 from tests.faults.faultrun import (
@@ -93,6 +94,8 @@ SAMPLE = [
     # the manifest read for the reload hint, after the edit was done, made it exit 2
     ("install", "debian", "SIGKILL", lambda p: p.syscall == "write" and "conf.d/.dotdbg" in p.line),
     ("alias add", "debian", "EIO", lambda p: p.syscall == "read" and "manifest.json" in p.line),
+    # ~/.bashrc gets two blocks in one write: the PATH block first, the load block last
+    ("install", "debian", "EIO", lambda p: p.syscall == "rename" and '/.bashrc"' in p.line),
 ]
 LAST = {4}  # the samples whose point is the last call that matches (after the edit is done)
 
@@ -120,6 +123,8 @@ def test_chosen_faults_leave_every_file_old_or_new_and_the_next_run_recovers(
         matrix.run(first(points, wanted), fault, tally)
     assert tally.cases == len(SAMPLE)
     assert not tally.failures, "\n".join(tally.failures)
+    installed = matrices("install", "debian").after[".bashrc"]
+    assert installed.startswith(blocks.PATH.start.encode())  # the PATH block was in the cases
 
 
 @pytest.fixture(scope="module")

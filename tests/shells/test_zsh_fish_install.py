@@ -293,4 +293,6 @@ def test_shell_picks_the_shells_from_the_command_line(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "done (zsh): open a new shell or run `exec zsh` to use it" in done.stderr
     # no ~/.bashrc: ~/.inputrc and ~/.pdbrc serve readline and pdb, whatever the shell
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".inputrc", ".local", ".pdbrc", ".zshrc"]
+    # ~/.zshenv: the PATH block (the venv's dotdbg is on no standard PATH)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [".inputrc", ".local", ".pdbrc", ".zshenv", ".zshrc"]
