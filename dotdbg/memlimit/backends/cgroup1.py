@@ -5,18 +5,9 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from dotdbg.common.sizes import short_size
-from dotdbg.memlimit.backends.base import BackendProbe, BackendUnavailable
-from dotdbg.memlimit.backends.cgroupdir import (
-    V1,
-    CgroupPlacement,
-    Leftover,
-    arm_cgroup,
-    leftovers_below,
-    note_enclosing_limit,
-    verify_limit,
-    write_limit,
-)
-from dotdbg.memlimit.cgroupfs import CgroupFS, Mount, swap_active, under_mount
+from dotdbg.memlimit.backends.base import BackendUnavailable
+from dotdbg.memlimit.backends.cgroupdir import V1, CgroupBackend, verify_limit, write_limit
+from dotdbg.memlimit.cgroupfs import Mount, swap_active, under_mount
 from dotdbg.memlimit.limits import Limits, v1_write_order
 
 LIMIT = "memory.limit_in_bytes"
@@ -27,34 +18,17 @@ HIGH_NOTE = (
 )
 
 
-class Cgroup1Backend:
+class Cgroup1Backend(CgroupBackend):
     name = "cgroup1"
+    kind = V1
+    limit_file = LIMIT
 
-    def __init__(self, fs: CgroupFS | None = None) -> None:
-        self.fs = fs or CgroupFS()
-
-    def probe(self) -> BackendProbe:
-        try:
-            _, parent = self._parent()
-        except BackendUnavailable as why:
-            return BackendProbe(self.name, False, str(why))
+    def _works(self, parent: PurePosixPath) -> str:
         if self.fs.exists(parent / MEMSW):
             swap = "swap accounting on"
         else:
             swap = "swap accounting off, so --swap cannot be enforced"
-        return BackendProbe(self.name, True, f"memory controller writable at {parent}; {swap}")
-
-    def arm(self, limits: Limits) -> CgroupPlacement:
-        mount, parent = self._parent()
-        placement = arm_cgroup(
-            self.fs, mount, parent, V1, lambda cgroup: self._apply(cgroup, limits)
-        )
-        note_enclosing_limit(placement, self.fs, mount, placement.directory, LIMIT, limits.ram)
-        return placement
-
-    def leftovers(self) -> list[Leftover]:
-        """Commands of memlimit runs killed -9 that still run in their cgroup here."""
-        return leftovers_below(self.fs, self._parent)
+        return f"memory controller writable at {parent}; {swap}"
 
     def _parent(self) -> tuple[Mount, PurePosixPath]:
         mount = next((m for m in self.fs.mounts() if self._is_memory(m)), None)

@@ -10,47 +10,19 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from dotdbg.memlimit.backends.base import BackendProbe, BackendUnavailable
-from dotdbg.memlimit.backends.cgroupdir import (
-    V2,
-    CgroupPlacement,
-    Leftover,
-    arm_cgroup,
-    leftovers_below,
-    note_enclosing_limit,
-    verify_limit,
-    write_limit,
-)
-from dotdbg.memlimit.cgroupfs import CgroupFS, Mount, swap_active, under_mount
+from dotdbg.memlimit.backends.base import BackendUnavailable
+from dotdbg.memlimit.backends.cgroupdir import V2, CgroupBackend, verify_limit, write_limit
+from dotdbg.memlimit.cgroupfs import Mount, swap_active, under_mount
 from dotdbg.memlimit.limits import Limits
 
 
-class Cgroup2Backend:
+class Cgroup2Backend(CgroupBackend):
     name = "cgroup2"
+    kind = V2
+    limit_file = "memory.max"
 
-    def __init__(self, fs: CgroupFS | None = None) -> None:
-        self.fs = fs or CgroupFS()
-
-    def probe(self) -> BackendProbe:
-        try:
-            _, parent = self._parent()
-        except BackendUnavailable as why:
-            return BackendProbe(self.name, False, str(why))
-        return BackendProbe(self.name, True, f"memory controller enabled below {parent}")
-
-    def arm(self, limits: Limits) -> CgroupPlacement:
-        mount, parent = self._parent()
-        placement = arm_cgroup(
-            self.fs, mount, parent, V2, lambda cgroup: self._apply(cgroup, limits)
-        )
-        note_enclosing_limit(
-            placement, self.fs, mount, placement.directory, "memory.max", limits.ram
-        )
-        return placement
-
-    def leftovers(self) -> list[Leftover]:
-        """Commands of memlimit runs killed -9 that still run in their cgroup here."""
-        return leftovers_below(self.fs, self._parent)
+    def _works(self, parent: PurePosixPath) -> str:
+        return f"memory controller enabled below {parent}"
 
     def _parent(self) -> tuple[Mount, PurePosixPath]:
         mount = next((m for m in self.fs.mounts() if m.fstype == "cgroup2"), None)

@@ -11,9 +11,9 @@ from pathlib import PurePosixPath
 from typing import NamedTuple
 
 from dotdbg.common.sizes import short_size
-from dotdbg.memlimit.backends.base import BackendUnavailable, OomCounters, Placement
+from dotdbg.memlimit.backends.base import BackendProbe, BackendUnavailable, OomCounters, Placement
 from dotdbg.memlimit.cgroupfs import PROCS, CgroupFS, Mount, under_mount, wait_until
-from dotdbg.memlimit.limits import limit_in_force
+from dotdbg.memlimit.limits import Limits, limit_in_force
 from dotdbg.procs.procfs import pid_exists
 
 PREFIX = "dotdbg-memlimit-"
@@ -283,3 +283,45 @@ def arm_cgroup(
         placement.close()
         raise
     return placement
+
+
+class CgroupBackend:
+    """What the cgroup v1 and v2 backends share: find the parent cgroup, make a child below it
+    with the limits applied, note a lower limit above it. A version says where (``_parent``),
+    what to write (``_apply``) and what its probe reports (``_works``)."""
+
+    name = ""
+    kind = V1
+    limit_file = ""
+
+    def __init__(self, fs: CgroupFS | None = None) -> None:
+        self.fs = fs or CgroupFS()
+
+    def probe(self) -> BackendProbe:
+        try:
+            _, parent = self._parent()
+        except BackendUnavailable as why:
+            return BackendProbe(self.name, False, str(why))
+        return BackendProbe(self.name, True, self._works(parent))
+
+    def arm(self, limits: Limits) -> CgroupPlacement:
+        mount, parent = self._parent()
+        placement = arm_cgroup(
+            self.fs, mount, parent, self.kind, lambda cgroup: self._apply(cgroup, limits)
+        )
+        directory, ram = placement.directory, limits.ram
+        note_enclosing_limit(placement, self.fs, mount, directory, self.limit_file, ram)
+        return placement
+
+    def leftovers(self) -> list[Leftover]:
+        """Commands of memlimit runs killed -9 that still run in their cgroup here."""
+        return leftovers_below(self.fs, self._parent)
+
+    def _parent(self) -> tuple[Mount, PurePosixPath]:
+        raise NotImplementedError
+
+    def _apply(self, directory: PurePosixPath, limits: Limits) -> list[str]:
+        raise NotImplementedError
+
+    def _works(self, parent: PurePosixPath) -> str:
+        raise NotImplementedError
