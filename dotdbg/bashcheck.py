@@ -91,8 +91,16 @@ def _own_problem(definition: str) -> str:
 
 def _run(argv: Sequence[str], text: str, what: str) -> subprocess.CompletedProcess[str]:
     try:
+        # errors="replace": bash names the byte it choked on, and past the end of an
+        # unterminated `[[ '` that is 0xff, which is not UTF-8
         return subprocess.run(
-            argv, input=text, capture_output=True, text=True, check=False, timeout=TIMEOUT
+            argv,
+            input=text,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            check=False,
+            timeout=TIMEOUT,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         why = error.strerror if isinstance(error, OSError) else f"no answer in {TIMEOUT} s"

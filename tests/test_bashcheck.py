@@ -59,6 +59,7 @@ def defined_functions(script: Path, marker: Path) -> tuple[list[str], str]:
 @example(body=':; fi; touch "$MARKER"; if :; then :')
 @example(body='cat <<EOF; }\ntouch "$MARKER"\nEOF\n{ :')
 @example(body='echo @( }; touch "$MARKER"; g() { : )')
+@example(body='[[ \' touch "$MARKER"')  # bash -n's message then holds a 0xff byte
 def test_a_function_body_defines_exactly_its_function_and_runs_nothing(
     tmp_path: Path, body: str
 ) -> None:
