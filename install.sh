@@ -53,7 +53,10 @@ PY
 
 link_scripts() {
     local python=$1 name target
-    mkdir -p "$bin_dir"
+    if [[ ! -d $bin_dir ]]; then
+        mkdir -p "$bin_dir"
+        : >"$venv/made-bin-dir"  # uninstall then removes the folder too, if it is empty
+    fi
     while read -r name; do
         target=$(dirname "$python")/$name
         if [[ -e $bin_dir/$name && ! -L $bin_dir/$name ]]; then
@@ -105,6 +108,9 @@ uninstall_all() {
         "$exe" uninstall
     fi
     unlink_scripts
+    if [[ -e $venv/made-bin-dir ]]; then
+        rmdir "$bin_dir" 2>/dev/null || true  # not when something else lives there now
+    fi
     if [[ -d $venv ]]; then
         rm -rf "$venv"
         say "removed $venv"

@@ -68,6 +68,7 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     assert not (home / ".zshrc").exists()
     assert not (home / ".config/fish/conf.d/dotdbg.fish").exists()
     assert not link.exists() and not link.is_symlink()
+    assert not (home / ".local/bin").exists()  # install made it: it goes when empty
     assert not (home / ".local/share/dotdbg").exists()
     assert not (home / ".cache/dotdbg").exists()
     assert list((home / ".local/state/dotdbg/backups").iterdir())  # the backups stay
