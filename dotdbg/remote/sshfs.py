@@ -298,8 +298,13 @@ def _fail(path: Path, code: int) -> str:
 
 
 def _os_error(message: str) -> OSError:
-    """The OSError a remote program's message stands for (EIO when it names none)."""
+    """The OSError a remote program's message stands for (EIO when it names none); its file
+    is the path the message starts with (``/x/y: No space left on device``), if it names one
+    (``base64: write error: …`` does not)."""
     for code in KNOWN_ERRORS:
-        if os.strerror(code) in message:
-            return OSError(code, os.strerror(code), message)
+        strerror = os.strerror(code)
+        if strerror in message:
+            named = message.partition(f": {strerror}")[0]
+            path = named if named.startswith("/") and ": " not in named else None
+            return OSError(code, strerror, path)
     return OSError(errno.EIO, message or "the remote command failed")

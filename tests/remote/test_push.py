@@ -187,6 +187,43 @@ def test_a_read_only_home_is_one_row_and_nothing_is_half_written(
     assert digests(user) == before
 
 
+def test_a_full_home_is_one_row_and_nothing_is_half_written(
+    ssh_server: SshServer, users: list[RemoteUser], tmp_path: Path
+) -> None:
+    """The remote home on a 512 KiB tmpfs, filled but for a few KiB: push cannot finish there.
+    The host gets one failed row; its rc files stay as they were and no temp file is left."""
+    user = users[2]
+    seed(user)
+    push(ssh_server, tmp_path, "--uninstall", f"{user.name}@n3")
+    before = digests(user)
+    saved = tmp_path / "saved-home"
+    subprocess.run(["cp", "-a", f"{user.home}/.", str(saved)], check=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size=512k,mode=0755,uid={user.uid}", "tmpfs", user.home],
+        capture_output=True,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        subprocess.run(["cp", "-a", f"{saved}/.", str(user.home)], check=True)
+        filler = user.home / "filler"
+        subprocess.run(["dd", "if=/dev/zero", f"of={filler}", "bs=4k"], capture_output=True)
+        os.truncate(filler, filler.stat().st_size - 8192)  # room for a login, not for a push
+        done = push(ssh_server, tmp_path, f"{user.name}@n3")
+        assert done.returncode == 1, done.stdout + done.stderr
+        (row,) = done.stdout.splitlines()[1:2]
+        assert row.split()[:2] == [f"{user.name}@n3", "failed"], done.stdout
+        assert "(No space left on device), so dotdbg changed nothing" in row, row
+        assert "base64" not in row, row  # the remote program's words are not a file name
+        assert "Traceback" not in done.stderr
+        assert digests(user) == before
+        left = [path.name for path in user.home.rglob("*.dotdbg-tmp")]
+        assert not left, left
+    finally:
+        subprocess.run(["umount", "-l", str(user.home)], check=False)
+    assert digests(user) == before
+
+
 def refuse(*args: object) -> list[str]:
     raise AssertionError("rendered or checked again")
 
