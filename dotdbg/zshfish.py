@@ -174,7 +174,7 @@ def fish_cheat_alias(name: str) -> str:
 
 
 def entry_names(config: Config) -> list[str]:
-    """Every alias and function name, for `dotdbg aliases NAME` completion."""
+    """Every alias and function name, for `dotdbg aliases NAME` completion (every shell's)."""
     return [alias.name for alias in config.aliases] + [f.name for f in config.functions]
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from dotdbg.launcher import posix_path_lines
 from dotdbg.render import bash_source_line, function_definition, shquote
 from dotdbg.shells import ShellTarget
+from dotdbg.zshfish import entry_names
 
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
@@ -69,7 +70,7 @@ BASH = ShellTarget(
     rc_file=_bashrc,
     load_block=load_block,
     quote_filter="shquote",
-    filters={"shquote": shquote, "definition": function_definition},
+    filters={"shquote": shquote, "definition": function_definition, "entry_names": entry_names},
     check=check,
     checker_key=checker_key,
     parts=parts,
