@@ -23,34 +23,30 @@ from dotdbg.zshfish import kept_functions
 
 TIMEOUT = 60  # seconds, for a batch of parses
 AT_ONCE = 16  # parsers running at a time
+# The parsers, reading stdin; zsh parses only after the ``setopt no_exec`` each script holds.
+ZSH = ("zsh", "-f", "-s")
+FISH = ("fish", "--no-config", "--no-execute")
 
 
 def check_zsh(text: str, config: Config) -> None:
     """Raise DotdbgError, naming the function to fix, unless zsh reads ``text``."""
     written = [f for f in kept_functions(config, "zsh") if f.user_wrote("zsh")]
     aliases = {alias.name: alias.command for alias in config.aliases}
-    scripts = []
-    for function in written:
-        for wrapped in (False, True):
-            for alias_lines in (True, False):
-                scripts.append(
-                    _zsh_probe(
-                        function.name,
-                        function.body_for("zsh"),
-                        wrapped,
-                        aliases if alias_lines else {},
-                    )
-                )
-    said = parse_all(["zsh", "-f", "-s"], scripts)
-    for index, problem in enumerate(said):
-        if problem:
-            function = written[index // 4]
+    probes = [
+        (function, _zsh_probe(function.name, function.body_for("zsh"), wrapped, with_aliases))
+        for function in written
+        for wrapped in (False, True)
+        for with_aliases in (aliases, {})
+    ]
+    # the file itself parses in the same batch as the probes
+    *said, problem = parse_all(ZSH, [*(probe for _, probe in probes), "setopt no_exec\n" + text])
+    for (function, _), complaint in zip(probes, said, strict=True):
+        if complaint:
             raise DotdbgError(
-                f"function {function.name} does not stay inside its braces in zsh ({problem})",
+                f"function {function.name} does not stay inside its braces in zsh ({complaint})",
                 hint="fix its body (or give it a zsh = '…' body); nothing was changed",
                 location=config.where(_body_key(function, "zsh")),
             )
-    problem = parse_all(["zsh", "-f", "-s"], ["setopt no_exec\n" + text])[0]
     if problem:
         raise DotdbgError(
             f"the generated dotdbg.zsh is not valid zsh ({problem})",
@@ -76,16 +72,15 @@ def _zsh_probe(name: str, body: str, wrapped: bool, aliases: dict[str, str]) -> 
 def check_fish(text: str, config: Config) -> None:
     """Raise DotdbgError, naming the function to fix, unless fish reads ``text``."""
     written = [f for f in kept_functions(config, "fish") if f.user_wrote("fish")]
-    said = parse_all(["fish", "--no-config", "--no-execute"], [f.body_for("fish") for f in written])
-    for function, problem in zip(written, said, strict=True):
-        if problem:
+    *said, problem = parse_all(FISH, [*(f.body_for("fish") for f in written), text])
+    for function, complaint in zip(written, said, strict=True):
+        if complaint:
             raise DotdbgError(
                 f"the fish body of function {function.name} is not valid fish on its own "
-                f"({problem})",
+                f"({complaint})",
                 hint="fix its fish = '…' body; nothing was changed",
                 location=config.where(_body_key(function, "fish")),
             )
-    problem = parse_all(["fish", "--no-config", "--no-execute"], [text])[0]
     if problem:
         raise DotdbgError(
             f"the generated dotdbg.fish is not valid fish ({problem})",
@@ -93,10 +88,9 @@ def check_fish(text: str, config: Config) -> None:
         )
 
 
-def parse_all(argv: Sequence[str], scripts: Sequence[str] | map[str]) -> list[str]:
+def parse_all(argv: Sequence[str], scripts: Sequence[str]) -> list[str]:
     """Each script read on the stdin of ``argv`` (a shell told to parse only): its first
     complaint, or "" when it parses. A few shells run at a time, with no PATH."""
-    texts = list(scripts)
     if shutil.which(argv[0]) is None:
         raise DotdbgError(
             f"{argv[0]} is not installed, so dotdbg cannot check the files it would write for it",
@@ -106,8 +100,8 @@ def parse_all(argv: Sequence[str], scripts: Sequence[str] | map[str]) -> list[st
     env["PATH"] = "/nonexistent"
     env["HOME"] = "/nonexistent"  # fish would create ~/.config/fish; nothing is read from it
     said: list[str] = []
-    for start in range(0, len(texts), AT_ONCE):
-        said += _parse_batch(argv, texts[start : start + AT_ONCE], env)
+    for start in range(0, len(scripts), AT_ONCE):
+        said += _parse_batch(argv, scripts[start : start + AT_ONCE], env)
     return said
 
 
