@@ -169,7 +169,7 @@ def _choose_steps(host: str, packed: Packed) -> list[str]:
     """Pick the session shell from $SHELL (else bash, saying why) and unpack its files: "$s"
     its name, "$p" the login shell's own path, or bash from PATH. Before the cheat archive's
     background unpacking, which would compete for the CPU."""
-    shells = _carried(packed)
+    shells = carried(packed[0])
     others = [shell.name for shell in shells if shell is not BASH]
     said = f"dotdbg ssh: {host}: your login shell is $SHELL"
     picks = f"{'|'.join(others)}) {_pick_login_shell(said)} ;;" if others else ""
@@ -193,7 +193,7 @@ def _start_steps(host: str, where: str, packed: Packed) -> list[str]:
     env = f"DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST={host}"
     starts = " ".join(
         f"{shell.name}) {shell.prepare + '; ' if shell.prepare else ''}{env} {shell.launch} 9>&- ;;"
-        for shell in _carried(packed)
+        for shell in carried(packed[0])
     )
     return [
         f'[ "$s" != bash ] || command -v bash >/dev/null 2>&1 || {{ echo "{where} no bash on '
@@ -204,8 +204,9 @@ def _start_steps(host: str, where: str, packed: Packed) -> list[str]:
     ]
 
 
-def _carried(packed: Packed) -> list[SessionShell]:
-    return [shell for shell in SHELLS if shell is BASH or shell.name in packed[0]]
+def carried(names: tuple[str, ...]) -> list[SessionShell]:
+    """bash, and the other session shells of ``names``."""
+    return [shell for shell in SHELLS if shell is BASH or shell.name in names]
 
 
 def _listed(names: list[str]) -> str:

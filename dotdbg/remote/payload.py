@@ -44,12 +44,6 @@ def rc_text(shell: bootstrap.SessionShell, source: str) -> str:
     )
 
 
-def session_shells() -> list[bootstrap.SessionShell]:
-    """bash, and each other session shell installed here (bootstrap.others_here)."""
-    here = bootstrap.others_here()
-    return [shell for shell in bootstrap.SHELLS if shell is bootstrap.BASH or shell.name in here]
-
-
 def build_payload(
     paths: Paths,
 ) -> tuple[dict[str, str], str, bootstrap.Packed, list[Path]]:
@@ -61,7 +55,7 @@ def build_payload(
     from dotdbg.install import checked_render
 
     config = load_config(paths)
-    shells = session_shells()
+    shells = bootstrap.carried(bootstrap.others_here())  # those installed here
     rendered = checked_render(paths, config, [shell.name for shell in shells])
     files = {INPUTRC_FILE: rendered.files[INPUTRC_FILE]}
     others: dict[str, bytes] = {}
@@ -73,7 +67,9 @@ def build_payload(
         else:
             others.update((name, text.encode()) for name, text in texts.items())
     names = tuple(shell.name for shell in shells if shell is not bootstrap.BASH)
-    packed = (names, _base64(bundle.archive(others, frozenset()))) if names else ((), "")
+    packed = (
+        (names, _base64(bundle.archive(others, frozenset()))) if names else bootstrap.NOTHING_PACKED
+    )
     archive = _base64(cheat_archive(paths))
     size = len(bootstrap.remote_command("h" * 64, files, archive, packed))
     if size > bundle.LIMIT:
