@@ -49,6 +49,11 @@ def expand(nodeset: str) -> list[str]:
     return nodes
 
 
+def chosen_options(given: str | None = None) -> str:
+    """``given``, else ``DOTDBG_SSH_OPTIONS``: the ssh options for every host (push's too)."""
+    return os.environ.get("DOTDBG_SSH_OPTIONS", "") if given is None else given
+
+
 def remote_command(argv: Sequence[str]) -> str:
     return shlex.join(["sh", "-c", WATCHDOG, "dotdbg-fanout", *found_on_node(argv)])
 
@@ -61,7 +66,7 @@ def run_on_nodes(
     from ClusterShell.Task import task_self
 
     task = task_self()
-    options = os.environ.get("DOTDBG_SSH_OPTIONS", "") if ssh_options is None else ssh_options
+    options = chosen_options(ssh_options)
     if options:
         task.set_info("ssh_options", options)
     task.set_info("fanout", FANOUT)

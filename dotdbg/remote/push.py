@@ -8,7 +8,6 @@ is read here, once. A host that fails is one row of the result; the others still
 
 from __future__ import annotations
 
-import os
 import shlex
 import threading
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from dotdbg.config import Config, load_config
 from dotdbg.errors import DotdbgError
+from dotdbg.fanout.ssh import chosen_options
 from dotdbg.paths import Paths
 from dotdbg.remote.sshfs import SshFS
 from dotdbg.render import Rendered
@@ -42,9 +42,7 @@ def push(
     hosts: Sequence[str], action: str, *, dry_run: bool = False, ssh_options: str | None = None
 ) -> list[HostResult]:
     config = load_config(Paths.from_env())
-    options = shlex.split(
-        os.environ.get("DOTDBG_SSH_OPTIONS", "") if ssh_options is None else ssh_options
-    )
+    options = shlex.split(chosen_options(ssh_options))
     renders = Renders(config)
     with ThreadPoolExecutor(min(MAX_HOSTS_AT_ONCE, len(hosts))) as pool:
         return list(
