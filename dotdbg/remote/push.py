@@ -70,14 +70,6 @@ class Renders:
             return self._made[shells]
 
 
-def host_shells(paths: Paths, fs: SshFS) -> tuple[str, ...]:
-    """The shells to install for on that host: those of its last install, else bash and the
-    others installed there."""
-    from dotdbg.install import selected_shells
-
-    return selected_shells(paths, which=fs.has_program)
-
-
 def on_host(
     host: str,
     action: str,
@@ -86,13 +78,15 @@ def on_host(
     options: Sequence[str],
     renders: Renders,
 ) -> HostResult:
+    from dotdbg.install import selected_shells
+
     try:
         fs = SshFS(host, options)
     except DotdbgError as error:
         return HostResult(host, False, "failed", error.message)
     try:
         paths = Paths.from_env(fs.home).on(fs)
-        shells = host_shells(paths, fs)
+        shells = selected_shells(paths, which=fs.has_program)  # asks the host which it has
         rendered = renders.of(shells)
         if action == STATUS:
             return _status(host, paths, config, shells, rendered)
