@@ -55,7 +55,7 @@ class NodeResult:
             return f"{self.node}: ended without an exit code ({said or 'no message'})"
         if self.returncode == NOT_FOUND:
             return f"{self.node}: cannot run {shlex.quote(argv[0])} there ({said or 'not found'})"
-        if self.returncode is not None and self.returncode > 128:
+        if self.returncode > 128:
             return (
                 f"{self.node}: ended by signal {self.returncode - 128}{'; ' + said if said else ''}"
             )
