@@ -91,7 +91,8 @@ def check_fish(text: str, config: Config) -> None:
 def parse_all(argv: Sequence[str], scripts: Sequence[str]) -> list[str]:
     """Each script read on the stdin of ``argv`` (a shell told to parse only): its first
     complaint, or "" when it parses. A few shells run at a time, with no PATH."""
-    if shutil.which(argv[0]) is None:
+    program = shutil.which(argv[0])
+    if program is None:
         raise DotdbgError(
             f"{argv[0]} is not installed, so dotdbg cannot check the files it would write for it",
             hint=f"install {argv[0]}, or leave it out: dotdbg install --shell bash",
@@ -101,16 +102,17 @@ def parse_all(argv: Sequence[str], scripts: Sequence[str]) -> list[str]:
     env["HOME"] = "/nonexistent"  # fish would create ~/.config/fish; nothing is read from it
     said: list[str] = []
     for start in range(0, len(scripts), AT_ONCE):
-        said += _parse_batch(argv, scripts[start : start + AT_ONCE], env)
+        said += _parse_batch([program, *argv[1:]], scripts[start : start + AT_ONCE], env)
     return said
 
 
 def _parse_batch(argv: Sequence[str], batch: Sequence[str], env: dict[str, str]) -> list[str]:
-    program = shutil.which(argv[0]) or argv[0]
+    """``argv``: the parser by its full path, found once by ``parse_all``."""
+    shell = os.path.basename(argv[0])
     try:
         running = [
             subprocess.Popen(
-                [program, *argv[1:]],
+                argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
@@ -124,11 +126,11 @@ def _parse_batch(argv: Sequence[str], batch: Sequence[str], env: dict[str, str])
     except (OSError, subprocess.TimeoutExpired) as error:
         why = error.strerror if isinstance(error, OSError) else "no answer"
         raise DotdbgError(
-            f"cannot run {argv[0]} to check the generated file: {why}, so dotdbg changed nothing",
+            f"cannot run {shell} to check the generated file: {why}, so dotdbg changed nothing",
             hint="run the command again",
         ) from None
     return [
-        "" if proc.returncode == 0 and not err.strip() else _first_line(argv[0], err)
+        "" if proc.returncode == 0 and not err.strip() else _first_line(shell, err)
         for proc, (_, err) in zip(running, outputs, strict=True)
     ]
 
