@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -19,7 +18,6 @@ from tests.infra.procs import wait_for
 from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
 from tests.remote.test_ssh_session import DOTDBG, run_dotdbg_ssh, session_dirs, tree_digest
-from tests.shells.tmuxshell import PLAIN_PROMPT
 from tests.shells.tmuxshell import TmuxShell as ShellDriver
 
 RECALLED = "python train.py --lr 3e-4"
@@ -72,18 +70,14 @@ class SessionDriver(ShellDriver):
     """``dotdbg ssh`` in tmux as ``user``, whose login shell is ``shell``, on a plain prompt."""
 
     def __init__(self, shell: str, server: SshServer, user: RemoteUser, home: Path) -> None:
-        self.name = shell
-        self.socket = f"dotdbg-ssh-{shell}-{uuid.uuid4().hex[:8]}"
         argv = [str(DOTDBG), "ssh", "n1", "-F", str(server.client_config), "-l", user.name]
         env = {"HOME": str(home), "TERM": "xterm-256color", "PATH": os.environ["PATH"]}
-        command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), "LANG=C.UTF-8", *argv]
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "150", "-y", "40", "-s", "t")
-        self.tmux("respawn-pane", "-k", "-t", "t", *command)
+        self.open(
+            shell, ["env", "-i", *(f"{k}={v}" for k, v in env.items()), "LANG=C.UTF-8", *argv]
+        )
         self.started = self.wait_for(lambda s: "for this session only" in s, "the start message")
         self.wait_for(lambda s: len(s.strip().splitlines()) > 3, "the first prompt")
-        self.type(PLAIN_PROMPT[shell])
-        self.keys("Enter")
-        self.wait_for(lambda screen: screen.strip() == "$", "the plain prompt")
+        self.plain_prompt()
 
     def local_ssh_pid(self) -> int:
         import psutil

@@ -18,8 +18,6 @@ PLAIN_PROMPT = {
 
 class TmuxShell:
     def __init__(self, shell: str, home: Path, extra_env: dict[str, str] | None = None) -> None:
-        self.name = shell
-        self.socket = f"dotdbg-{shell}-{uuid.uuid4().hex[:8]}"
         env = {
             "HOME": str(home),
             "TERM": "xterm-256color",
@@ -29,10 +27,19 @@ class TmuxShell:
             **(extra_env or {}),
         }
         command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), shell, "-i"]
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "150", "-y", "40", "-s", "t")
-        self.tmux("respawn-pane", "-k", "-t", "t", "-c", str(home), *command)
+        self.open(shell, ["-c", str(home), *command])
         self.wait_for(lambda screen: bool(screen.strip()), "the first prompt")
-        self.type(PLAIN_PROMPT[shell])
+        self.plain_prompt()
+
+    def open(self, shell: str, respawn: list[str]) -> None:
+        """A tmux server of its own whose pane runs ``respawn`` (respawn-pane's words)."""
+        self.name = shell
+        self.socket = f"dotdbg-{shell}-{uuid.uuid4().hex[:8]}"
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", "150", "-y", "40", "-s", "t")
+        self.tmux("respawn-pane", "-k", "-t", "t", *respawn)
+
+    def plain_prompt(self) -> None:
+        self.type(PLAIN_PROMPT[self.name])
         self.keys("Enter")
         self.wait_for(lambda screen: screen.strip() == "$", "the plain prompt")
 
