@@ -76,13 +76,13 @@ def run_on_nodes(
     )
     try:
         task.run()
-        return [_result(worker, node) for node in nodes]
+        timed_out = set(worker.iter_keys_timeout())
+        return [_result(worker, node, node in timed_out) for node in nodes]
     finally:
         task.abort(kill=True)  # ends every ssh still running, so each watchdog ends its command
 
 
-def _result(worker: Any, node: str) -> NodeResult:
-    timed_out = node in set(worker.iter_keys_timeout())
+def _result(worker: Any, node: str, timed_out: bool) -> NodeResult:
     try:
         returncode = None if timed_out else worker.node_retcode(node)
     except KeyError:  # never finished: the run was stopped
