@@ -24,7 +24,7 @@ from dotdbg.paths import Paths
 from dotdbg.plan import Change, Plan
 from dotdbg.recover import recover, roll_back
 from dotdbg.state import read_manifest, save_manifest
-from dotdbg.statedir import run_lock
+from dotdbg.statedir import refuse_blocked, run_lock
 
 
 @contextlib.contextmanager
@@ -74,12 +74,7 @@ def _check_owned(paths: Paths, shown: str, info: FileInfo) -> None:
 
 
 def _check_directory(paths: Paths, directory: Path) -> None:
-    blocker = paths.fs.blocking_file(directory)
-    if blocker is not None:
-        raise DotdbgError(
-            f"{blocker} is a file where dotdbg needs a directory, so dotdbg changed nothing",
-            hint=f"move it away (mv {blocker} {blocker}.old), then run it again",
-        )
+    refuse_blocked(paths, directory)
     directory = _existing_parent(paths, directory)
     if not paths.fs.can_write(directory):
         raise DotdbgError(
