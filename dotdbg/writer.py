@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from dotdbg.backup import Saving, digest_bytes, encoded, make_backup, new_name, prune, publish
+from dotdbg.backup import Saving, encoded, make_backup, new_name, prune, publish
 from dotdbg.errors import DotdbgError
 from dotdbg.homefs import FileInfo
 from dotdbg.journal import Journal, Step, now, remove_journal, write_journal
@@ -23,7 +23,7 @@ from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
 from dotdbg.plan import Change, Plan
 from dotdbg.recover import recover, roll_back
-from dotdbg.state import read_manifest, save_manifest
+from dotdbg.state import digest, read_manifest, save_manifest
 from dotdbg.statedir import refuse_blocked, run_lock
 
 
@@ -166,7 +166,7 @@ def _with_dirs(manifest: dict[str, Any] | None, dirs: list[Path]) -> dict[str, A
 
 def _step(change: Change) -> Step:
     def sha(text: str | None) -> str | None:
-        return None if text is None else digest_bytes(encoded(text))
+        return None if text is None else digest(text)
 
     return Step(change.path, sha(change.before), sha(change.after))
 
