@@ -4,12 +4,10 @@ ssh, or from a file), merge them, print them."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,11 +187,10 @@ def _show(merged: object, problems: list[str], view: View) -> None:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    directory = path.parent if str(path.parent) else Path(".")
+    from dotdbg.fileops import atomic_write
+
     try:
-        with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, suffix=".tmp") as out:
-            out.write(text)
-        os.replace(out.name, path)
+        atomic_write(path, text.encode())
     except OSError as error:
         raise DotdbgError(f"cannot write {path}: {error.strerror}") from None
 
