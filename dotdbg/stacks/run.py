@@ -88,6 +88,12 @@ def gather(options: DumpOptions, target: Target | None) -> Gathered:
     return collect(run_everywhere(target, argv, budget), argv, budget)
 
 
+def _gather_stoppable(options: DumpOptions, target: Target | None) -> Gathered:
+    """``gather``, with py-spy's children stopped when dotdbg is interrupted."""
+    with stop_on_signals(EXIT_STOPPED_SIGNALS):
+        return gather(options, target)
+
+
 def read_file(path: str) -> list[StackRecord]:
     """Records from a JSON Lines file (``-``: standard input), e.g. ``dotdbg gdb --json``."""
     try:
@@ -111,24 +117,24 @@ def samples_in(records: list[StackRecord]) -> int:
 
 def pyspy_json(options: DumpOptions, target: Target | None) -> int:
     """One record per line per process and sample; 0 when every dump worked."""
-    with stop_on_signals(EXIT_STOPPED_SIGNALS):
-        gathered = gather(options, target)
+    gathered = _gather_stoppable(options, target)
     write(gathered.records, sys.stdout)
     sys.stdout.flush()
-    for problem in gathered.problems:
-        print(f"dotdbg: {problem}", file=sys.stderr)
-    failed = any(record.error for record in gathered.records)
-    return 1 if gathered.problems or failed or not gathered.records else 0
+    return _problems_said(gathered)
 
 
 def pyspy_text(options: DumpOptions, target: Target | None) -> int:
     """The dumps as py-spy prints them, one titled section per process, from every node."""
     from dotdbg.stacks.render import dump_text
 
-    with stop_on_signals(EXIT_STOPPED_SIGNALS):
-        gathered = gather(options, target)
+    gathered = _gather_stoppable(options, target)
     for record in gathered.records:
         print(dump_text(record), flush=True)
+    return _problems_said(gathered)
+
+
+def _problems_said(gathered: Gathered) -> int:
+    """Each node's problem on stderr; the exit code: 0 when every dump worked."""
     for problem in gathered.problems:
         print(f"dotdbg: {problem}", file=sys.stderr)
     failed = any(record.error for record in gathered.records)
@@ -141,8 +147,7 @@ def stacks(
     if from_file is not None:
         gathered = Gathered(read_file(from_file), [], [])
     else:
-        with stop_on_signals(EXIT_STOPPED_SIGNALS):
-            gathered = gather(options, target)
+        gathered = _gather_stoppable(options, target)
     from dotdbg.stacks.merge import merge_samples
 
     records = gathered.records
