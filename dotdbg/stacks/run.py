@@ -11,6 +11,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
@@ -18,6 +19,9 @@ from dotdbg.pyspy import dump as pyspy
 from dotdbg.stackrecord import RecordError, StackRecord, read, write
 from dotdbg.stacks import local
 from dotdbg.stacks.job import START_SLACK, Gathered, Target, collect, run_everywhere
+
+if TYPE_CHECKING:
+    from dotdbg.stacks.merge import Merged
 
 EXIT_STOPPED_SIGNALS = (2, 15, 1)  # SIGINT, SIGTERM, SIGHUP: py-spy children die with dotdbg
 
@@ -169,15 +173,14 @@ def _split_samples(records: list[StackRecord]) -> list[list[StackRecord]]:
     return rounds
 
 
-def _show(merged: object, problems: list[str], view: View) -> None:
+def _show(merged: Merged, problems: list[str], view: View) -> None:
     from dotdbg.stacks import formats, render
-    from dotdbg.stacks.merge import Merged
 
-    assert isinstance(merged, Merged)
+    dot_text = formats.to_dot(merged) if view.dot is not None or view.svg is not None else ""
     if view.dot is not None:
-        _write_atomic(view.dot, formats.to_dot(merged))
+        _write_atomic(view.dot, dot_text)
     if view.svg is not None:
-        _write_svg(view.svg, formats.to_dot(merged))
+        _write_svg(view.svg, dot_text)
     if view.as_json:
         print(json.dumps(formats.to_json(merged, {"node_problems": problems}), indent=1))
         return
