@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from dotdbg.common import holding
-from dotdbg.common.output import reporter
+from dotdbg.common.output import Report, reporter
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
 from dotdbg.gpu.cuda import CUDA_ERROR_OUT_OF_MEMORY, CudaError, CudaUnavailable
@@ -27,8 +27,6 @@ GRANULARITY = 2 * 2**20  # the driver hands out device memory in 2 MiB pages
 MAX_CHUNK = 2**30
 MAX_STALLS = 3  # allocations in a row that did not lower free memory
 CONTEXT_COST = "300-500M"
-
-Report = Callable[[str], None]
 
 
 say = reporter("gpu-fill")
