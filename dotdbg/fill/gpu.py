@@ -19,7 +19,7 @@ from dotdbg.common.output import Report, reporter
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
 from dotdbg.gpu.cuda import CUDA_ERROR_OUT_OF_MEMORY, CudaError, CudaUnavailable
-from dotdbg.gpu.devices import parse_visible_devices, select_devices
+from dotdbg.gpu.devices import parse_visible_devices, select_devices, uuid_body
 from dotdbg.gpu.nvml import GpuReader
 from dotdbg.gpu.nvml import NvmlReader as RealNvml
 
@@ -65,8 +65,7 @@ class SharedNvmlReader:
 
     def memory(self, uuid: str) -> GpuMemory | None:
         for device in self.reader.read().devices:
-            # NVML names devices "GPU-<uuid>" or "MIG-<uuid>"; CUDA gives the bare uuid.
-            if device.uuid.partition("-")[2] == uuid:
+            if uuid_body(device.uuid) == uuid:  # CUDA gives the bare uuid
                 return GpuMemory(device.free_bytes, device.total_bytes)
         return None
 
