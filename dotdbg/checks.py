@@ -20,6 +20,7 @@ from dotdbg.config.model import Config
 from dotdbg.paths import Paths
 from dotdbg.render import Rendered
 from dotdbg.shells import ShellTarget, target_named
+from dotdbg.state import digest
 
 KEEP = 64  # keys kept, newest last: a few configs' worth of each shell
 KEEP_RENDERS = 8
@@ -94,10 +95,6 @@ def remember(paths: Paths, rendered: Rendered) -> None:
     _remember_render(paths, rendered)
 
 
-def text_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-
-
 def known_renders(paths: Paths) -> dict[str, dict[str, str]]:
     """render key → {file name: sha256 of its text}; {} when missing or unreadable."""
     try:
@@ -112,7 +109,7 @@ def _remember_render(paths: Paths, rendered: Rendered) -> None:
         return
     renders = known_renders(paths)
     renders.pop(rendered.key, None)
-    renders[rendered.key] = {name: text_digest(text) for name, text in rendered.files.items()}
+    renders[rendered.key] = {name: digest(text) for name, text in rendered.files.items()}
     kept = dict(list(renders.items())[-KEEP_RENDERS:])
     data = json.dumps(kept, indent=1).encode()
     with contextlib.suppress(OSError):

@@ -14,7 +14,6 @@ through ``dotdbg.runner``, so errors, Ctrl-C and a closed pipe give the same exi
 
 from __future__ import annotations
 
-import os
 import sys
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -53,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run(_print_version, "dotdbg")
     at = next((i for i, arg in enumerate(args) if arg not in GLOBAL_FLAGS), len(args))
-    verbose = "--verbose" in args[:at] or os.environ.get("DOTDBG_VERBOSE") == "1"
+    verbose = "--verbose" in args[:at]  # DOTDBG_VERBOSE=1: dotdbg.runner reads it
     if at < len(args) and args[at] in FAST:
         name = args[at]
         return run_fast(name, args[at + 1 :], f"dotdbg {name}", "dotdbg", verbose)
@@ -72,7 +71,7 @@ def _print_version() -> int:
 def helper(name: str, argv: list[str] | None = None) -> int:
     """A stand-alone script (``memlimit …``): the same command, under its own name."""
     args = sys.argv[1:] if argv is None else argv
-    return run_fast(name, args, name, name, os.environ.get("DOTDBG_VERBOSE") == "1")
+    return run_fast(name, args, name, name, verbose=False)
 
 
 def run_fast(name: str, args: list[str], prog: str, program: str, verbose: bool) -> int:

@@ -25,20 +25,13 @@ def temp_file_pid(name: str) -> int | None:
     return int(match["pid"]) if match["pid"] else 0
 
 
-def real_target(path: Path) -> Path:
-    """Where writing ``path`` must land: a symlinked ~/.bashrc (stow, chezmoi, yadm) is edited
-    at its target, never replaced by a regular file."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
-
-
-def atomic_write(path: Path, data: bytes, mode: int | None = None, *, follow: bool = True) -> None:
-    """Write ``data`` to ``path`` through a temp file in the same directory, fsync, rename.
+def atomic_write(target: Path, data: bytes, mode: int | None = None) -> None:
+    """Write ``data`` to ``target`` through a temp file in the same directory, fsync, rename.
 
     The file keeps its mode, owner and group (or gets ``mode``; a new file gets
-    ``new_file_mode()``). ``follow``: a symlink stays and its target is rewritten; without it
-    (dotdbg's own state files) a symlink is replaced, never followed.
+    ``new_file_mode()``). A symlink at ``target`` is replaced, never followed (the caller
+    resolves one it means to follow: ``HomeFS.real_target``).
     """
-    target = real_target(path) if follow else path
     existing = _lstat(target)
     regular = existing is not None and stat.S_ISREG(existing.st_mode)
     if mode is None:
@@ -110,13 +103,14 @@ def umask() -> int:
 
 
 def new_file_mode() -> int:
-    """The mode of a file dotdbg creates: 0666 less the umask, as from any editor, and never
-    writable by others whatever the umask: bash sources these files."""
-    return 0o666 & ~umask() & ~0o022
+    """The mode of a file dotdbg creates on this machine (``created_mode`` of 0666)."""
+    return created_mode(0o666, umask())
 
 
-def new_dir_mode() -> int:
-    return 0o777 & ~umask() & ~0o022
+def created_mode(base: int, mask: int) -> int:
+    """``base`` (0666 a file, 0777 a directory) less the umask ``mask``, as from any editor,
+    and never writable by others whatever the umask: bash sources these files."""
+    return base & ~mask & ~0o022
 
 
 def fsync_dir(directory: Path) -> None:

@@ -161,12 +161,10 @@ class HomeFS(ABC):
         return self.realpath(path) if info is not None and info.is_symlink else path
 
     def new_file_mode(self) -> int:
-        """0666 less the umask, as from any editor, never writable by others: bash sources
-        these files."""
-        return 0o666 & ~self.umask() & ~0o022
+        return fileops.created_mode(0o666, self.umask())
 
     def new_dir_mode(self) -> int:
-        return 0o777 & ~self.umask() & ~0o022
+        return fileops.created_mode(0o777, self.umask())
 
     def missing_dirs(self, directory: Path) -> list[Path]:
         """The directories up to ``directory`` that do not exist yet, outermost first."""
@@ -234,7 +232,7 @@ class LocalFS(HomeFS):
     def write_atomic(
         self, path: Path, data: bytes, mode: int | None = None, *, follow: bool = True
     ) -> None:
-        fileops.atomic_write(path, data, mode, follow=follow)
+        fileops.atomic_write(self.real_target(path) if follow else path, data, mode)
 
     def write_new(self, path: Path, data: bytes) -> None:
         fileops.write_private(path, data)

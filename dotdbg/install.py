@@ -15,7 +15,7 @@ from pathlib import Path
 
 from dotdbg import blocks
 from dotdbg.backup import Contents, read_backup, step_back, verified_copy
-from dotdbg.checks import check_rendered, known_renders, remember, text_digest
+from dotdbg.checks import check_rendered, known_renders, remember
 from dotdbg.commandnames import COMMAND_NAMES
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
@@ -31,7 +31,7 @@ from dotdbg.plan import (
 )
 from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, render_key
 from dotdbg.shells import ShellTarget, generated_path, registered, target_named
-from dotdbg.state import State, block_files, read_manifest, read_state
+from dotdbg.state import State, block_files, digest, read_manifest, read_state
 from dotdbg.writer import apply, session
 from dotdbg.zshfish import left_out_warnings
 
@@ -79,7 +79,7 @@ def installed_render(
     files = {}
     for name in (*(target.generated for target in targets), INPUTRC_FILE, PDBRC_FILE):
         text = state.text(generated_path(paths, name))
-        if text is None or digests.get(name) != text_digest(text):
+        if text is None or digests.get(name) != digest(text):
             return None
         files[name] = text
     return Rendered(files, tuple(target.name for target in targets), key)

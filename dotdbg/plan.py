@@ -338,12 +338,13 @@ def accepted_blocks(
     """Every block dotdbg would write now into each file (~/.inputrc with and without the
     system include it adds to a file it creates)."""
     accepted: dict[Path, set[str]] = {path: set() for path in block_files(paths)}
-    for path, body in desired_blocks(paths, config, state, rendered).items():
+    desired = desired_blocks(paths, config, state, rendered)
+    for path, body in desired.items():
         if body is not None:
             accepted[path] |= {blocks.make_block(body)}
-    system = f"$include {SYSTEM_INPUTRC}\n"
-    for body in _bodies(accepted[paths.inputrc]):
-        bare = body.removeprefix(system)
+    if (inputrc := desired[paths.inputrc]) is not None:
+        system = f"$include {SYSTEM_INPUTRC}\n"
+        bare = inputrc.removeprefix(system)
         accepted[paths.inputrc] |= {blocks.make_block(bare), blocks.make_block(system + bare)}
     for path in paths.login_files:
         accepted[path].add(blocks.make_block(PROFILE_BODY))
@@ -351,12 +352,6 @@ def accepted_blocks(
         if body is not None:
             accepted[path].add(blocks.make_block(body, blocks.PATH))
     return accepted
-
-
-def _bodies(made: set[str]) -> set[str]:
-    """The bodies of blocks ``make_block`` made (the inverse of it)."""
-    prefix = f"{blocks.START}\n{blocks.NOTICE}\n"
-    return {block.removeprefix(prefix).removesuffix(f"{blocks.END}\n") for block in made}
 
 
 def drift_notes(paths: Paths, state: State) -> list[str]:

@@ -41,10 +41,7 @@ def run(work: Callable[[], int], program: str, verbose: bool = False) -> int:
             sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's own exit
         return code
     except DotdbgError as error:
-        if verbose or os.environ.get("DOTDBG_VERBOSE") == "1":
-            import traceback
-
-            traceback.print_exc()
+        _traceback_if(verbose)
         print("\n".join(error.lines(program)), file=sys.stderr)
         return error.exit_code
     except Stopped as stop:
@@ -56,10 +53,7 @@ def run(work: Callable[[], int], program: str, verbose: bool = False) -> int:
         _drop_stdout()
         return EXIT_BROKEN_PIPE
     except OSError as error:
-        if verbose or os.environ.get("DOTDBG_VERBOSE") == "1":
-            import traceback
-
-            traceback.print_exc()
+        _traceback_if(verbose)
         where = f"{error.filename}: " if error.filename else ""
         print(f"{program}: error: {where}{error.strerror or error}", file=sys.stderr)
         print(
@@ -70,6 +64,14 @@ def run(work: Callable[[], int], program: str, verbose: bool = False) -> int:
         return EXIT_USAGE
     finally:
         sys.stdout = stdout
+
+
+def _traceback_if(verbose: bool) -> None:
+    """The traceback of the error being handled, under ``--verbose`` or ``DOTDBG_VERBOSE=1``."""
+    if verbose or os.environ.get("DOTDBG_VERBOSE") == "1":
+        import traceback
+
+        traceback.print_exc()
 
 
 class WholeWrites:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import errno
 from collections.abc import Iterator
+from pathlib import Path
 
 from dotdbg.errors import DotdbgError
 from dotdbg.homefs import NOT_PLAIN
@@ -17,12 +18,7 @@ def ensure_state_dir(paths: Paths) -> None:
     holds the backups that restore writes back into the home."""
     fs, directory = paths.fs, paths.state_dir
     shown = paths.display(directory)
-    blocker = fs.blocking_file(directory)
-    if blocker is not None:
-        raise DotdbgError(
-            f"{blocker} is a file where dotdbg needs a directory, so dotdbg changed nothing",
-            hint=f"move it away (mv {blocker} {blocker}.old), then run it again",
-        )
+    refuse_blocked(paths, directory)
     try:  # concurrent runs may create them at the same time: before the lock
         fs.make_dirs(fs.missing_dirs(directory.parent), exist_ok=True)
         fs.make_dirs(fs.missing_dirs(directory), mode=0o700, exist_ok=True)
@@ -39,6 +35,16 @@ def ensure_state_dir(paths: Paths) -> None:
             hint=f"move it away (mv {shown} {shown}.old), then run it again",
         )
     _check_private(paths, info.uid, info.permissions)
+
+
+def refuse_blocked(paths: Paths, directory: Path) -> None:
+    """An error when a file stands where ``directory`` or one of its parents must be."""
+    blocker = paths.fs.blocking_file(directory)
+    if blocker is not None:
+        raise DotdbgError(
+            f"{blocker} is a file where dotdbg needs a directory, so dotdbg changed nothing",
+            hint=f"move it away (mv {blocker} {blocker}.old), then run it again",
+        )
 
 
 def _check_private(paths: Paths, uid: int, permissions: int) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from dotdbg.backup import Saving, digest_bytes, encoded, make_backup, new_name, prune, publish
+from dotdbg.backup import Saving, encoded, make_backup, new_name, prune, publish
 from dotdbg.errors import DotdbgError
 from dotdbg.homefs import FileInfo
 from dotdbg.journal import Journal, Step, now, remove_journal, write_journal
@@ -23,8 +23,8 @@ from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
 from dotdbg.plan import Change, Plan
 from dotdbg.recover import recover, roll_back
-from dotdbg.state import read_manifest, save_manifest
-from dotdbg.statedir import run_lock
+from dotdbg.state import digest, read_manifest, save_manifest
+from dotdbg.statedir import refuse_blocked, run_lock
 
 
 @contextlib.contextmanager
@@ -74,12 +74,7 @@ def _check_owned(paths: Paths, shown: str, info: FileInfo) -> None:
 
 
 def _check_directory(paths: Paths, directory: Path) -> None:
-    blocker = paths.fs.blocking_file(directory)
-    if blocker is not None:
-        raise DotdbgError(
-            f"{blocker} is a file where dotdbg needs a directory, so dotdbg changed nothing",
-            hint=f"move it away (mv {blocker} {blocker}.old), then run it again",
-        )
+    refuse_blocked(paths, directory)
     directory = _existing_parent(paths, directory)
     if not paths.fs.can_write(directory):
         raise DotdbgError(
@@ -171,7 +166,7 @@ def _with_dirs(manifest: dict[str, Any] | None, dirs: list[Path]) -> dict[str, A
 
 def _step(change: Change) -> Step:
     def sha(text: str | None) -> str | None:
-        return None if text is None else digest_bytes(encoded(text))
+        return None if text is None else digest(text)
 
     return Step(change.path, sha(change.before), sha(change.after))
 

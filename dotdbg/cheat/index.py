@@ -185,11 +185,6 @@ class Catalog:
         self.index.save(self.complete)
 
 
-def load_sheets(cheatpaths: list[Cheatpath], index: Index, warn: Warn) -> list[SheetFile]:
-    """Every readable sheet file in merge order; skipped files are reported through ``warn``."""
-    return Catalog(cheatpaths, index, warn).load()
-
-
 def _reader(path: str) -> Callable[[], CachedSheet | Skipped]:
     return lambda: _cached_record(path)
 

@@ -181,7 +181,10 @@ def _bash_errors(path: str, syntax: str, entries: list[tuple[str, str, int]]) ->
 
 def bash_error(script: str) -> str:
     """What ``bash -n`` says (a warning counts: an unclosed here-document only warns)."""
-    done = subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True)
+    # errors="replace": past an unterminated `[[ '` bash names byte 0xff, which is not UTF-8
+    done = subprocess.run(
+        ["bash", "-n"], input=script, capture_output=True, text=True, errors="replace"
+    )
     return done.stderr.strip() or (f"bash -n exited {done.returncode}" if done.returncode else "")
 
 

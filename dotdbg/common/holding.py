@@ -10,9 +10,10 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from types import FrameType
 
+from dotdbg.common.output import Report
 from dotdbg.errors import Stopped
 
 __all__ = ["STOP_SIGNALS", "Stopped", "hold", "hold_announced", "stop_on_signals"]
@@ -42,7 +43,7 @@ def hold(seconds: float | None) -> None:
         time.sleep(max(0.0, min(remaining, 3600.0)))
 
 
-def hold_announced(seconds: float | None, what: str, report: Callable[[str], None]) -> None:
+def hold_announced(seconds: float | None, what: str, report: Report) -> None:
     until = "until Ctrl-C or SIGTERM" if seconds is None else f"for {seconds:g}s (or to Ctrl-C)"
     report(f"holding {what} (pid {os.getpid()}) {until}")
     hold(seconds)

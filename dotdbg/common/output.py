@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 TYPE_CHECKING = False  # the typing module costs milliseconds on the fast paths; mypy knows this
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from rich.console import Console
+
+Report = Callable[[str], None]  # a say(text): one line to the user
 
 
 def said(program: str, text: str) -> str:
     return f"{program}: {text}"
 
 
-def reporter(program: str) -> Callable[[str], None]:
+def reporter(program: str) -> Report:
     """A ``say(text)`` printing ``program: text`` on stderr, flushed (a fill may run for hours)."""
 
     def say(text: str) -> None:

@@ -100,7 +100,6 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         functions=tuple(
             Function(
                 **item,
-                user_body=item["name"] in user_keys["body"],
                 user_keys=frozenset(
                     key for key, names in user_keys.items() if item["name"] in names
                 ),

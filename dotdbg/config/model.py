@@ -29,15 +29,19 @@ class Function:
     body: str
     desc: str
     pack: str
-    user_body: bool = False  # the body is written in the user's config, not dotdbg's defaults
     zsh: str | None = None  # a body for zsh in place of ``body``
     fish: str | None = None  # fish cannot read a bash body: without this, fish has no ``name``
     user_keys: frozenset[str] = frozenset()  # which of body, zsh and fish the user wrote
 
+    @property
+    def user_body(self) -> bool:
+        """Whether the body is written in the user's config, not dotdbg's defaults."""
+        return "body" in self.user_keys
+
     def user_wrote(self, shell: str) -> bool:
         """Whether the body ``shell`` gets comes from the user's config (it is checked)."""
         own = {"zsh": self.zsh, "fish": self.fish}.get(shell)
-        return shell in self.user_keys if own is not None else "body" in self.user_keys
+        return shell in self.user_keys if own is not None else self.user_body
 
     def body_for(self, shell: str) -> str:
         """The body this shell gets ("" when there is none: the function is left out)."""

@@ -28,7 +28,7 @@ def loads(text: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Source:
-    """One TOML file: where it is, its text, and (lazily) its parsed tables."""
+    """One TOML file: where it is and its text (``parse`` reads its tables)."""
 
     path: Path
     text: str

@@ -13,11 +13,10 @@ import errno
 import os
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from dotdbg.common import holding
-from dotdbg.common.output import reporter
+from dotdbg.common.output import Report, reporter
 from dotdbg.common.sizes import format_size, parse_size
 from dotdbg.errors import DotdbgError
 from dotdbg.fill import private_tmp
@@ -26,8 +25,6 @@ from dotdbg.fill.noise import Noise
 MAX_ADJUSTMENTS = 8
 TOLERANCE_BLOCKS = 4  # metadata (extent trees, indirect blocks) moves the last few blocks
 RESERVED_SHARE = 0.5  # fallocate "worked" if at least this share of the request left f_bavail
-
-Report = Callable[[str], None]
 
 
 say = reporter("disk-fill")

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from dotdbg.common import holding
-from dotdbg.common.output import reporter
+from dotdbg.common.output import Report, reporter
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
 from dotdbg.gpu.cuda import CUDA_ERROR_OUT_OF_MEMORY, CudaError, CudaUnavailable
-from dotdbg.gpu.devices import parse_visible_devices, select_devices
+from dotdbg.gpu.devices import parse_visible_devices, select_devices, uuid_body
 from dotdbg.gpu.nvml import GpuReader
 from dotdbg.gpu.nvml import NvmlReader as RealNvml
 
@@ -27,8 +27,6 @@ GRANULARITY = 2 * 2**20  # the driver hands out device memory in 2 MiB pages
 MAX_CHUNK = 2**30
 MAX_STALLS = 3  # allocations in a row that did not lower free memory
 CONTEXT_COST = "300-500M"
-
-Report = Callable[[str], None]
 
 
 say = reporter("gpu-fill")
@@ -67,8 +65,7 @@ class SharedNvmlReader:
 
     def memory(self, uuid: str) -> GpuMemory | None:
         for device in self.reader.read().devices:
-            # NVML names devices "GPU-<uuid>" or "MIG-<uuid>"; CUDA gives the bare uuid.
-            if device.uuid.partition("-")[2] == uuid:
+            if uuid_body(device.uuid) == uuid:  # CUDA gives the bare uuid
                 return GpuMemory(device.free_bytes, device.total_bytes)
         return None
 

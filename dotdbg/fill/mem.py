@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dotdbg.common import child, holding
-from dotdbg.common.output import reporter
+from dotdbg.common.output import Report, reporter
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
 from dotdbg.fill.mem_budget import check_target, current_budget
@@ -28,8 +28,6 @@ from dotdbg.fill.noise import Noise
 MADV_POPULATE_WRITE = 23  # Linux 5.14; Python's mmap module does not name it yet
 RESIDENT_SHORTFALL = 0.9  # warn when a step grew RSS by less than this share of its size
 VICTIM_OOM_SCORE_ADJ = 1000
-
-Report = Callable[[str], None]
 
 
 say = reporter("mem-fill")

@@ -13,11 +13,11 @@ import ctypes
 import ctypes.util
 import os
 import shlex
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from dotdbg.common import child
+from dotdbg.common.output import Report
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
 
@@ -118,7 +118,7 @@ def run_with_private_tmp(plan: PrivateTmp, argv: list[str]) -> int:
         raise DotdbgError(error.message, hint=USERNS_HINT) from error
 
 
-def run_private_tmp(size: int, argv: list[str], report: Callable[[str], None]) -> int:
+def run_private_tmp(size: int, argv: list[str], report: Report) -> int:
     """Run ``argv`` over a private ``size`` tmpfs; its exit code as a shell shows it."""
     child.require_program(argv[0])
     privileged = has_cap_sys_admin(Path("/proc/self/status").read_text())

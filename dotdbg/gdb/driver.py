@@ -81,8 +81,14 @@ def break_in_argv(gdb: str, needs: Needs, program: Sequence[str], tui: bool) -> 
 
 def run_dump(argv: list[str], timeout: float) -> GdbDump:
     """Run gdb in batch mode; its threads, or a DumpFailure saying why there are none."""
+    # errors="replace": gdb's warnings quote the target's file names, which need not be UTF-8
     with subprocess.Popen(
-        argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
     ) as gdb:
         try:
             out, err = gdb.communicate(timeout=timeout)

@@ -95,11 +95,8 @@ def _check(request: Request) -> int:
         dump.process_record(request.pid)
         return check(interpreter.of_process(request.pid), Target(pid=request.pid))
     if request.core is not None:
-        from dotdbg.gdb import corefile
-
-        facts = corefile.inspect(request.core, request.exe)
-        found = interpreter.describe(facts.executable, facts.mapped)
-        return check(found, Target(core=request.core, executable=facts.executable))
+        target, found = _core_target(request.core, request.exe)
+        return check(found, target)
     assert request.exe is not None
     return check(interpreter.describe(request.exe), None)
 
@@ -123,8 +120,7 @@ def _ptrace_advice(pid: int, source: str) -> str:
         others = os.stat(f"/proc/{pid}").st_uid != os.getuid()
     except OSError:
         others = False
-    argv = [os.path.basename(sys.argv[0]), *sys.argv[1:]]
-    return pyspy.ptrace_advice(pyspy.read_ptrace_scope(), others, argv, source)
+    return pyspy.advice_here(others, source)
 
 
 def dump_pid(pid: int, via: str, timeout: float, as_json: bool) -> int:
@@ -167,11 +163,17 @@ def prompt_pid(pid: int, tui: bool) -> int:
 
 
 def prompt_core(core: str, exe: str | None, tui: bool) -> int:
+    target, found = _core_target(core, exe)
+    return prompt(target, found, tui)
+
+
+def _core_target(core: str, exe: str | None) -> tuple[Target, Interpreter]:
+    """The core file and its executable as a gdb target, and the interpreter that wrote it."""
     from dotdbg.gdb import corefile
 
     facts = corefile.inspect(core, exe)
     found = interpreter.describe(facts.executable, facts.mapped)
-    return prompt(Target(core=core, executable=facts.executable), found, tui)
+    return Target(core=core, executable=facts.executable), found
 
 
 def break_in(command: Sequence[str], tui: bool) -> int:

@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from dotdbg.common.output import Report
+
 FORWARDED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT})
 REQUEST = signal.SIGUSR1  # the shell's prompt asks for the reports (prompt.py)
 WATCHED = FORWARDED | {signal.SIGCHLD, REQUEST}
@@ -53,7 +55,7 @@ def supervise(
     pid: int,
     on_tick: Callable[[], None],
     tick_seconds: float,
-    say: Callable[[str], None],
+    say: Report,
     on_request: Callable[[], None] = lambda: None,
 ) -> int:
     """Wait status of ``pid``; runs ``on_tick`` every ``tick_seconds``, ``on_request`` when

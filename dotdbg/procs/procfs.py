@@ -121,6 +121,19 @@ def read_environ(pid: int) -> EnvFacts | None:
         return None
 
 
+def in_this_job(pid: int, job: str) -> bool:
+    """Started by a step of ``job`` on this node (several slurmd may share a host)."""
+    node = os.environ.get("SLURMD_NODENAME")
+    try:
+        raw = read_bytes(f"{PROC}/{pid}/environ")
+    except OSError:
+        return False
+    env = dict(entry.partition(b"=")[::2] for entry in raw.split(b"\0"))
+    if env.get(b"SLURM_JOB_ID", b"").decode() != job:
+        return False
+    return node is None or env.get(b"SLURMD_NODENAME", node.encode()).decode() == node
+
+
 @lru_cache(maxsize=256)
 def env_of_interpreter(path: str) -> str | None:
     """The venv or conda env an interpreter belongs to, by looking next to it on disk."""

@@ -218,11 +218,12 @@ def run(
         dumps.append(dump)
     denied = [dump for dump in dumps if dump.status == "denied"]
     if denied:
-        print(_advice_for(denied), file=sys.stderr)
+        others = any(dump.process.uid != os.getuid() for dump in denied)
+        print(advice_here(others), file=sys.stderr)
     return 0 if all(dump.status == "ok" for dump in dumps) else 1
 
 
-def _advice_for(denied: list[Dump]) -> str:
-    others = any(dump.process.uid != os.getuid() for dump in denied)
+def advice_here(others: bool, tool: str = "py-spy") -> str:
+    """``ptrace_advice`` for this machine's ptrace_scope and the command line that was refused."""
     command_line = [os.path.basename(sys.argv[0]), *sys.argv[1:]]
-    return ptrace_advice(read_ptrace_scope(), others, command_line)
+    return ptrace_advice(read_ptrace_scope(), others, command_line, tool)

@@ -83,17 +83,4 @@ def select(
     found = pyspy.select_targets(pattern, tree, all_users)
     if job is None:
         return found
-    return [process for process in found if in_this_job(process.pid, job)]
-
-
-def in_this_job(pid: int, job: str) -> bool:
-    """Started by a step of ``job`` on this node (several slurmd may share a host)."""
-    node = os.environ.get("SLURMD_NODENAME")
-    try:
-        raw = procfs.read_bytes(f"{procfs.PROC}/{pid}/environ")
-    except OSError:
-        return False
-    env = dict(entry.partition(b"=")[::2] for entry in raw.split(b"\0"))
-    if env.get(b"SLURM_JOB_ID", b"").decode() != job:
-        return False
-    return node is None or env.get(b"SLURMD_NODENAME", node.encode()).decode() == node
+    return [process for process in found if procfs.in_this_job(process.pid, job)]

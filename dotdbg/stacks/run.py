@@ -4,15 +4,14 @@ ssh, or from a file), merge them, print them."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
@@ -20,6 +19,9 @@ from dotdbg.pyspy import dump as pyspy
 from dotdbg.stackrecord import RecordError, StackRecord, read, write
 from dotdbg.stacks import local
 from dotdbg.stacks.job import START_SLACK, Gathered, Target, collect, run_everywhere
+
+if TYPE_CHECKING:
+    from dotdbg.stacks.merge import Merged
 
 EXIT_STOPPED_SIGNALS = (2, 15, 1)  # SIGINT, SIGTERM, SIGHUP: py-spy children die with dotdbg
 
@@ -90,6 +92,12 @@ def gather(options: DumpOptions, target: Target | None) -> Gathered:
     return collect(run_everywhere(target, argv, budget), argv, budget)
 
 
+def _gather_stoppable(options: DumpOptions, target: Target | None) -> Gathered:
+    """``gather``, with py-spy's children stopped when dotdbg is interrupted."""
+    with stop_on_signals(EXIT_STOPPED_SIGNALS):
+        return gather(options, target)
+
+
 def read_file(path: str) -> list[StackRecord]:
     """Records from a JSON Lines file (``-``: standard input), e.g. ``dotdbg gdb --json``."""
     try:
@@ -113,24 +121,24 @@ def samples_in(records: list[StackRecord]) -> int:
 
 def pyspy_json(options: DumpOptions, target: Target | None) -> int:
     """One record per line per process and sample; 0 when every dump worked."""
-    with stop_on_signals(EXIT_STOPPED_SIGNALS):
-        gathered = gather(options, target)
+    gathered = _gather_stoppable(options, target)
     write(gathered.records, sys.stdout)
     sys.stdout.flush()
-    for problem in gathered.problems:
-        print(f"dotdbg: {problem}", file=sys.stderr)
-    failed = any(record.error for record in gathered.records)
-    return 1 if gathered.problems or failed or not gathered.records else 0
+    return _problems_said(gathered)
 
 
 def pyspy_text(options: DumpOptions, target: Target | None) -> int:
     """The dumps as py-spy prints them, one titled section per process, from every node."""
     from dotdbg.stacks.render import dump_text
 
-    with stop_on_signals(EXIT_STOPPED_SIGNALS):
-        gathered = gather(options, target)
+    gathered = _gather_stoppable(options, target)
     for record in gathered.records:
         print(dump_text(record), flush=True)
+    return _problems_said(gathered)
+
+
+def _problems_said(gathered: Gathered) -> int:
+    """Each node's problem on stderr; the exit code: 0 when every dump worked."""
     for problem in gathered.problems:
         print(f"dotdbg: {problem}", file=sys.stderr)
     failed = any(record.error for record in gathered.records)
@@ -143,8 +151,7 @@ def stacks(
     if from_file is not None:
         gathered = Gathered(read_file(from_file), [], [])
     else:
-        with stop_on_signals(EXIT_STOPPED_SIGNALS):
-            gathered = gather(options, target)
+        gathered = _gather_stoppable(options, target)
     from dotdbg.stacks.merge import merge_samples
 
     records = gathered.records
@@ -166,15 +173,14 @@ def _split_samples(records: list[StackRecord]) -> list[list[StackRecord]]:
     return rounds
 
 
-def _show(merged: object, problems: list[str], view: View) -> None:
+def _show(merged: Merged, problems: list[str], view: View) -> None:
     from dotdbg.stacks import formats, render
-    from dotdbg.stacks.merge import Merged
 
-    assert isinstance(merged, Merged)
+    dot_text = formats.to_dot(merged) if view.dot is not None or view.svg is not None else ""
     if view.dot is not None:
-        _write_atomic(view.dot, formats.to_dot(merged))
+        _write_atomic(view.dot, dot_text)
     if view.svg is not None:
-        _write_svg(view.svg, formats.to_dot(merged))
+        _write_svg(view.svg, dot_text)
     if view.as_json:
         print(json.dumps(formats.to_json(merged, {"node_problems": problems}), indent=1))
         return
@@ -189,11 +195,10 @@ def _show(merged: object, problems: list[str], view: View) -> None:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    directory = path.parent if str(path.parent) else Path(".")
+    from dotdbg.fileops import atomic_write
+
     try:
-        with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, suffix=".tmp") as out:
-            out.write(text)
-        os.replace(out.name, path)
+        atomic_write(path, text.encode())
     except OSError as error:
         raise DotdbgError(f"cannot write {path}: {error.strerror}") from None
 

@@ -63,9 +63,8 @@ class Watcher:
         """One scan; with a terminal ``height``, PSS is read only for the rows that fit."""
         processes = self._scanner.scan()
         if self.options.in_job is not None:
-            from dotdbg.stacks.local import in_this_job
-
-            processes = [p for p in processes if in_this_job(p.pid, self.options.in_job)]
+            job = self.options.in_job
+            processes = [p for p in processes if procfs.in_this_job(p.pid, job)]
         now, uptime = self._clock(), procfs.uptime_seconds()
         gpu = self._gpu.snapshot()
         unattributable = gpu.attribution_problem(procfs.pid_exists) if gpu.available else ""

@@ -9,7 +9,7 @@ import pytest
 
 from dotdbg.cheat.cache import Index
 from dotdbg.cheat.cheatpaths import Cheatpath
-from dotdbg.cheat.index import load_sheets
+from dotdbg.cheat.index import Catalog
 from dotdbg.cheat.search import Sheet, lookup, merge
 from dotdbg.paths import resource_dir
 
@@ -27,7 +27,7 @@ LOOKUPS = [
 @pytest.fixture(scope="module")
 def sheets() -> dict[str, Sheet]:
     builtin = Cheatpath("builtin", str(resource_dir("cheatsheets")), readonly=True)
-    return merge(load_sheets([builtin], Index(""), lambda path, problem: None))
+    return merge(Catalog([builtin], Index(""), lambda path, problem: None).load())
 
 
 @pytest.mark.parametrize("words", LOOKUPS)

@@ -65,6 +65,20 @@ def test_lint_reports_each_problem_where_it_is(personal_dir: Path, run_cheat: Ru
     assert done.stderr == "dotdbg: 1 sheet file: 8 errors, 2 warnings\n"
 
 
+def test_lint_reports_a_bash_error_that_names_a_byte_not_utf8(
+    personal_dir: Path, run_cheat: RunCheat
+) -> None:
+    """Past an unterminated `[[ '` bash's message holds byte 0xff: one error line, no traceback."""
+    sheet = write_sheet(personal_dir, "qqbyte", "---\nsyntax: bash\n---\n# test it\n[[ '\n")
+    done = run_cheat("--lint", "qqbyte")
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert any(
+        line.startswith(f"{sheet}:5:") and "error: bash: " in line
+        for line in done.stdout.splitlines()
+    ), done.stdout
+
+
 def test_lint_reports_malformed_front_matter(personal_dir: Path, run_cheat: RunCheat) -> None:
     sheet = write_sheet(personal_dir, "qqfm", "---\ntags [a]\n---\n# x\necho x\n")
     done = run_cheat("--lint", "qqfm")

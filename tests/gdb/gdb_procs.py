@@ -14,14 +14,13 @@ from pathlib import Path
 
 from dotdbg.gdb import tracee
 from dotdbg.stackrecord import Frame, StackRecord, from_json
+from tests.infra.spawner import BIN
 
-BIN = Path(sys.executable).parent
 DOTDBG = str(BIN / "dotdbg")
 # Debian's interpreter: python3-dbg gives it its gdb extension and debug symbols
 SYSTEM_PYTHON = "/usr/bin/python3"
 # the venv's base interpreter (pyenv's here): its own python-gdb.py sits beside it
 VENV_BASE_PYTHON = os.path.realpath(sys.executable)
-AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 WITHOUT_PTRACE = ["setpriv", "--bounding-set=-sys_ptrace", "--inh-caps=-sys_ptrace"]
 
 # Blocked inside a C call on two threads: the main thread sorts with libc's qsort, whose
@@ -144,6 +143,7 @@ def assert_in_order(frames: Iterable[Frame], *wanted: Match) -> None:
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 15.0) -> None:
+    """tests.infra.spawner's, polled ten times as often: a tracer may stay attached briefly."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {condition}"

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from gdb_procs import (
-    AS_NOBODY,
     BLOCKED,
     DOTDBG,
     MANY_THREADS,
@@ -33,6 +32,7 @@ from gdb_procs import (
 )
 
 from dotdbg.gdb import run, tracee
+from tests.infra.spawner import AS_NOBODY
 
 IS_ROOT = os.getuid() == 0
 PTRACE_ATTACH = 16

@@ -14,7 +14,7 @@ from pystack.types import LocationInfo, NativeFrame, PyCodeObject, PyFrame, PyTh
 
 from dotdbg.errors import DotdbgError
 from dotdbg.gdb import elf, extension, forked, frames, interpreter, needs, program, run
-from dotdbg.gdb.driver import parse_dump
+from dotdbg.gdb.driver import parse_dump, run_dump
 from dotdbg.gdb.interpreter import Interpreter
 from dotdbg.gdb.pystack_dump import DumpFailure, merge
 from dotdbg.stackrecord import Frame, StackRecord, Thread, read, write
@@ -300,6 +300,14 @@ def test_gdb_output_without_a_stack_says_why() -> None:
     with pytest.raises(DumpFailure) as gone:
         parse_dump("", "ptrace: No such process.\n")
     assert gone.value.kind == "gone"
+
+
+def test_gdb_output_that_is_not_utf8_is_a_failure_not_a_traceback() -> None:
+    script = "printf 'warning: cannot read /lib/caf\\351.so\\n' >&2"
+    with pytest.raises(DumpFailure) as failed:
+        run_dump(["sh", "-c", script], timeout=10)
+    assert failed.value.kind == "unreadable"
+    assert "/lib/caf\ufffd.so" in failed.value.reason
 
 
 def test_stack_records_round_trip(tmp_path: Path) -> None:

@@ -159,16 +159,18 @@ class Spawner:
 
     def start(self, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
         """Start argv in a session of its own and wait until it prints "ready"."""
-        proc = subprocess.Popen(
-            argv,
-            stdout=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-            env=env,
-        )
-        self.started.append(proc)
+        proc = self._popen(argv, env, stdin=None)
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "ready", f"{argv} did not start"
+        return proc
+
+    def _popen(
+        self, argv: list[str], env: dict[str, str] | None, stdin: int | None
+    ) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            argv, stdin=stdin, stdout=subprocess.PIPE, text=True, start_new_session=True, env=env
+        )
+        self.started.append(proc)
         return proc
 
     def python(self, code: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
@@ -177,15 +179,7 @@ class Spawner:
 
     def stepped(self, argv: list[str], env: dict[str, str] | None = None) -> Stepped:
         """Start argv, which prints "ready" and then one more "ready" per ``step``."""
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-            env=env,
-        )
-        self.started.append(proc)
+        proc = self._popen(argv, env, stdin=subprocess.PIPE)
         assert proc.stdout is not None
         answer = proc.stdout.readline()
         if answer.startswith("unsupported"):
