@@ -114,10 +114,16 @@ def safe_host(host: str) -> str:
 
 # The guard: it blocks reading a FIFO until the script's end closes fd 9 (which the session's
 # shell does not inherit), then removes the session dir, whatever ended the script.
+# The session's script killed (-9, a dropped connection): the guard, reading a FIFO only that
+# script holds open, wakes and removes the directory. The cheat archive may still be unpacking
+# into it (rm -rf then fails on a directory tar just filled), so it tries again, ten times.
 GUARD = (
-    'mkfifo "$d/.guard" && { (trap "" HUP INT TERM; read x <"$d/.guard"; rm -rf "$d") '
+    'mkfifo "$d/.guard" && { (trap "" HUP INT TERM; read x <"$d/.guard"; '
+    'for i in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$d"; [ -e "$d" ] || break; sleep 0.2; done) '
     '</dev/null >/dev/null 2>&1 & }; exec 9>"$d/.guard"'
 )
+# The session's end: the cheat archive's unpacking ($u) is waited for, then the directory goes.
+CLEANUP = 'c() { [ -z "$u" ] || wait "$u" 2>/dev/null; rm -rf "$d"; }'
 
 
 def remote_script(
@@ -137,7 +143,7 @@ def remote_script(
         "umask 077",
         'd=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-ssh.XXXXXXXXXX") || '
         f'{{ echo "{where} mktemp -d failed: no private directory for the session" >&2; exit 1; }}',
-        'c() { rm -rf "$d"; }',
+        CLEANUP,
         "trap c EXIT",
         'trap "exit 129" HUP',
         'trap "exit 130" INT',
@@ -147,6 +153,7 @@ def remote_script(
         f'{{ echo "{where} cannot write the session files in $d" >&2; exit 1; }}',
         *_choose_steps(safe_host(host), packed),
         f'{{ (printf %s {archive} | base64 -d | gzip -dc | tar -xf - -C "$d") 9>&- & }}',
+        "u=$!",
         *_start_steps(safe_host(host), where, packed),
     ]
     return "; ".join(steps)
