@@ -263,41 +263,18 @@ def _probe(function: Function, wrapped: bool, extglob: bool, aliases: Mapping[st
     return "\n".join(lines) + "\n" + definition
 
 
-def _parse_all(scripts: list[str], at_once: int = 16) -> list[str]:
+def _parse_all(scripts: list[str]) -> list[str]:
     """Each script read by bash (which runs only the lines before its ``set -n``): its first
-    complaint, or "" when it parses without one. A few bash processes run at a time."""
-    said: list[str] = []
+    complaint, or "" when it parses without one."""
+    from dotdbg.shellparse import stderr_of_each
+
     env = {key: value for key, value in os.environ.items() if key.startswith(("LANG", "LC_"))}
     bash = shutil.which("bash") or "/bin/bash"
-    for start in range(0, len(scripts), at_once):
-        batch = scripts[start : start + at_once]
-        try:
-            running = [
-                subprocess.Popen(
-                    [bash, "--norc", "--noprofile", "-s"],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.PIPE,
-                    env={**env, "PATH": "/nonexistent"},
-                    text=True,
-                )
-                for _ in batch
-            ]
-            outputs = [
-                proc.communicate(script, timeout=TIMEOUT)
-                for proc, script in zip(running, batch, strict=True)
-            ]
-        except (OSError, subprocess.TimeoutExpired) as error:
-            why = error.strerror if isinstance(error, OSError) else "no answer"
-            raise DotdbgError(
-                f"cannot run bash to check the functions of the config: {why}, so dotdbg "
-                "changed nothing",
-                hint="run the command again",
-            ) from None
-        for proc, (_, err) in zip(running, outputs, strict=True):
-            clean = proc.returncode == 0 and not err.strip()
-            said.append("" if clean else _first_complaint(err))
-    return said
+    argv = [bash, "--norc", "--noprofile", "-s"]
+    done = stderr_of_each(
+        argv, scripts, {**env, "PATH": "/nonexistent"}, "the functions of the config"
+    )
+    return ["" if code == 0 and not err.strip() else _first_complaint(err) for code, err in done]
 
 
 def _first_complaint(stderr: str) -> str:

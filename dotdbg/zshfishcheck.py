@@ -13,16 +13,14 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 from collections.abc import Sequence
 
 from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
 from dotdbg.render import shquote
+from dotdbg.shellparse import stderr_of_each
 from dotdbg.zshfish import kept_functions
 
-TIMEOUT = 60  # seconds, for a batch of parses
-AT_ONCE = 16  # parsers running at a time
 # The parsers, reading stdin; zsh parses only after the ``setopt no_exec`` each script holds.
 ZSH = ("zsh", "-f", "-s")
 FISH = ("fish", "--no-config", "--no-execute")
@@ -100,39 +98,9 @@ def parse_all(argv: Sequence[str], scripts: Sequence[str]) -> list[str]:
     env = {key: value for key, value in os.environ.items() if key.startswith(("LANG", "LC_"))}
     env["PATH"] = "/nonexistent"
     env["HOME"] = "/nonexistent"  # fish would create ~/.config/fish; nothing is read from it
-    said: list[str] = []
-    for start in range(0, len(scripts), AT_ONCE):
-        said += _parse_batch([program, *argv[1:]], scripts[start : start + AT_ONCE], env)
-    return said
-
-
-def _parse_batch(argv: Sequence[str], batch: Sequence[str], env: dict[str, str]) -> list[str]:
-    """``argv``: the parser by its full path, found once by ``parse_all``."""
-    shell = os.path.basename(argv[0])
-    try:
-        running = [
-            subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                env=env,
-                text=True,
-                errors="surrogateescape",
-            )
-            for _ in batch
-        ]
-        outputs = [p.communicate(s, timeout=TIMEOUT) for p, s in zip(running, batch, strict=True)]
-    except (OSError, subprocess.TimeoutExpired) as error:
-        why = error.strerror if isinstance(error, OSError) else "no answer"
-        raise DotdbgError(
-            f"cannot run {shell} to check the generated file: {why}, so dotdbg changed nothing",
-            hint="run the command again",
-        ) from None
-    return [
-        "" if proc.returncode == 0 and not err.strip() else _first_line(shell, err)
-        for proc, (_, err) in zip(running, outputs, strict=True)
-    ]
+    shell = os.path.basename(program)
+    done = stderr_of_each([program, *argv[1:]], scripts, env, "the generated file")
+    return ["" if code == 0 and not err.strip() else _first_line(shell, err) for code, err in done]
 
 
 def _first_line(shell: str, stderr: str) -> str:

@@ -1,0 +1,60 @@
+"""Scripts read by a shell told to parse only, a few shells at a time: the one runner behind
+the function-body probes of bash (bashcheck), zsh and fish (zshfishcheck)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+
+from dotdbg.errors import DotdbgError
+
+TIMEOUT = 60  # seconds, for a batch of parses
+AT_ONCE = 16  # parsers running at a time
+
+
+def stderr_of_each(
+    argv: Sequence[str], scripts: Sequence[str], env: Mapping[str, str], what: str
+) -> list[tuple[int, str]]:
+    """Each script on the stdin of ``argv`` (the parser by its full path): its exit status and
+    what it said on stderr. When a parser cannot start or does not answer, the ones already
+    running are killed and reaped, and the error names ``what`` was being checked."""
+    said: list[tuple[int, str]] = []
+    for start in range(0, len(scripts), AT_ONCE):
+        said += _batch(argv, scripts[start : start + AT_ONCE], env, what)
+    return said
+
+
+def _batch(
+    argv: Sequence[str], batch: Sequence[str], env: Mapping[str, str], what: str
+) -> list[tuple[int, str]]:
+    running: list[subprocess.Popen[str]] = []
+    try:
+        for _ in batch:
+            running.append(_parser(argv, env))
+        outputs = [p.communicate(s, timeout=TIMEOUT) for p, s in zip(running, batch, strict=True)]
+    except (OSError, subprocess.TimeoutExpired) as error:
+        for proc in running:  # nothing is left running
+            proc.kill()
+            proc.wait()
+        why = error.strerror if isinstance(error, OSError) else "no answer"
+        raise DotdbgError(
+            f"cannot run {os.path.basename(argv[0])} to check {what}: {why}, so dotdbg changed "
+            "nothing",
+            hint="run the command again",
+        ) from None
+    return [(proc.returncode, err) for proc, (_, err) in zip(running, outputs, strict=True)]
+
+
+def _parser(argv: Sequence[str], env: Mapping[str, str]) -> subprocess.Popen[str]:
+    # errors="replace": a shell quotes the byte it choked on, which need not be UTF-8 (bash
+    # says 0xff past the end of an unterminated `[[ '`)
+    return subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+        errors="replace",
+    )

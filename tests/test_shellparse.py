@@ -1,0 +1,31 @@
+"""The one runner of shell parsers: each script's status and stderr, and nothing left running."""
+
+from __future__ import annotations
+
+import shutil
+
+import psutil
+import pytest
+
+from dotdbg import shellparse
+from dotdbg.errors import DotdbgError
+
+
+def test_each_script_gets_its_status_and_stderr() -> None:
+    bash = shutil.which("bash") or "/bin/bash"
+    done = shellparse.stderr_of_each([bash, "-n"], ["echo ok\n", "if\n"], {}, "x")
+    assert done[0] == (0, "")
+    assert done[1][0] != 0 and "syntax error" in done[1][1]
+
+
+def test_a_parser_that_does_not_answer_is_killed_with_the_rest_of_its_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(shellparse, "TIMEOUT", 0.3)
+    sleep = shutil.which("sleep") or "/bin/sleep"
+    with pytest.raises(DotdbgError, match="cannot run sleep to check the test file: no answer"):
+        shellparse.stderr_of_each([sleep, "30"], ["a", "b", "c"], {}, "the test file")
+    left = [child.cmdline() for child in psutil.Process().children(recursive=True)]
+    assert ["sleep", "30"] not in [
+        [c.rsplit("/", 1)[-1] for c in cmd[:1]] + cmd[1:] for cmd in left
+    ]
