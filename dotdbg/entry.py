@@ -40,6 +40,7 @@ FAST = {
     "alias": "dotdbg.commands.edits:ALIAS",
     "fn": "dotdbg.commands.edits:FN",
     "pack": "dotdbg.commands.edits:PACK_GROUP",
+    "which": "dotdbg.commands.which:COMMAND",
 }
 GLOBAL_FLAGS = ("--verbose",)
 
