@@ -1,7 +1,7 @@
-"""``dotdbg cheat``: its own small argument parser and main, so a lookup never loads typer.
+"""``dotdbg cheat``: its own small argument parser and main, standard library only.
 
-dotdbg.cli.entry routes ``dotdbg cheat ...`` here before importing the typer app. Nothing on this
-path may import typer, rich, jinja2, tomlkit or a YAML library; tests/cheat/test_cheat_imports.py
+It also runs in a dotdbg ssh session on the remote's python3. Nothing on this
+path may import rich, jinja2, tomlkit or a YAML library; tests/cheat/test_cheat_imports.py
 keeps it so.
 """
 

@@ -1,5 +1,5 @@
 """alias add/rm/on, fn add/rm/on and pack on/off: edits of the config, installed at once, on
-the fast command line (``dotdbg.cli.parser``: no typer). Messages go to stderr; stdout carries
+the command line (``dotdbg.cli.parser``). Messages go to stderr; stdout carries
 only the line that updates the running shell, so `eval "$(dotdbg alias add …)"` works."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """install, uninstall, status and diff: the commands that check and change the home, on the
-fast command line (``dotdbg.cli.parser``): they start without typer, and status and diff reuse
+command line (``dotdbg.cli.parser``); status and diff reuse
 the check `install` made of the same text (``dotdbg.checks``)."""
 
 from __future__ import annotations
