@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Argument, Command, Option
+from dotdbg.cli.parser import Argument, Command, Option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dotdbg.cmdline import Values
+    from dotdbg.cli.parser import Values
 
 DESCRIPTION = (
     "Asks the interpreter you would run (python on PATH, or --python) from the current "
