@@ -81,8 +81,10 @@ def _read_process(record: StackRecord, pid: int, via: str, timeout: float) -> Re
 
 def dump_core(core: str, exe: str | None, via: str, timeout: float) -> Result:
     facts = corefile.inspect(core, exe)
+    argv = tuple(facts.command.split())  # the kernel's psargs: argv joined, cut at 80 bytes
+    command = pycmdline.short_command(argv) if argv else facts.command
     record = StackRecord(
-        socket.gethostname(), facts.pid, facts.ppid, None, None, None, facts.command, "pystack"
+        socket.gethostname(), facts.pid, facts.ppid, None, None, None, command, "pystack"
     )
     notes = _missing_libraries(facts)
     found = interpreter.describe(facts.executable, facts.mapped)
