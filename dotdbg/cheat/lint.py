@@ -227,7 +227,9 @@ def programs_of(command: str) -> list[str]:
         words = list(lexer)
     except ValueError:  # an unclosed quote: bash -n reports it
         return []
-    programs, simple, redirected = [], [], False
+    programs: list[str] = []
+    simple: list[str] = []
+    redirected = False
     for word in [*words, ";"]:
         if redirected:  # the file of `> out.txt`, not a word of the command
             redirected = False

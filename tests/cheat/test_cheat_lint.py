@@ -102,6 +102,7 @@ def test_every_shipped_sheet_lints_clean_on_a_plain_path(run_cheat: RunCheat) ->
 
 
 MISSING = "---\nsyntax: bash\n---\n# run it\nqqnosuchprogram --flag\n"
+NOT_ON_PATH = "5:1: warning: 'qqnosuchprogram' is not on PATH on this machine\n"
 
 
 def test_a_missing_program_is_a_warning_only_in_a_sheet_the_user_edits(
@@ -110,7 +111,7 @@ def test_a_missing_program_is_a_warning_only_in_a_sheet_the_user_edits(
     mine = write_sheet(personal_dir, "qqmine", MISSING)
     write_sheet(community_dir, "qqtheirs", MISSING)
     done = run_cheat("--lint", "qqmine", "qqtheirs")
-    assert done.stdout == f"{mine}:5:1: warning: 'qqnosuchprogram' is not on PATH on this machine\n"
+    assert done.stdout == f"{mine}:{NOT_ON_PATH}"
     assert done.stderr == "dotdbg: 2 sheet files: 0 errors, 1 warning\n"
 
 
@@ -119,7 +120,7 @@ def test_each_command_of_a_list_is_looked_up(personal_dir: Path, run_cheat: RunC
     text = "---\nsyntax: bash\n---\n# clear, then run\nclear; qqnosuchprogram x | wc -l\n"
     sheet = write_sheet(personal_dir, "qqlist", text)
     done = run_cheat("--lint", "qqlist")
-    assert done.stdout == f"{sheet}:5:1: warning: 'qqnosuchprogram' is not on PATH on this machine\n"
+    assert done.stdout == f"{sheet}:{NOT_ON_PATH}"
 
 
 @pytest.mark.parametrize(
