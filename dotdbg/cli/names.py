@@ -30,4 +30,5 @@ COMMAND_NAMES = (
     "suggest",
     "uninstall",
     "watch-python",
+    "which",
 )

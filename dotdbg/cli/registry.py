@@ -17,6 +17,9 @@ SECTIONS = {
         "expand": "aliases_edit:EXPAND",
         "suggest": "aliases_edit:SUGGEST",
     },
+    "Find the cause": {
+        "which": "which:COMMAND",
+    },
     "Where is it stuck": {
         "pyspy": "watch:PYSPY",
         "stacks": "stacks:COMMAND",
