@@ -24,6 +24,7 @@ COMMAND_NAMES = (
     "pyspy",
     "render",
     "restore",
+    "shell",
     "ssh",
     "stacks",
     "status",

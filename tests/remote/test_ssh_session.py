@@ -166,7 +166,7 @@ def test_refused_key_is_one_line_naming_the_host(ssh_server: SshServer, tmp_path
     assert line.startswith("dotdbg: error: n2: ssh failed:") and "Permission denied" in line
 
 
-NO_BASH_TOOLS = ("sh", "mktemp", "base64", "gzip", "tar", "mkfifo", "rm", "cat")
+NO_BASH_TOOLS = ("sh", "mktemp", "head", "base64", "gzip", "tar", "mkfifo", "rm", "cat")
 
 
 def test_remote_without_bash_is_one_line_and_leaves_nothing(
