@@ -95,8 +95,15 @@ GIT = SheetFixture(
         "log --oneline main..fix": Check(output="fix tokenizer"),
         "--left-right main...fix": Check(output="^> .*fix tokenizer"),
         "git show --stat ':/fix tokenizer'": Check(output="src/tokenizer.py"),
-        "git checkout -q 57f44dc4288a~1 && python repro.py; git checkout -q -": Check(
-            after="test $(git branch --show-current) = main"
+        "git checkout -q 57f44dc4288a~1 && { python repro.py; git checkout -q -; }": Check(
+            status=None,  # the checkout refused in the setting: exit 1
+            after="test $(git branch --show-current) = main",
+            # a local edit the checkout would overwrite: it fails, and `checkout -` would then
+            # leave for the branch before (issue 28.1)
+            settings=(
+                "git checkout -q -b side && git checkout -q main"
+                " && echo '# wip' >> src/transformers/padding.py",
+            ),
         ),
         "git checkout -": Check(
             after="test $(git branch --show-current) = fix",
@@ -219,8 +226,10 @@ GIT = SheetFixture(
             after="test $(git rev-list --count main..HEAD) = 1",
         ),
         "git range-diff main pr-v1 pr-v2": Check(output="pr: v1"),
-        "git diff > debug.patch": Check(
-            before="echo '# debug' >> setup.py", after="grep -q '+# debug' debug.patch"
+        "git diff HEAD > debug.patch": Check(
+            before="echo '# debug' >> setup.py",
+            after="grep -q '+# debug' debug.patch",
+            settings=("git add setup.py",),  # a staged change (issue 28.1)
         ),
         "git apply --3way debug.patch": Check(
             before="echo '# debug' >> setup.py && git diff > debug.patch && git checkout -q -- setup.py",
