@@ -439,7 +439,7 @@ PYTEST = SheetFixture(
                 "rm tests/conftest.py",
                 ": > tests/conftest.py",
                 "sed -i '1i from __future__ import annotations' tests/conftest.py",
-                "sed -i '1i from __future__ import annotations' tests/conftest.py && sed -i '1i \"\"\"Fixtures.\"\"\"' tests/conftest.py",
+                'sed -i \'1i from __future__ import annotations\' tests/conftest.py && sed -i \'1i """Fixtures."""\' tests/conftest.py',
             ),
         ),
         "pytest --collect-only | head -6": Check(output="rootdir: "),
