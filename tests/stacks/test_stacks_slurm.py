@@ -86,7 +86,7 @@ def fault_dotdbg(tmp_path: Path) -> Path:
     bare.write_text(
         f"#!{no_py_spy / 'python3'}\nimport sys\n"
         f"sys.path[:0] = [{str(REPO)!r}, {VENV_SITE!r}]\n"
-        "from dotdbg.entry import main\nsys.exit(main())\n"
+        "from dotdbg.cli.entry import main\nsys.exit(main())\n"
     )
     sleeping_py_spy = tmp_path / "sleepy"
     sleeping_py_spy.mkdir()
