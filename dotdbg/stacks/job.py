@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from dotdbg.fanout import NodeResult
-from dotdbg.stackrecord import RecordError, StackRecord, read
+from dotdbg.stacks.record import RecordError, StackRecord, read
 
 START_SLACK = 10.0  # seconds a node may take to start dotdbg, on top of its dumps
 
