@@ -12,9 +12,9 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from dotdbg.home.render import INPUTRC_FILE
 from dotdbg.paths import Paths, resource_dir
 from dotdbg.remote import bootstrap, bundle
-from dotdbg.render import INPUTRC_FILE
 
 HERE = Path(__file__).parent
 PACKAGE_DIR = HERE.parent
@@ -49,7 +49,7 @@ def build_payload(paths: Paths) -> tuple[str, tuple[str, ...], list[Path]]:
     and the sheets), the shells other than bash it carries, and every file and directory it
     was made from (the cache's stamps). No size limit: it travels on the shell's input."""
     from dotdbg.config import load_config
-    from dotdbg.install import checked_render
+    from dotdbg.home.install import checked_render
 
     config = load_config(paths)
     shells = bootstrap.carried(bootstrap.others_here())  # those installed here
