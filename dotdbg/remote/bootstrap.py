@@ -26,9 +26,10 @@ the sh words that start it. Nothing else names a shell.
 from __future__ import annotations
 
 import os
-import string
 
-SAFE = frozenset(string.ascii_letters + string.digits + "._@:%+-")
+# the letters of a host name the script may hold as they are (not the string module: it imports
+# re, milliseconds at every session's start)
+SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@:%+-")
 
 SCRIPT_NAME = "dotdbg-ssh"  # $0 of the remote script, as ps shows it
 

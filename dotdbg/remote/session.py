@@ -3,7 +3,8 @@ for one session.
 
 The payload (dotdbg.remote.payload) is built once and cached with the stamps of everything that
 went into it, so a session starts with a stat of each input rather than a render (120 ms);
-this module imports little for the same reason (no pathlib, dataclasses or subprocess).
+this module imports little for the same reason (no pathlib, dataclasses or subprocess, and no
+json: its decoder imports re and enum; the cache is marshal's, which is built in).
 ssh (or CMD) runs as dotdbg's child on a terminal of dotdbg's own (dotdbg.remote.relay), which
 writes the payload on the shell's input: when ssh itself fails (exit 255: unreachable host,
 refused key) the reason it wrote to its log (-E) becomes one line naming the host.
@@ -11,7 +12,7 @@ refused key) the reason it wrote to its log (-E) becomes one line naming the hos
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import sys
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 SSH_FAILED = 255
-CACHE_NAME = "ssh-session.json"
+CACHE_NAME = "ssh-session.marshal"
 
 
 def run_session(argv: Sequence[str]) -> int:
@@ -122,9 +123,9 @@ def _stamp(path: str) -> list[object]:
 
 def _read_cache(cache: str) -> dict[str, Any] | None:
     try:
-        with open(cache, encoding="utf-8") as text:
-            loaded = json.load(text)
-    except (OSError, ValueError):
+        with open(cache, "rb") as data:
+            loaded = marshal.load(data)
+    except (OSError, ValueError, EOFError, TypeError):  # another Python's, or cut short
         return None
     if isinstance(loaded, dict) and {"stamps", "payload", "shells"} <= loaded.keys():
         return loaded
@@ -138,8 +139,8 @@ def _write_cache(cache: str, content: dict[str, object]) -> None:
     try:
         os.makedirs(os.path.dirname(cache), exist_ok=True)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with open(fd, "w", encoding="utf-8") as out:
-            json.dump(content, out)
+        with open(fd, "wb") as out:
+            marshal.dump(content, out)
         os.replace(temporary, cache)
     except OSError as error:
         _remove(temporary)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from dotdbg.errors import UsageError
+
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # ssh's options that take a value (OpenSSH's getopt string, the letters followed by ':')
 WITH_VALUE = frozenset("BbcDEeFIiJLlmOoPpQRSWw")

@@ -23,7 +23,7 @@ from tests.infra.procs import wait_for
 from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
 from tests.remote.test_session_files import big_sheet
-from tests.remote.test_ssh_session import DOTDBG, session_dirs, tree_digest
+from tests.remote.test_ssh_session import DOTDBG, session_dirs, tree_digest, warm_payload
 
 TOKEN = f"FAKE-TOKEN-{secrets.token_hex(12)}"  # an alias body no process may show
 PROMPT = "SESSION-PROMPT$ "
@@ -40,6 +40,7 @@ def local_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (config / "config.toml").write_text(f'[aliases.tok]\ncommand = "echo {TOKEN}"\n')
     (config / "cheatsheets" / "big").write_text(big_sheet())
     assert len(big_sheet()) > 200_000
+    warm_payload(home)
     return home
 
 

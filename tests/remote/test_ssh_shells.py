@@ -17,7 +17,13 @@ import pytest
 from tests.infra.procs import wait_for
 from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
-from tests.remote.test_ssh_session import DOTDBG, run_dotdbg_ssh, session_dirs, tree_digest
+from tests.remote.test_ssh_session import (
+    DOTDBG,
+    run_dotdbg_ssh,
+    session_dirs,
+    tree_digest,
+    warm_payload,
+)
 from tests.shells.tmuxshell import TmuxShell as ShellDriver
 
 RECALLED = "python train.py --lr 3e-4"
@@ -91,7 +97,9 @@ class SessionDriver(ShellDriver):
 @pytest.fixture(scope="module")
 def local_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One local home for the module: its cached session payload is built once."""
-    return tmp_path_factory.mktemp("local")
+    home = tmp_path_factory.mktemp("local")
+    warm_payload(home)
+    return home
 
 
 @pytest.fixture
