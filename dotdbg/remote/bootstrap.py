@@ -11,10 +11,11 @@ It holds no session file: those travel on the shell's own input (dotdbg.remote.r
    TERM; a guard process removes it too when the script itself is gone (killed): it blocks
    reading a FIFO that only the script holds open, so it wakes at the script's end and never
    polls;
-2. turns the terminal's echo off, prints a marker made from the nonce (the relay sends the
-   payload when it sees it), skips what was typed ahead up to the nonce's own line, reads
-   exactly the payload's bytes (``head -c``: base64 lines, which a terminal in canonical mode
-   passes as they are) and unpacks them (base64, gzip, tar), then turns echo back on;
+2. turns the terminal's echo off and prints a marker made from the nonce, before step 1 (the
+   relay sends the payload when it sees it, so it travels while step 1 runs), skips what was
+   typed ahead up to the nonce's own line, reads exactly the payload's bytes (``head -c``:
+   base64 lines, which a terminal in canonical mode passes as they are) and unpacks them
+   (base64, gzip, tar), then turns echo back on;
 3. starts the session shell: the user's login shell (``$SHELL``, which sshd takes from their
    passwd entry) when it is one of ``SHELLS`` and the payload carries it, else bash, saying
    why in one line. Its rc files read what a login shell over plain ssh reads, then dotdbg's.
@@ -148,6 +149,10 @@ def remote_script(host: str | None, size: int, nonce: str, shells: tuple[str, ..
     steps = [
         "umask 077",
         name,
+        # a terminal (ssh -t, dotdbg shell): no echo of the payload, and a marker that asks
+        # for it, first: it travels while the directory is made
+        "t=; [ ! -t 0 ] || t=1",
+        f'[ -z "$t" ] || {{ stty -echo 2>/dev/null; printf "DOTDBG%sREADY" {nonce}; }}',
         "d=",
         CLEANUP,
         "trap c EXIT",
@@ -158,9 +163,6 @@ def remote_script(host: str | None, size: int, nonce: str, shells: tuple[str, ..
         'trap "exit 130" INT',
         'trap "exit 143" TERM',
         GUARD,
-        # a terminal (ssh -t, dotdbg shell): no echo of the payload, a marker that asks for it
-        "t=; [ ! -t 0 ] || t=1",
-        f'[ -z "$t" ] || {{ stty -echo 2>/dev/null; printf "DOTDBG%sREADY" {nonce}; }}',
         f"while :; do read -r l || exit 1; case $l in *{nonce}) break ;; esac; done",
         f'{{ head -c {size} | base64 -d | gzip -dc | tar -xf - -C "$d"; }} 2>"$d/.err" || '
         f'{{ r=; read -r r <"$d/.err"; '
