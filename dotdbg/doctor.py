@@ -28,6 +28,7 @@ def run_checks(paths: Paths) -> list[Check]:
         check_interrupted,
         check_login_shell,
         check_shells,
+        check_zdotdir,
         check_path,
         check_ssh_path,
         check_tools,
@@ -109,6 +110,20 @@ def check_shells(paths: Paths) -> Check:
         f"dotdbg install --shell {','.join([*shells, login])}"
         if login in ("bash", "zsh", "fish")
         else f"use one of them (chsh -s $(command -v {shells[0]}))",
+    )
+
+
+def check_zdotdir(paths: Paths) -> Check:
+    """Where zsh's files are, as read from ~/.zshenv's text (dotdbg never runs it)."""
+    line = paths.zdotdir_read.unread
+    if line is None or paths.zdotdir_env:
+        return Check("zsh files", True, f"zsh reads {paths.display(paths.zshrc)}", optional=True)
+    return Check(
+        "zsh files",
+        False,
+        f"~/.zshenv:{line} sets ZDOTDIR in a way dotdbg reads without running it only in simple "
+        f"forms; dotdbg uses {paths.display(paths.zshrc)}",
+        'run dotdbg with ZDOTDIR set as your zsh sets it (ZDOTDIR="$ZDOTDIR" dotdbg install)',
     )
 
 
