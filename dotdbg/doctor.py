@@ -10,6 +10,7 @@ from pathlib import Path
 
 from dotdbg.paths import Paths, own_program
 from dotdbg.plan import login_file, profile_notes
+from dotdbg.shells import login_shell
 from dotdbg.state import is_installed, read_state
 
 
@@ -95,7 +96,7 @@ def check_shells(paths: Paths) -> Check:
     from dotdbg.state import read_manifest
 
     shells = read_manifest(paths).get("shells") or []
-    login = os.path.basename(os.environ.get("SHELL", ""))
+    login = login_shell()
     if not shells:
         return Check("shells", False, "set up for no shell", "dotdbg install")
     detail = f"set up for {', '.join(shells)}"
@@ -156,7 +157,7 @@ def check_ssh_path(paths: Paths) -> Check:
     shown = paths.display(folder)
     if folder in STANDARD_PATH:
         return Check(SSH_PATH, True, f"finds it: {shown} is on every PATH")
-    shell = os.path.basename(os.environ.get("SHELL", "")) or "bash"
+    shell = login_shell() or "bash"
     return _path_block_check(paths, shell, folder)
 
 

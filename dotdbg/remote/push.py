@@ -86,7 +86,7 @@ def on_host(
         return HostResult(host, False, "failed", error.message)
     try:
         paths = Paths.from_env(fs.home).on(fs)
-        shells = selected_shells(paths, which=fs.has_program)  # asks the host which it has
+        shells = selected_shells(paths, which=fs.has_program, login="")  # asks the host
         rendered = renders.of(shells)
         if action == STATUS:
             return _status(host, paths, config, shells, rendered)
@@ -144,10 +144,10 @@ def _status(
     if not is_installed(paths):
         return HostResult(host, False, "not installed")
     done = installer.install(paths, config, dry_run=True, shells=shells, prerendered=rendered)
-    if done.plan.pending or done.plan.notes:
+    if done.plan.pending:
         names = ", ".join(paths.display(change.path) for change in done.plan.pending)
         return HostResult(host, False, "drifted", names, done.plan.notes)
-    return HostResult(host, True, "current")
+    return HostResult(host, True, "current", notes=done.plan.notes)
 
 
 def table(results: Sequence[HostResult]) -> list[str]:
