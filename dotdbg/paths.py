@@ -29,6 +29,7 @@ class Paths:
     cache_home: Path
     home_fs: HomeFS | None = field(default=None, compare=False, repr=False)  # None: local
     zdotdir_env: str = ""  # $ZDOTDIR as dotdbg found it (never read with --home)
+    inputrc_env: str = ""  # $INPUTRC as dotdbg found it (never read with --home)
 
     @classmethod
     def from_env(cls, home: Path | None = None, env: dict[str, str] | None = None) -> Paths:
@@ -52,6 +53,7 @@ class Paths:
             state_home=xdg("XDG_STATE_HOME", ".local/state"),
             cache_home=xdg("XDG_CACHE_HOME", ".cache"),
             zdotdir_env=env.get("ZDOTDIR", ""),
+            inputrc_env=env.get("INPUTRC", ""),
         )
 
     @property
@@ -185,7 +187,11 @@ class Paths:
 
     @property
     def inputrc(self) -> Path:
-        return self.home / ".inputrc"
+        """The file readline reads: $INPUTRC (readline expands its ~), else ~/.inputrc."""
+        value = self.inputrc_env
+        if value == "~" or value.startswith("~/"):
+            value = str(self.home) + value[1:]
+        return Path(value) if value.startswith("/") else self.home / ".inputrc"
 
     @property
     def pdbrc(self) -> Path:
