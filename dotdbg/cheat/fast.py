@@ -1,7 +1,7 @@
-"""``dotdbg cheat``: its own small argument parser and main, so a lookup never loads typer.
+"""``dotdbg cheat``: its own small argument parser and main, standard library only.
 
-dotdbg.entry routes ``dotdbg cheat ...`` here before importing the typer app. Nothing on this
-path may import typer, rich, jinja2, tomlkit or a YAML library; tests/cheat/test_cheat_imports.py
+It also runs in a dotdbg ssh session on the remote's python3. Nothing on this
+path may import rich, jinja2, tomlkit or a YAML library; tests/cheat/test_cheat_imports.py
 keeps it so.
 """
 
@@ -422,15 +422,15 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
 
     configured = load_configured(cheatpaths.config_file(env), Index(""), _warn)
     files = [
-        (name, path)
+        (name, path, not cheatpath.readonly)  # a read-only sheet's tools are not the user's to fix
         for cheatpath in cheatpaths.all_cheatpaths(env, _cwd(), configured)
         for name, path in sheet_files(cheatpath.directory)
         if not names or name in names
     ]
-    missing = set(names) - {name for name, _ in files}
+    missing = set(names) - {name for name, _, _ in files}
     if missing:
         raise _usage(f"no sheet named {sorted(missing)[0]!r}")
-    problems = [problem for _, path in files for problem in lint.lint_file(path)]
+    problems = [problem for _, path, own in files for problem in lint.lint_file(path, own)]
     _write("".join(f"{one_line(str(problem))}\n" for problem in problems))
     errors = sum(problem.level == lint.ERROR for problem in problems)
     warnings = len(problems) - errors
@@ -474,7 +474,7 @@ def _warn(path: str, problem: str) -> None:
 
 def _write(text: str) -> int:
     """Print ``text``; a reader that went away (``| head``) ends the run as every command's
-    does, in dotdbg.runner (exit 141, no message)."""
+    does, in dotdbg.cli.runner (exit 141, no message)."""
     sys.stdout.write(text)
     sys.stdout.flush()
     return 0
