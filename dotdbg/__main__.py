@@ -1,3 +1,3 @@
-from dotdbg.entry import main
+from dotdbg.cli.entry import main
 
 raise SystemExit(main())

@@ -16,7 +16,7 @@ from pathlib import Path
 from dotdbg import blocks
 from dotdbg.backup import Contents, read_backup, step_back, verified_copy
 from dotdbg.checks import check_rendered, known_renders, remember
-from dotdbg.commandnames import COMMAND_NAMES
+from dotdbg.cli.names import COMMAND_NAMES
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
@@ -38,7 +38,7 @@ from dotdbg.zshfish import left_out_warnings
 
 @dataclass(frozen=True)
 class Result:
-    """What a run did (or, dry, would do); ``dotdbg.report`` prints it."""
+    """What a run did (or, dry, would do); ``dotdbg.cli.report`` prints it."""
 
     plan: Plan
     backup_dir: Path | None = None

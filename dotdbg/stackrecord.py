@@ -48,6 +48,7 @@ class StackRecord:
     source: str
     threads: tuple[Thread, ...] = ()
     error: str | None = None
+    world_size: int | None = None  # as the process's launcher said: how many ranks to expect
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -56,6 +57,19 @@ class StackRecord:
     def label(self) -> str:
         """``rank 3`` where the process has a rank, else ``host:pid``."""
         return f"rank {self.rank}" if self.rank is not None else f"{self.host}:{self.pid}"
+
+
+TITLE_WIDTH = 72
+
+
+def title(record: StackRecord) -> str:
+    """The one title of a process in every dump dotdbg prints (pyspy, stacks, gdb):
+    ``── pid 4711 · rank 3 · train.py --lr 1 · node1 · py-spy ─────``."""
+    parts = [f"pid {record.pid}"]
+    if record.rank is not None:
+        parts.append(f"rank {record.rank}")
+    parts += [record.command, record.host, record.source]
+    return f"── {' · '.join(part for part in parts if part)} ".ljust(TITLE_WIDTH, "─")
 
 
 class RecordError(ValueError):
@@ -76,6 +90,7 @@ def from_dict(data: dict[str, Any]) -> StackRecord:
             source=str(data.get("source") or "py-spy"),
             threads=threads,
             error=data.get("error"),
+            world_size=_optional_int(data.get("world_size")),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise RecordError(f"not a stack record ({type(error).__name__}: {error})") from None

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg.backup import Saving, encoded, make_backup, new_name, prune, publish
+from dotdbg.common.output import note, warn
 from dotdbg.errors import DotdbgError
 from dotdbg.homefs import FileInfo
 from dotdbg.journal import Journal, Step, now, remove_journal, write_journal
-from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
 from dotdbg.plan import Change, Plan
 from dotdbg.recover import recover, roll_back

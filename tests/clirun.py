@@ -1,8 +1,7 @@
 """Running ``dotdbg …`` or a helper in the test's own process: what ``subprocess.run(…,
 text=True, capture_output=True)`` returns, through the same entry points as the installed
-scripts, without a Python start-up and typer import per call (about 0.3 s each on the shared
-2-core machine). Tests that need a real process (signals, a closed pipe, the launchers) start
-one; the e2e tests drive the installed programs."""
+scripts, without a Python start-up per call. Tests that need a real process (signals, a
+closed pipe, the launchers) start one; the e2e tests drive the installed programs."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ import os
 import subprocess
 from collections.abc import Iterator, Mapping
 
-from dotdbg.entry import helper, main
+from dotdbg.cli.entry import helper, main
 
 
 def run_cli(

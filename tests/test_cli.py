@@ -28,7 +28,7 @@ def write_config(home: Path, text: str) -> Path:
 def test_bad_config_is_one_line_exit_2_and_changes_nothing(tmp_path: Path) -> None:
     (tmp_path / ".bashrc").write_text("export A=1\n")
     config = write_config(tmp_path, '[aliases]\n"g s" = "git status"\n')
-    # a real process (python -m dotdbg): the smoke test of the typer app's error path
+    # a real process (python -m dotdbg): the smoke test of the error path
     argv = [sys.executable, "-m", "dotdbg", "install", "--home", str(tmp_path)]
     result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
@@ -66,7 +66,7 @@ def home_snapshot(home: Path) -> dict[str, bytes]:
 def test_every_kind_of_bad_config_changes_nothing_in_an_installed_home(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, what: str
 ) -> None:
-    from dotdbg.entry import main
+    from dotdbg.cli.entry import main
 
     (tmp_path / ".bashrc").write_text("export A=1\n")
     assert main(["install", "--home", str(tmp_path)]) == 0
@@ -274,7 +274,7 @@ def test_status_reports_a_block_edited_by_hand_and_install_refuses_it(tmp_path: 
 def test_render_and_init_into_a_file_are_user_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from dotdbg.entry import main
+    from dotdbg.cli.entry import main
 
     (tmp_path / "afile").write_text("")
     assert main(["render", "-o", str(tmp_path / "afile"), "--home", str(tmp_path)]) == 2

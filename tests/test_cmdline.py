@@ -1,10 +1,10 @@
-"""dotdbg.cmdline, the parser of the fast commands: click's syntax, dotdbg's messages."""
+"""dotdbg.cli.parser, the parser of the fast commands: click's syntax, dotdbg's messages."""
 
 from __future__ import annotations
 
 import pytest
 
-from dotdbg.cmdline import (
+from dotdbg.cli.parser import (
     Argument,
     Command,
     Option,

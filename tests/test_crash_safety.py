@@ -40,7 +40,7 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 def dotdbg(capsys: pytest.CaptureFixture[str]) -> Run:
     """`dotdbg ARGS --home HOME` in this process (the same code, messages and exit code as
     the command, without a Python start-up each time)."""
-    from dotdbg.entry import main
+    from dotdbg.cli.entry import main
 
     def run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
         capsys.readouterr()

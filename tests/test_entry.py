@@ -1,5 +1,5 @@
 """Every command as the user meets it: usage errors and help in one style, one exit code for a
-closed pipe, the fast commands never behind typer, one list of command names."""
+closed pipe, no command importing what it does not use, one list of command names."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from dotdbg import __version__
-from dotdbg.commandnames import COMMAND_NAMES
-from dotdbg.entry import FAST
+from dotdbg.cli.names import COMMAND_NAMES
+from dotdbg.cli.registry import COMMANDS, SECTIONS
 
 BIN = Path(sys.executable).parent
 HELPERS = ("watch-python", "memlimit", "mem-fill", "disk-fill", "gpu-fill")
@@ -28,7 +28,9 @@ Cli = Callable[..., subprocess.CompletedProcess[str]]
     [
         (["dotdbg", "alias", "add"], "missing NAME", "dotdbg alias add"),
         (["dotdbg", "alias", "add", "x"], "missing COMMAND", "dotdbg alias add"),
-        (["dotdbg", "suggest", "--top", "0"], "invalid value for '--top'", "dotdbg suggest"),
+        (["dotdbg", "suggest", "--top", "0"], "--top '0': at least 1", "dotdbg suggest"),
+        (["dotdbg", "doctor", "--bogus"], "no such option: --bogus", "dotdbg doctor"),
+        (["dotdbg", "expand"], "missing COMMAND", "dotdbg expand"),
         (["dotdbg", "install", "--bogus"], "no such option: --bogus", "dotdbg install"),
         (["dotdbg", "bogus"], "no such command 'bogus'", "dotdbg"),
         (["watch-python", "-s", "bogus"], "-s 'bogus' is not one of rss", "watch-python"),
@@ -58,11 +60,9 @@ TYPE_TAG = re.compile(r"<(str|int|bool|float|path|text)\b|\{[A-Z]")
 
 
 def every_help() -> list[list[str]]:
-    typer_commands = sorted(set(COMMAND_NAMES) - set(FAST) - {"alias", "fn"})
     nested = [[group, sub] for group in ("alias", "fn") for sub in ("add", "rm", "on")]
     nested += [["pack", "on"], ["pack", "off"]]
-    fast = sorted(set(FAST) - {"cheat"})  # cheat's own help is the cheat stream's
-    return [[], *([name] for name in typer_commands + fast), *nested]
+    return [[], *([name] for name in COMMANDS), *nested]
 
 
 @pytest.mark.parametrize("words", every_help(), ids=lambda words: " ".join(words) or "dotdbg")
@@ -78,20 +78,20 @@ def test_brackets_in_help_are_text_not_markup(cli: Cli) -> None:
     assert "(switchable in [packs])" in cli("dotdbg", "alias", "add", "--help").stdout
 
 
-def test_dotdbg_help_lists_every_command_once(cli: Cli) -> None:
-    listing = cli("dotdbg", "--help").stdout.split("Commands:")[1]
-    assert sorted(line.split()[0] for line in listing.strip().splitlines()) == sorted(COMMAND_NAMES)
+def test_dotdbg_help_lists_every_command_once_by_section(cli: Cli) -> None:
+    text = cli("dotdbg", "--help").stdout
+    listing = text.split("\n\noptions:")[0].split("\n\n", 2)[2]
+    shown = {}
+    for block in listing.split("\n\n"):
+        title, *rows = block.splitlines()
+        names = [row.split()[0] for row in rows if not row.startswith("   ")]
+        shown[title.rstrip(":")] = names
+    assert shown == {section: list(names) for section, names in SECTIONS.items()}
+    assert next(iter(shown)) == "Look things up" and list(shown)[-1] == "Set-up"
 
 
-def test_command_names_are_the_apps_and_the_fast_ones() -> None:
-    import typer.main
-
-    from dotdbg.cli import app
-
-    group = typer.main.get_command(app)
-    assert sorted(COMMAND_NAMES) == list(COMMAND_NAMES)
-    assert set(COMMAND_NAMES) == set(group.commands)  # type: ignore[attr-defined]
-    assert set(FAST) <= set(COMMAND_NAMES)
+def test_command_names_are_the_registrys() -> None:
+    assert list(COMMAND_NAMES) == sorted(COMMANDS)
 
 
 @pytest.mark.parametrize("name", HELPERS)
@@ -105,7 +105,7 @@ def test_each_helper_script_has_help_and_version(name: str) -> None:
 
 PROBE = """
 import io, json, sys
-from dotdbg.entry import main
+from dotdbg.cli.entry import main
 heavy = ("typer", "click", "pydantic", "rich", "jinja2", "tomlkit", "argparse")
 found = {}
 for argv in json.loads(sys.argv[1]):
@@ -117,9 +117,9 @@ print(json.dumps(found))
 """
 
 
-def test_fast_commands_and_version_never_load_typer() -> None:
-    runs = [["--version"]]
-    for name in sorted(FAST):
+def test_help_and_bad_options_load_nothing_heavy() -> None:
+    runs = [["--version"], ["--help"]]
+    for name in sorted(COMMANDS):
         runs += [[name, "--help"], [name, "--no-such-option"]]
     runs += [["--verbose", "memlimit", "--help"], ["pyspy", "--json", "--timeout", "1", "^$"]]
     done = subprocess.run(
@@ -132,8 +132,9 @@ def test_fast_commands_and_version_never_load_typer() -> None:
 
 
 def test_the_home_commands_never_load_typer(tmp_path: Path) -> None:
-    """install, status, diff and the config edits start without typer (issue 9.4); status and
-    diff after install do not render a check either (dotdbg.checks)."""
+    """install, status, diff and the config edits start without typer (issue 9.4), as every
+    command does since issue 22; status and diff after install do not render a check either
+    (dotdbg.checks)."""
     home = str(tmp_path)
     runs = [
         ["install", "--home", home],
@@ -165,7 +166,8 @@ def test_a_group_alone_lists_its_commands_and_a_wrong_one_is_a_usage_error(cli: 
 
 
 def test_version_is_answered_before_anything_is_imported() -> None:
-    code = "import sys; from dotdbg.entry import main; main(['--version']); print(len(sys.modules))"
+    code = "import sys; from dotdbg.cli.entry import main; main(['--version']); "
+    code += "print(len(sys.modules))"
     bare = "import sys; print(len(sys.modules))"
     counts = [
         int(
@@ -175,7 +177,7 @@ def test_version_is_answered_before_anything_is_imported() -> None:
         )
         for c in (code, bare)
     ]
-    assert counts[0] - counts[1] <= 5  # dotdbg, dotdbg.entry, .runner, .errors, __future__
+    assert counts[0] - counts[1] <= 6  # dotdbg, .cli, .cli.entry, .cli.runner, .errors, __future__
 
 
 # A closed pipe: the same quiet exit 141 from every command (README, "Exit codes").

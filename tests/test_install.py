@@ -198,7 +198,7 @@ def test_two_blocks_stop_the_install(tmp_path: Path) -> None:
 def test_concurrent_installs_are_serialized(tmp_path: Path) -> None:
     (tmp_path / ".bashrc").write_text("export A=1\n")
     argv = ["install", "--home", str(tmp_path)]
-    code = f"from dotdbg.entry import main; raise SystemExit(main({argv!r}))"
+    code = f"from dotdbg.cli.entry import main; raise SystemExit(main({argv!r}))"
     runs = [
         subprocess.Popen(
             [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -536,7 +536,7 @@ def test_a_file_in_place_of_a_directory_is_a_clear_error(tmp_path: Path, in_the_
 
 NO_JINJA = """
 import sys
-from dotdbg.entry import main
+from dotdbg.cli.entry import main
 code = main(["status", "--home", sys.argv[1]])
 print(code, "jinja2" in sys.modules)
 """

@@ -1,7 +1,7 @@
-"""``dotdbg cheat``: its own small argument parser and main, so a lookup never loads typer.
+"""``dotdbg cheat``: its own small argument parser and main, standard library only.
 
-dotdbg.entry routes ``dotdbg cheat ...`` here before importing the typer app. Nothing on this
-path may import typer, rich, jinja2, tomlkit or a YAML library; tests/cheat/test_cheat_imports.py
+It also runs in a dotdbg ssh session on the remote's python3. Nothing on this
+path may import rich, jinja2, tomlkit or a YAML library; tests/cheat/test_cheat_imports.py
 keeps it so.
 """
 
@@ -500,7 +500,7 @@ def _warn(path: str, problem: str) -> None:
 
 def _write(text: str) -> int:
     """Print ``text``; a reader that went away (``| head``) ends the run as every command's
-    does, in dotdbg.runner (exit 141, no message)."""
+    does, in dotdbg.cli.runner (exit 141, no message)."""
     sys.stdout.write(text)
     sys.stdout.flush()
     return 0

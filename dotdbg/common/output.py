@@ -1,7 +1,15 @@
-"""How a helper talks to the user: one line on stderr, behind the name of the program."""
+"""Every line dotdbg writes for the user on stderr, in one format: ``PROGRAM: text``.
+
+``note`` and ``warn`` are dotdbg's own (``dotdbg: …``, ``dotdbg: warning: …``); a helper
+talks through ``reporter(program)`` (``memlimit: …``); errors are ``PROGRAM: error: …`` and
+``hint: …`` (``dotdbg.errors.DotdbgError.lines``, printed by ``dotdbg.cli.runner``).
+``home_relative`` is how a path under the home is shown; ``rich_console`` the one way to a
+table. Standard library only: the cheat lookup imports this module in a dotdbg ssh session.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 
@@ -11,22 +19,57 @@ if TYPE_CHECKING:
 
 Report = Callable[[str], None]  # a say(text): one line to the user
 
+PROGRAM = "dotdbg"
+
 
 def said(program: str, text: str) -> str:
     return f"{program}: {text}"
+
+
+def note(line: str, program: str = PROGRAM) -> None:
+    print(said(program, line), file=sys.stderr, flush=True)
+
+
+def warn(line: str, program: str = PROGRAM) -> None:
+    note(f"warning: {line}", program)
+
+
+def hint(line: str) -> None:
+    """The line under an error or a finding that says what to do: ``hint: …``, lower case."""
+    print(f"hint: {line[:1].lower()}{line[1:]}", file=sys.stderr, flush=True)
 
 
 def reporter(program: str) -> Report:
     """A ``say(text)`` printing ``program: text`` on stderr, flushed (a fill may run for hours)."""
 
     def say(text: str) -> None:
-        print(said(program, text), file=sys.stderr, flush=True)
+        note(text, program)
 
     return say
 
 
+def home_relative(path: str | os.PathLike[str], home: str | os.PathLike[str] | None = None) -> str:
+    """``path`` as the user reads it: ``~/…`` under ``home`` (default: $HOME), else as it is."""
+    shown, base = os.fspath(path), os.fspath(home) if home is not None else _home()
+    base = base.rstrip(os.sep)
+    if not base or shown == base:
+        return "~" if base and shown == base else shown
+    if shown.startswith(base + os.sep):
+        return "~" + shown[len(base) :]
+    return shown
+
+
+def _home() -> str:
+    return os.environ.get("HOME") or os.path.expanduser("~")
+
+
+def times(count: int, thing: str = "time") -> str:
+    """``1 time``, ``3 times``; ``times(2, "warning")`` is ``2 warnings``."""
+    return f"{count} {thing}{'' if count == 1 else 's'}"
+
+
 def rich_console(**options: object) -> Console:
-    """A rich Console whose closed pipe ends the run as every command's does (dotdbg.runner:
+    """A rich Console whose closed pipe ends the run as every command's does (dotdbg.cli.runner:
     exit 141); rich's own handling exits 1."""
     from rich.console import Console
 

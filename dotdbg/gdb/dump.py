@@ -7,7 +7,6 @@ child with a deadline, so neither a timeout nor Ctrl-C leaves the process stoppe
 
 from __future__ import annotations
 
-import socket
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -17,8 +16,9 @@ from dotdbg.gdb import corefile, driver, forked, frames, interpreter, needs, pys
 from dotdbg.gdb.driver import Target
 from dotdbg.gdb.interpreter import Interpreter
 from dotdbg.gdb.pystack_dump import DumpFailure
-from dotdbg.procs import procfs, pycmdline
+from dotdbg.procs import procfs
 from dotdbg.stackrecord import StackRecord, Thread
+from dotdbg.stacks import identity
 
 _FINAL = frozenset({"denied", "gone", "timeout"})  # gdb would fare no better
 
@@ -38,20 +38,7 @@ def process_record(pid: int) -> StackRecord:
     except OSError:
         raise DotdbgError(f"there is no process {pid}", hint="list them: watch-python") from None
     environ = procfs.read_environ(pid) if stat.state != "Z" else None
-    return StackRecord(
-        host=socket.gethostname(),
-        pid=pid,
-        ppid=stat.ppid,
-        rank=_number(environ.rank if environ else None),
-        local_rank=_number(environ.local_rank if environ else None),
-        launcher=pycmdline.launcher_of(argv),
-        command=pycmdline.short_command(argv, stat.name),
-        source="pystack",
-    )
-
-
-def _number(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() else None
+    return identity.of_process(pid, stat, argv, environ, "pystack")
 
 
 def dump_process(pid: int, via: str, timeout: float) -> Result:
@@ -82,7 +69,7 @@ def _read_process(record: StackRecord, pid: int, via: str, timeout: float) -> Re
 def dump_core(core: str, exe: str | None, via: str, timeout: float) -> Result:
     facts = corefile.inspect(core, exe)
     record = StackRecord(
-        socket.gethostname(), facts.pid, facts.ppid, None, None, None, facts.command, "pystack"
+        identity.host_name(), facts.pid, facts.ppid, None, None, None, facts.command, "pystack"
     )
     notes = _missing_libraries(facts)
     found = interpreter.describe(facts.executable, facts.mapped)

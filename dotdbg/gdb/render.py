@@ -9,17 +9,7 @@ from __future__ import annotations
 
 import linecache
 
-from dotdbg.stackrecord import Frame, StackRecord, Thread
-
-WIDTH = 72
-
-
-def title(record: StackRecord) -> str:
-    parts = [f"pid {record.pid}"]
-    if record.rank is not None:
-        parts.append(f"rank {record.rank}")
-    parts += [record.command, record.source]
-    return f"── {' · '.join(part for part in parts if part)} ".ljust(WIDTH, "─")
+from dotdbg.stackrecord import Frame, StackRecord, Thread, title
 
 
 def frame_lines(frame: Frame) -> list[str]:

@@ -11,7 +11,8 @@ import os
 from functools import lru_cache
 from typing import NamedTuple
 
-from dotdbg.procs import pycmdline
+from dotdbg.procs import pycmdline, ranks
+from dotdbg.procs.ranks import Ranks
 
 PROC = "/proc"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -19,8 +20,8 @@ PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 _CHUNK = 65536
 _PF_KTHREAD = 0x00200000  # a kernel thread: no executable, no command line, never Python
 
-# Process environment variables worth a column.
-_ENV_KEYS = (b"RANK", b"LOCAL_RANK", b"VIRTUAL_ENV", b"CONDA_DEFAULT_ENV")
+# Process environment variables worth a column, or telling which job the process is in.
+_ENV_KEYS = ranks.KEYS | {b"VIRTUAL_ENV", b"CONDA_DEFAULT_ENV", b"SLURM_JOB_ID", b"SLURMD_NODENAME"}
 
 
 class Stat(NamedTuple):
@@ -38,11 +39,18 @@ class Stat(NamedTuple):
 
 class EnvFacts(NamedTuple):
     env: str | None
-    rank: str | None
-    local_rank: str | None
+    ranks: Ranks = ranks.NO_RANKS  # as the launcher set them (``ranks.of_process`` decides)
     # False when /proc/PID/environ was empty: an exec not finished yet (the kernel publishes the
     # command line before the environment), or a process started with an empty environment.
     settled: bool = True
+    slurm_job: str | None = None
+    slurm_node: str | None = None  # the slurmd that started it (several may share a host)
+
+    def in_slurm_job(self, job: str, node: str | None) -> bool:
+        """Started by a step of ``job`` (on ``node``'s slurmd, when this runs under one)."""
+        if self.slurm_job != job:
+            return False
+        return node is None or self.slurm_node in (None, node)
 
 
 def read_bytes(path: str) -> bytes:
@@ -110,7 +118,13 @@ def parse_environ(raw: bytes) -> EnvFacts:
         if key in _ENV_KEYS:
             values[key] = value.decode(errors="replace")
     env = pycmdline.env_from_environ(values.get(b"VIRTUAL_ENV"), values.get(b"CONDA_DEFAULT_ENV"))
-    return EnvFacts(env, values.get(b"RANK"), values.get(b"LOCAL_RANK"), settled=bool(raw))
+    return EnvFacts(
+        env,
+        ranks.parse(values),
+        settled=bool(raw),
+        slurm_job=values.get(b"SLURM_JOB_ID"),
+        slurm_node=values.get(b"SLURMD_NODENAME"),
+    )
 
 
 def read_environ(pid: int) -> EnvFacts | None:
@@ -121,17 +135,9 @@ def read_environ(pid: int) -> EnvFacts | None:
         return None
 
 
-def in_this_job(pid: int, job: str) -> bool:
+def in_this_job(facts: EnvFacts | None, job: str) -> bool:
     """Started by a step of ``job`` on this node (several slurmd may share a host)."""
-    node = os.environ.get("SLURMD_NODENAME")
-    try:
-        raw = read_bytes(f"{PROC}/{pid}/environ")
-    except OSError:
-        return False
-    env = dict(entry.partition(b"=")[::2] for entry in raw.split(b"\0"))
-    if env.get(b"SLURM_JOB_ID", b"").decode() != job:
-        return False
-    return node is None or env.get(b"SLURMD_NODENAME", node.encode()).decode() == node
+    return facts is not None and facts.in_slurm_job(job, os.environ.get("SLURMD_NODENAME"))
 
 
 @lru_cache(maxsize=256)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import own_program
-from dotdbg.procs import procfs, pycmdline, pyprocs
+from dotdbg.procs import procfs, pyprocs
 from dotdbg.procs.pyprocs import PyProcess, Scanner
 
 PTRACE_SCOPE = "/proc/sys/kernel/yama/ptrace_scope"
@@ -151,12 +151,11 @@ def dump_all(
 
 def section(dump: Dump) -> str:
     """A title naming the process, then py-spy's output (or what went wrong)."""
-    process = dump.process
-    rank = process.environ.rank if process.environ else None
-    command = pycmdline.short_command(process.argv, process.stat.name)
-    title = f"── pid {process.pid}" + (f" · rank {rank}" if rank else "") + f" · {command} "
+    from dotdbg.stackrecord import title
+    from dotdbg.stacks import identity
+
     body = dump.text if dump.status == "ok" else f"[{dump.status}] {dump.text}"
-    return f"{title.ljust(72, '─')}\n{body}\n"
+    return f"{title(identity.of_scanned(dump.process, 'py-spy'))}\n{body}\n"
 
 
 def read_ptrace_scope() -> int | None:

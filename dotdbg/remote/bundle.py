@@ -22,7 +22,8 @@ from pathlib import Path
 CHEAT_MODULES = (
     "__init__.py",
     "errors.py",
-    "runner.py",
+    "cli/__init__.py",
+    "cli/runner.py",
     "visible.py",
     "config/position.py",
     "cheat/__init__.py",

@@ -27,6 +27,6 @@ def session_main(args: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from dotdbg.runner import run
+    from dotdbg.cli.runner import run
 
     sys.exit(run(lambda: session_main(sys.argv[1:]), "dotdbg"))

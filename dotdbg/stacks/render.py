@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dotdbg.stackrecord import Frame, StackRecord
+from dotdbg.stackrecord import Frame, StackRecord, title
 from dotdbg.stacks import ranksets
 from dotdbg.stacks.merge import Merged, StackClass, TreeNode
 
@@ -218,9 +218,7 @@ def styled(lines: Sequence[Line]) -> Text:
 
 def dump_text(record: StackRecord) -> str:
     """One process as ``py-spy dump`` shows it, under a title naming its node, pid and rank."""
-    rank = f" · rank {record.rank}" if record.rank is not None else ""
-    title = f"── {record.host} · pid {record.pid}{rank} · {record.command} "
-    lines = [title.ljust(72, "─")]
+    lines = [title(record)]
     if record.error is not None:
         lines.append(f"[{record.error}]")
     for thread in record.threads:

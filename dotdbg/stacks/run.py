@@ -17,7 +17,7 @@ from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
 from dotdbg.stackrecord import RecordError, StackRecord, read, write
-from dotdbg.stacks import local
+from dotdbg.stacks import identity, local
 from dotdbg.stacks.job import START_SLACK, Gathered, Target, collect, run_everywhere
 
 if TYPE_CHECKING:
@@ -79,8 +79,8 @@ def gather(options: DumpOptions, target: Target | None) -> Gathered:
     if target is None:
         records = local_records(options)
         if records is None:
-            return Gathered([], ["no Python process matches"], [local.host_name()])
-        return Gathered(records, [], [local.host_name()])
+            return Gathered([], ["no Python process matches"], [identity.host_name()])
+        return Gathered(records, [], [identity.host_name()])
     if options.tree is not None:
         raise DotdbgError(
             "--tree names a process on this machine", hint="use a PATTERN with --job or --nodes"

@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from dotdbg.procs import ranks
 from dotdbg.stacks.job import Target
 from dotdbg.watch.view import elapsed, gigabytes
 
@@ -40,11 +41,10 @@ def snapshots(
 
 def _rank_key(row: dict[str, Any]) -> tuple[int, int]:
     rank = row.get("rank")
-    return (int(rank) if rank is not None and str(rank).isdigit() else 1 << 30), row["pid"]
+    return (rank if isinstance(rank, int) else 1 << 30), row["pid"]
 
 
 def _cells(node: str, row: dict[str, Any]) -> list[str]:
-    rank = row.get("rank")
     gpu = row.get("gpu_memory_bytes")
     return [
         node,
@@ -54,7 +54,7 @@ def _cells(node: str, row: dict[str, Any]) -> list[str]:
         str(row["threads"]),
         elapsed(row["elapsed_seconds"]),
         gigabytes(gpu) if gpu is not None else "-",
-        "-" if rank is None else f"{rank}/{row.get('local_rank') or '-'}",
+        ranks.text(ranks.Ranks(row.get("rank"), row.get("local_rank"), None)),
         row["command"],
     ]
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from dotdbg.gpu.nvml import GpuDevice
+from dotdbg.procs import ranks
 from dotdbg.procs.pyprocs import PyProcess
 
 SORT_KEYS = ("rss", "cpu", "gpu", "pid")
@@ -27,6 +28,12 @@ class Row:
     pss_bytes: int | None = None
     uss_bytes: int | None = None
     tree_prefix: str = ""
+
+    @property
+    def ranks(self) -> ranks.Ranks:
+        """As ``stacks`` names them: a distributed launcher's own process has none."""
+        facts = self.process.environ
+        return ranks.of_process(facts.ranks if facts else None, self.launcher)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dotdbg.gpu.nvml import GpuSnapshot
+from dotdbg.procs import ranks
 from dotdbg.watch.rows import Row, Totals, unattributed_bytes
 
 if TYPE_CHECKING:
@@ -72,12 +73,7 @@ def _env(row: Row) -> str:
 
 
 def _rank(row: Row) -> str:
-    facts = row.process.environ
-    if facts is None:
-        return NOT_AVAILABLE
-    if facts.rank is None and facts.local_rank is None:
-        return "-"
-    return f"{facts.rank or '-'}/{facts.local_rank or '-'}"
+    return NOT_AVAILABLE if row.process.environ is None else ranks.text(row.ranks)
 
 
 def columns(snapshot: Snapshot) -> list[Column]:
@@ -303,8 +299,9 @@ def _row_json(row: Row, with_pss: bool) -> dict[str, Any]:
         "argv": list(process.argv),
         "launcher": row.launcher,
         "env": facts.env if facts else None,
-        "rank": facts.rank if facts else None,
-        "local_rank": facts.local_rank if facts else None,
+        "rank": row.ranks.rank,
+        "local_rank": row.ranks.local_rank,
+        "world_size": row.ranks.world_size,
         "environ_readable": facts is not None,
         "gpu_memory_bytes": row.gpu_bytes,
     }

@@ -64,7 +64,7 @@ class Watcher:
         processes = self._scanner.scan()
         if self.options.in_job is not None:
             job = self.options.in_job
-            processes = [p for p in processes if procfs.in_this_job(p.pid, job)]
+            processes = [p for p in processes if procfs.in_this_job(p.environ, job)]
         now, uptime = self._clock(), procfs.uptime_seconds()
         gpu = self._gpu.snapshot()
         unattributable = gpu.attribution_problem(procfs.pid_exists) if gpu.available else ""

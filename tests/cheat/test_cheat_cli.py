@@ -322,7 +322,6 @@ def test_cwd_deleted_still_works(personal_dir: Path, tmp_path: Path) -> None:
 
 
 def test_python_m_runs_the_same_fast_path(personal_dir: Path, work_dir: Path) -> None:
-    import sys
 
     write_sheet(personal_dir, "qqgit", QQGIT)
     done = subprocess.run(
@@ -350,26 +349,3 @@ def test_dotdbg_help_lists_cheat_and_root_options_reach_the_fast_path(
         "tar -xvf /path/to/foo.tar -C /path/to/destination/\n",
         0,
     )
-
-
-def test_typer_cheat_command_hands_the_words_on(personal_dir: Path, work_dir: Path) -> None:
-    """The listed command itself, in case something reaches it past dotdbg.entry."""
-    write_sheet(personal_dir, "qqtar", (FIXTURE_SHEETS / "tar").read_text())
-    code = "import sys; from dotdbg.cli import main; sys.exit(main(sys.argv[1:]))"
-    done = subprocess.run(
-        [sys.executable, "-c", code, "cheat", "-c", "--color", "never", "qqtar", "extract", "gz"],
-        cwd=work_dir,
-        capture_output=True,
-        text=True,
-    )
-    assert (done.stdout, done.returncode) == (
-        "tar -xzvf /path/to/foo.tgz\ntar -xzvf /path/to/foo.tar.gz\n",
-        0,
-    )
-    missing = subprocess.run(
-        [sys.executable, "-c", code, "cheat", "qqnothing-at-all"],
-        cwd=work_dir,
-        capture_output=True,
-        text=True,
-    )
-    assert missing.returncode == 1

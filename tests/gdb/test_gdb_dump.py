@@ -76,7 +76,7 @@ def test_live_process_through_pystack(blocked: int) -> None:
 def assert_text_of(record: StackRecord) -> None:
     """What ``dotdbg gdb PID`` prints for it: C and Py tags, the Python source line."""
     lines = render.record_text(record).splitlines()
-    assert lines[0].startswith(f"── pid {record.pid} · blocked.py · pystack ")
+    assert lines[0].startswith(f"── pid {record.pid} · blocked.py · {record.host} · pystack ")
     assert lines[1] == f'Thread {record.pid} "python3" (idle, no GIL), most recent call first:'
     at = next(i for i, line in enumerate(lines) if line.startswith("  Py  compare at "))
     assert lines[at + 1].strip() == "time.sleep(600)"
@@ -87,7 +87,7 @@ def assert_shared_shape(data: dict[str, Any]) -> None:
     """Exactly the fields of the record every dumper shares (dotdbg stacks merges them)."""
     assert list(data) == [
         "host", "pid", "ppid", "rank", "local_rank", "launcher", "command", "source",
-        "threads", "error",
+        "threads", "error", "world_size",
     ]  # fmt: skip
     for thread in data["threads"]:
         assert list(thread) == ["name", "id", "native_id", "idle", "gil", "frames"]

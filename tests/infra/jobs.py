@@ -1,6 +1,7 @@
 """A multi-rank Python job (stdlib only) whose ranks hang in different places.
 
-Run under ``srun`` (or any launcher) with RANK set: ranks below ``WAITERS`` wait for peers that
+Run under a bare ``srun``, ``mpirun`` or torchrun-like launcher: it reads its rank from the
+launcher's variable as such programs do. Ranks below ``WAITERS`` wait for peers that
 never come in a socket barrier (``accept``), rank ``WAITERS`` hangs loading a batch
 (``time.sleep``), and any higher rank keeps moving: it recurses to a depth that changes every
 50 ms, so no two samples of its stack look alike.
@@ -16,9 +17,15 @@ RANKS_PROGRAM = textwrap.dedent(
     f"""
     import os, socket, sys, time
 
+    def my_rank():
+        for key in ("RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK"):
+            if key in os.environ:
+                return int(os.environ[key])
+
     def ready():
         node = os.environ.get("SLURMD_NODENAME") or socket.gethostname()
-        print("ready", os.environ["RANK"], os.getpid(), node, flush=True)
+        sys.stdout.write(f"ready {{my_rank()}} {{os.getpid()}} {{node}}\\n")  # one write
+        sys.stdout.flush()
 
     def wait_for_peers(listener):
         listener.accept()
@@ -58,7 +65,7 @@ RANKS_PROGRAM = textwrap.dedent(
             keep_moving()
 
     def main():
-        train_step(int(os.environ["RANK"]))
+        train_step(my_rank())
 
     main()
     """

@@ -213,7 +213,7 @@ class Spawner:
             proc.wait()
 
 
-NO_ENV = EnvFacts(None, None, None)
+NO_ENV = EnvFacts(None)
 
 
 def make_row(

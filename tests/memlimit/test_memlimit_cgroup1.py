@@ -186,7 +186,7 @@ def test_a_command_left_running_by_a_memlimit_killed_9_is_reported(
         assert note.endswith(
             f"end them with `kill {command.pid}` (the next memlimit run then removes the cgroup)"
         )
-        from dotdbg.entry import main
+        from dotdbg.cli.entry import main
 
         assert main(["doctor"]) == 1
         doctor = capsys.readouterr().out

@@ -8,7 +8,7 @@ import sys
 import pytest
 from memlimit_fakes import DOTDBG, memlimit_cgroups, run_cli
 
-from dotdbg.entry import helper
+from dotdbg.cli.entry import helper
 from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
 
 

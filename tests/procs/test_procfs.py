@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from dotdbg.procs import procfs, pycmdline
+from dotdbg.procs.ranks import Ranks
 
 
 def test_parse_stat_with_spaces_and_parens_in_the_name() -> None:
@@ -40,8 +41,8 @@ def test_read_stat_of_this_process_agrees_with_the_os() -> None:
 
 def test_parse_environ_picks_rank_and_env() -> None:
     raw = b"PATH=/bin\0RANK=3\0LOCAL_RANK=1\0VIRTUAL_ENV=/p/proj/.venv\0XRANK=9\0"
-    assert procfs.parse_environ(raw) == procfs.EnvFacts("proj/.venv", "3", "1")
-    assert procfs.parse_environ(b"") == procfs.EnvFacts(None, None, None, settled=False)
+    assert procfs.parse_environ(raw) == procfs.EnvFacts("proj/.venv", Ranks(3, 1, None))
+    assert procfs.parse_environ(b"") == procfs.EnvFacts(None, settled=False)
 
 
 def test_read_bytes_reads_past_the_first_page() -> None:
@@ -63,7 +64,7 @@ def test_read_bytes_reads_past_the_first_page() -> None:
     finally:
         proc.communicate(b"")
     assert f"BIG={big}".encode() in raw and f"BIG2={big}".encode() in raw
-    assert facts is not None and facts.rank == "5"
+    assert facts is not None and facts.ranks.rank == 5
 
 
 def test_smaps_rollup_parsing() -> None:

@@ -35,7 +35,7 @@ def test_finds_a_plain_python_child_with_its_numbers(spawn: Spawner) -> None:
     assert process.stat.threads == 1
     assert process.argv == (sys.executable, "-c", IDLE, spawn.token)
     assert process.environ is not None
-    assert (process.environ.rank, process.environ.local_rank) == ("4", "0")
+    assert process.environ.ranks == (4, 0, None)
     assert process.environ.env is not None  # the venv these tests run in
 
 
@@ -130,11 +130,11 @@ def test_an_environment_read_before_exec_published_it_is_read_again(spawn: Spawn
     half = spawn.half_execed("env", env={**os.environ, "RANK": "5"})
     scanner = scanner_for(spawn.token)
     [early] = scanner.scan()
-    assert early.environ is not None and early.environ.rank is None
+    assert early.environ is not None and early.environ.ranks.rank is None
     half.step()
     [later] = scanner.scan()
     assert later.pid == half.pid
-    assert later.environ is not None and later.environ.rank == "5"
+    assert later.environ is not None and later.environ.ranks.rank == 5
 
 
 def test_a_command_line_not_published_yet_is_not_shown(spawn: Spawner) -> None:

@@ -27,7 +27,7 @@ REPO = Path(dotdbg.__file__).resolve().parents[1]
 LAUNCHER = (
     "#!/bin/sh\n"
     f"exec {SYSTEM_PYTHON} -c 'import sys; sys.path[0:0] = [sys.argv.pop(1)]; "
-    "from dotdbg.entry import main; sys.exit(main())' "
+    "from dotdbg.cli.entry import main; sys.exit(main())' "
     f'{REPO} "$@"\n'
 )
 

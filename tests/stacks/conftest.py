@@ -18,17 +18,14 @@ from tests.infra.slurm import SlurmCluster
 def rank_job(
     slurm_cluster: SlurmCluster, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[RankJob]:
-    """``srun -N 3 -n 6``: ranks 0-3 in a socket barrier, 4 loading a batch, 5 moving."""
+    """A bare ``srun -N 3 -n 6 python``: ranks 0-3 in a socket barrier, 4 loading a batch, 5
+    moving. No RANK is set: each rank is known by srun's SLURM_PROCID alone."""
     folder = tmp_path_factory.mktemp("job")
     token = f"dotdbgjob{os.getpid()}"
     program = folder / f"{token}.py"
     program.write_text(RANKS_PROGRAM)
     out = folder / "job.out"
-    script = (
-        "#!/bin/sh\n"
-        "srun -N 3 -n 6 sh -c 'RANK=$SLURM_PROCID LOCAL_RANK=$SLURM_LOCALID "
-        f"exec {sys.executable} {program}'\n"
-    )
+    script = f"#!/bin/sh\nsrun -N 3 -n 6 {sys.executable} {program}\n"
     job = slurm_cluster.sbatch(script, "-N3", "-n6", f"--output={out}")
     try:
         wait_for(lambda: out.exists() and out.read_text().count("ready") == 6, 60, "6 ranks")

@@ -100,8 +100,9 @@ def test_a_bad_record_file_is_one_line(tmp_path: Path) -> None:
 
 def test_local_stacks_never_import_clustershell() -> None:
     code = (
-        "import sys; from dotdbg.cli import app; from dotdbg.stacks import run, formats, render;"
-        "from dotdbg.commands import watch; import dotdbg.fanout.slurm;"
+        "import sys; from dotdbg.cli import roothelp; roothelp.root_help();"
+        "from dotdbg.stacks import run, formats, render;"
+        "from dotdbg.cli.commands import watch; import dotdbg.fanout.slurm;"
         "print(any(name.startswith('ClusterShell') for name in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

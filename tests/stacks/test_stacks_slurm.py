@@ -86,7 +86,7 @@ def fault_dotdbg(tmp_path: Path) -> Path:
     bare.write_text(
         f"#!{no_py_spy / 'python3'}\nimport sys\n"
         f"sys.path[:0] = [{str(REPO)!r}, {VENV_SITE!r}]\n"
-        "from dotdbg.entry import main\nsys.exit(main())\n"
+        "from dotdbg.cli.entry import main\nsys.exit(main())\n"
     )
     sleeping_py_spy = tmp_path / "sleepy"
     sleeping_py_spy.mkdir()
@@ -238,3 +238,25 @@ def test_watch_python_over_the_job_has_a_host_column_and_node_totals(
     assert sorted(p["pid"] for n in snapshot["nodes"].values() for p in n["processes"]) == sorted(
         rank_job.pids.values()
     )
+
+
+def test_gdb_and_py_spy_records_of_one_node_name_it_alike(
+    slurm_cluster: SlurmCluster, rank_job: RankJob, env: dict[str, str], tmp_path: Path
+) -> None:
+    """Run on the node as a user would (a step of the job): each dumper names the node the same,
+    so their records merge into one host, each process with its rank."""
+    node = rank_job.nodes[0]
+    on_node = ["srun", f"--jobid={rank_job.job}", "--overlap", "-w", node, "-N1", "-n1"]
+    gdb = slurm_cluster.run([*on_node, DOTDBG, "gdb", "--json", str(rank_job.pids[0])], check=False)
+    assert gdb.returncode == 0, gdb.stderr
+    pyspy = slurm_cluster.run(
+        [*on_node, DOTDBG, "pyspy", "--json", "--in-job", str(rank_job.job), rank_job.token],
+        check=False,
+    )
+    other = [line for line in pyspy.stdout.splitlines() if f'"pid":{rank_job.pids[0]},' not in line]
+    records = tmp_path / "both.jsonl"
+    records.write_text(gdb.stdout + "".join(line + "\n" for line in other))
+    report = stacks_json("--from", str(records), env=env)
+    assert report["hosts"] == [node]
+    ranks = sorted(p["rank"] for c in report["classes"] for p in c["processes"])
+    assert ranks == sorted(r for r, n in rank_job.nodes.items() if n == node)

@@ -57,7 +57,7 @@ def test_json_snapshot(spawn: Spawner) -> None:
     assert process["ppid"] == os.getpid()
     assert process["rss_bytes"] >= 300 * 2**20
     assert process["threads"] == 1
-    assert process["rank"] == "1" and process["local_rank"] == "1"
+    assert process["rank"] == 1 and process["local_rank"] == 1
     assert process["command"].startswith("-c import time")
     assert process["env"]  # the venv the tests run in
     if document["gpu_status"] == "ok":  # a machine with an NVIDIA GPU

@@ -8,6 +8,7 @@ import pytest
 
 from dotdbg.gpu.nvml import GpuDevice, GpuProcess, GpuSnapshot
 from dotdbg.procs.procfs import EnvFacts
+from dotdbg.procs.ranks import Ranks
 from dotdbg.watch.rows import Row, totals
 from dotdbg.watch.view import (
     Column,
@@ -67,7 +68,7 @@ def test_numbers_are_right_aligned_under_their_header() -> None:
 def test_env_rank_and_launcher_columns_appear_when_someone_has_them() -> None:
     rows = [
         make_row(1, argv=("python", "/x/bin/torchrun", "t.py"), name="torchrun"),
-        make_row(2, environ=EnvFacts("proj/.venv", "1", "0")),
+        make_row(2, environ=EnvFacts("proj/.venv", Ranks(1, 0, None))),
         make_row(3, environ=None),  # another user's: unreadable
     ]
     lines = plain_text(snapshot_of(rows, show_user=True)).splitlines()
@@ -167,7 +168,7 @@ def rendered(snapshot: Snapshot, width: int) -> list[str]:
 def test_a_narrow_terminal_hides_minor_columns_and_cuts_the_command(
     width: int, header: list[str]
 ) -> None:
-    venv = EnvFacts("myproject/.venv", None, None)  # as for any user working in a venv
+    venv = EnvFacts("myproject/.venv")  # as for any user working in a venv
     rows = [make_row(123456, argv=LONG, rss=12 * GB, environ=venv), make_row(7, ppid=123456)]
     lines = rendered(snapshot_of(rows), width)
     assert all(len(line) <= width for line in lines)
@@ -180,7 +181,7 @@ def test_a_narrow_terminal_hides_minor_columns_and_cuts_the_command(
 
 
 def test_text_columns_are_cut_before_columns_are_hidden() -> None:
-    rows = [make_row(1, environ=EnvFacts("projects/bigmodel/.venv", "1", "0"), argv=LONG)]
+    rows = [make_row(1, environ=EnvFacts("projects/bigmodel/.venv", Ranks(1, 0, None)), argv=LONG)]
     lines = table_lines(snapshot_of(rows, show_user=True), width=80)
     assert lines[0].text.split()[-5:] == ["ELAPSED", "USER", "ENV", "RANK", "COMMAND"]
     assert " projects… 1/0 " in lines[1].text

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Argument, Command, Option
+from dotdbg.cli.parser import Argument, Command, Option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dotdbg.cmdline import Values
+    from dotdbg.cli.parser import Values
 
 HOSTS = Argument("hosts", "The hosts to install on (as ssh names them).", many=True)
 NODES = Option(["--nodes", "-w"], "Hosts as a node set: 'gpu[01-16]'.", metavar="HOSTS")

@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from dotdbg.backup import backup_dirs, is_complete, read_backup, step_back
+from dotdbg.common.output import note, warn
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.install import Result
-from dotdbg.notices import note, warn
 from dotdbg.paths import Paths
 from dotdbg.plan import Plan, unified_diff
 from dotdbg.shadows import shadow_warnings

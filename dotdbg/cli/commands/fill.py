@@ -5,13 +5,13 @@ The fillers (ctypes, mmap, subprocess) are imported inside the commands: ``--hel
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Argument, Command, Option, integer, number
+from dotdbg.cli.parser import Argument, Command, Option, integer, number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from dotdbg.cmdline import Values
+    from dotdbg.cli.parser import Values
 
 HOLD = Option(
     ["--hold"],

@@ -1,62 +1,44 @@
-"""Commands on the typer app that live with aliases: suggest and expand (alias, fn and pack
-are on the fast command line: ``dotdbg.commands.edits``)."""
+"""suggest and expand, the commands that read your aliases (alias, fn and pack, which edit
+them, are in ``edits.py``)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import sys
-from pathlib import Path
-from typing import Annotated, Optional
+from dotdbg.cli.commands.home import HOME, home_paths
+from dotdbg.cli.parser import Argument, Command, Option, integer
 
-import typer
-
-from dotdbg import edit
-from dotdbg.commands.core import HomeOption
-from dotdbg.commands.edits import report
-from dotdbg.config import load_config
-from dotdbg.config.model import Config
-from dotdbg.expand import expand as expand_aliases
-from dotdbg.history import history_path, read_history
-from dotdbg.notices import note, warn
-from dotdbg.paths import Paths
-from dotdbg.suggest import Existing, format_suggestions, learned_stems, pick, rc_names
-from dotdbg.suggest import suggest as propose
-from dotdbg.visible import visible
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dotdbg.cli.parser import Values
+    from dotdbg.config.model import Config
+    from dotdbg.paths import Paths
+    from dotdbg.suggest import Existing
 
 
-def register(app: typer.Typer) -> None:
-    app.command()(suggest)
-    app.command()(expand)
+def suggest(values: Values) -> int:
+    import os
+    from pathlib import Path
 
+    from dotdbg import edit
+    from dotdbg.cli.commands.edits import report
+    from dotdbg.config import load_config
+    from dotdbg.history import history_path, read_history
+    from dotdbg.suggest import format_suggestions, pick
+    from dotdbg.suggest import suggest as propose
 
-def suggest(
-    history: Annotated[
-        Optional[Path],  # noqa: UP045
-        typer.Option("--history", metavar="FILE", help="Default: $HISTFILE or ~/.bash_history."),
-    ] = None,
-    top: Annotated[
-        int, typer.Option("--top", metavar="N", min=1, help="Show at most N proposals.")
-    ] = 10,
-    apply: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option("--apply", metavar="N", min=1, help="Add proposal N with `alias add`."),
-    ] = None,
-    home: HomeOption = None,
-) -> int:
-    """Propose aliases for the commands you type most, from your bash history."""
-    paths = Paths.from_env(home)
+    paths = home_paths(values)
     config = load_config(paths)
     # --home is hermetic: it ignores $HISTFILE as it ignores the XDG variables.
-    path = history or history_path(paths, os.environ if home is None else {})
+    chosen = values["history"]
+    path = (None if chosen is None else Path(chosen)) or history_path(
+        paths, os.environ if values["home"] is None else {}
+    )
     entries = read_history(path)
     existing = existing_names(config, defined_elsewhere(paths, config))
-    found = propose([entry.command for entry in entries], existing, top=top)
-    if apply is None:
+    found = propose([entry.command for entry in entries], existing, top=values["top"])
+    if values["apply"] is None:
         print(format_suggestions(found, paths.display(path), len(entries)), end="")
         return 0
-    proposal = pick(found, apply)
+    proposal = pick(found, values["apply"])
     return report(paths, edit.add(paths, "aliases", proposal.name, proposal.command), proposal.name)
 
 
@@ -69,6 +51,10 @@ def shell_aliases(config: Config) -> dict[str, str]:
 
 
 def existing_names(config: Config, elsewhere: frozenset[str] = frozenset()) -> Existing:
+    import shutil
+
+    from dotdbg.suggest import Existing, learned_stems
+
     bodies = {function.name: function.body for function in config.functions}
     return Existing(
         stems=learned_stems({**shell_aliases(config), **bodies}),
@@ -85,6 +71,10 @@ RC_FILES = (".bashrc", ".bash_aliases", ".bash_profile", ".bash_login", ".profil
 def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
     """Names a proposal must not take although ``config`` does not define them: those of the
     shell's start-up files, and the entries of packs switched off (adding one lands there)."""
+    import contextlib
+
+    from dotdbg.suggest import rc_names
+
     names: set[str] = set()
     for name in RC_FILES:
         with contextlib.suppress(OSError):
@@ -97,17 +87,17 @@ def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
     return frozenset(names | in_off_packs)
 
 
-def expand(
-    command: Annotated[
-        str, typer.Argument(metavar="COMMAND", help="The command line, quoted as one argument.")
-    ],
-    home: HomeOption = None,
-) -> int:
-    """Print COMMAND with dotdbg's aliases expanded as bash would, for docs and bug reports."""
-    paths = Paths.from_env(home)
-    config = load_config(paths)
+def expand(values: Values) -> int:
+    import sys
+
+    from dotdbg.common.output import note, warn
+    from dotdbg.config import load_config
+    from dotdbg.expand import expand as expand_aliases
+    from dotdbg.visible import visible
+
+    config = load_config(home_paths(values))
     functions = {function.name for function in config.functions}
-    result = expand_aliases(command, shell_aliases(config), functions)
+    result = expand_aliases(values["command"], shell_aliases(config), functions)
     shown = visible(result.text) if sys.stdout.isatty() else result.text
     print(shown)
     if shown != result.text:
@@ -124,3 +114,27 @@ def expand(
             f"readers without dotdbg need its definition (`type {name}`)"
         )
     return 0
+
+
+SUGGEST = Command(
+    "suggest",
+    "Propose aliases for the commands you type most, from your bash history.",
+    suggest,
+    options=[
+        Option(["--history"], "Default: $HISTFILE or ~/.bash_history.", metavar="FILE"),
+        Option(["--top"], "Show at most N proposals.", metavar="N", convert=integer(1), default=10),
+        Option(["--apply"], "Add proposal N with `alias add`.", metavar="N", convert=integer(1)),
+        HOME,
+    ],
+)
+EXPAND = Command(
+    "expand",
+    "Print COMMAND with dotdbg's aliases expanded as bash would, for docs and bug reports.",
+    expand,
+    arguments=[
+        Argument(
+            "command", "The command line, quoted as one argument.", required=True, metavar="COMMAND"
+        )
+    ],
+    options=[HOME],
+)

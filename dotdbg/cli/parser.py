@@ -1,11 +1,12 @@
-"""The command line of the commands that start in about the time Python does.
+"""The parser of every command: its words, its help, its ``--version``.
 
-The helpers (watch-python, memlimit, mem-fill, disk-fill, gpu-fill) and the process commands
-(pyspy, stacks, gdb) are each defined once here, as a ``Command``, and that one definition
-serves both the stand-alone script and ``dotdbg NAME``. Hand-written rather than argparse:
-measured side by side, ``import argparse`` costs 7 ms of CPU (it imports re and gettext) on top
-of the 8 ms of ``python -c pass``, which alone breaks the 1.5x budget of ``--help``; typer
-(pydantic) costs 110 ms. Nor dataclasses (inspect) nor typing: both cost milliseconds too.
+Each command is defined once, as a ``Command`` (or a ``Group`` of them) listed in
+``dotdbg.cli.registry``; a helper's one definition serves both its stand-alone script and
+``dotdbg NAME``, and the help, the man pages and the shells' completion are derived from it.
+Hand-written rather than argparse: measured side by side, ``import argparse`` costs 7 ms of CPU
+(it imports re and gettext) on top of the 8 ms of ``python -c pass``, which alone breaks the
+1.5x budget of ``--help``; typer (pydantic) costs 110 ms. Nor dataclasses (inspect) nor typing:
+both cost milliseconds too (docs/architecture.md has the measurements).
 
 The syntax is click's, which these commands had before: options anywhere before ``--``,
 ``--opt VALUE`` or ``--opt=VALUE``, ``-xVALUE``, clustered short flags, and after ``--`` only
@@ -24,8 +25,9 @@ if TYPE_CHECKING:
     Convert = Callable[[str, str], object]  # (text, option name) -> value, or UsageError
     Values = dict[str, Any]  # dest -> value, as the converters made them
 
-WIDTH = 80
+WIDTH = 80  # of help without a terminal; on one, its width (``width()``)
 HELP_NAMES = ("-h", "--help")
+PATH_METAVARS = {"FILE": "file", "DIR": "dir", "PYTHON": "file"}  # what TAB completes after them
 
 
 class ShowHelp(Exception):
@@ -39,7 +41,17 @@ class ShowVersion(Exception):
 class Option:
     """``--name VALUE`` (``metavar`` set) or a flag that stores ``const``."""
 
-    __slots__ = ("const", "convert", "default", "dest", "help", "hidden", "metavar", "names")
+    __slots__ = (
+        "complete",
+        "const",
+        "convert",
+        "default",
+        "dest",
+        "help",
+        "hidden",
+        "metavar",
+        "names",
+    )
 
     def __init__(
         self,
@@ -52,6 +64,7 @@ class Option:
         default: object = None,
         const: object = True,
         hidden: bool = False,
+        complete: str | None = None,
     ) -> None:
         self.names = tuple(names)
         self.help = help
@@ -61,6 +74,8 @@ class Option:
         self.default = default
         self.const = const
         self.hidden = hidden
+        # "file" or "dir": TAB completes paths after it (default: from the metavar)
+        self.complete = complete or PATH_METAVARS.get(metavar or "")
 
     @property
     def repeats(self) -> bool:
@@ -134,6 +149,8 @@ class Command:
     def main(self, argv: Sequence[str], prog: str) -> int:
         """Parse ``argv`` and run; help and version answered here, usage errors raised."""
         if self.own_parser:
+            if list(argv) == ["--version"]:
+                return print_version(prog)
             return self.run(argv)  # type: ignore[arg-type]
         try:
             values = parse(self, argv)
@@ -141,10 +158,7 @@ class Command:
             print(help_text(self, prog), end="")
             return 0
         except ShowVersion:
-            from dotdbg import __version__
-
-            print(f"{prog} (dotdbg) {__version__}")
-            return 0
+            return print_version(prog)
         except UsageError as error:
             error.help_command = prog
             raise
@@ -166,16 +180,26 @@ class Group:
         if not argv or argv[0] in HELP_NAMES:
             print(group_help(self, prog), end="")
             return 0 if argv else 2
+        if argv[0] == "--version":
+            return print_version(prog)
         command = self.commands.get(argv[0])
         if command is None:
             raise UsageError(f"no such command: {argv[0]}", help_command=prog)
         return command.main(argv[1:], f"{prog} {argv[0]}")
 
 
+def print_version(prog: str) -> int:
+    from dotdbg import __version__
+
+    print(f"{prog} (dotdbg) {__version__}")
+    return 0
+
+
 def group_help(group: Group, prog: str) -> str:
-    lines = [f"usage: {prog} COMMAND [ARGS]...", "", *_wrap(group.summary, WIDTH), ""]
+    wide = width()
+    lines = [f"usage: {prog} COMMAND [ARGS]...", "", *wrap(group.summary, wide), ""]
     rows = [(name, command.summary) for name, command in group.commands.items()]
-    lines += ["commands:", *_table(rows), ""]
+    lines += ["commands:", *table(rows, wide), ""]
     lines.append(f"`{prog} COMMAND --help` shows the options of each.")
     return "\n".join(lines) + "\n"
 
@@ -309,17 +333,42 @@ def choice(*choices: str) -> Convert:
 
 
 def help_text(command: Command, prog: str) -> str:
-    lines = [f"usage: {prog} {command.usage or _usage(command)}", ""]
+    wide = width()
+    lines = [f"usage: {prog} {usage(command)}", ""]
     for paragraph in (command.summary, *filter(None, command.description.split("\n\n"))):
-        lines += [*_wrap(paragraph, WIDTH), ""]
+        lines += [*wrap(paragraph, wide), ""]
     rows = [(argument.metavar, argument.help) for argument in command.arguments]
     if rows:
-        lines += ["arguments:", *_table(rows), ""]
-    shown = [option for option in command.options if not option.hidden]
-    rows = [(option.label(), option.help) for option in shown]
-    rows += [("-h, --help", "Show this help and exit."), ("    --version", "Print the version.")]
-    lines += ["options:", *_table(rows)]
+        lines += ["arguments:", *table(rows, wide), ""]
+    lines += ["options:", *table(option_rows(command), wide)]
     return "\n".join(lines) + "\n"
+
+
+STANDARD_OPTIONS = (
+    ("-h, --help", "Show this help and exit."),
+    ("    --version", "Print the version."),
+)
+
+
+def option_rows(command: Command) -> list[tuple[str, str]]:
+    shown = [option for option in command.options if not option.hidden]
+    return [(option.label(), option.help) for option in shown] + list(STANDARD_OPTIONS)
+
+
+def usage(command: Command) -> str:
+    return command.usage or _usage(command)
+
+
+def width() -> int:
+    """Columns for help: the terminal's (or $COLUMNS), 80 without one, kept within 60..120."""
+    import os
+
+    text = os.environ.get("COLUMNS", "")
+    try:
+        columns = int(text) if text.isdigit() else os.get_terminal_size(1).columns
+    except OSError:
+        columns = WIDTH
+    return max(60, min(columns, 120))
 
 
 def _usage(command: Command) -> str:
@@ -330,11 +379,12 @@ def _usage(command: Command) -> str:
     return " ".join(words)
 
 
-def _table(rows: list[tuple[str, str]]) -> list[str]:
-    column = min(max(len(label) for label, _ in rows) + 4, 28)
+def table(rows: Sequence[tuple[str, str]], wide: int = WIDTH, column: int = 0) -> list[str]:
+    """Two columns, labels then texts; a text wraps under itself, never cut."""
+    column = column or min(max(len(label) for label, _ in rows) + 4, 28)
     lines = []
     for label, text in rows:
-        wrapped = _wrap(text, WIDTH - column)
+        wrapped = wrap(text, wide - column)
         if len(label) + 4 > column:
             lines.append(f"  {label}")
         else:
@@ -343,7 +393,7 @@ def _table(rows: list[tuple[str, str]]) -> list[str]:
     return lines
 
 
-def _wrap(text: str, width: int) -> list[str]:
+def wrap(text: str, width: int) -> list[str]:
     lines: list[str] = []
     line = ""
     for word in text.split():

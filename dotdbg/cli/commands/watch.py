@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Command, Option, choice, number
-from dotdbg.commands import stacks as shared
+from dotdbg.cli.commands import stacks as shared
+from dotdbg.cli.parser import Command, Option, choice, number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dotdbg.cmdline import Values
+    from dotdbg.cli.parser import Values
 
 
 def watch_python(values: Values) -> int:

@@ -1,7 +1,7 @@
-"""Every subcommand of ``dotdbg``, for the TAB completion of the generated bash.
+"""Every subcommand of ``dotdbg``, for the TAB completion of the generated shell files.
 
-A constant, so that rendering never imports the CLI to learn them (the domain does not call up
-into the typer app); tests/test_cli.py checks it against the app and dotdbg.entry.FAST.
+A constant, so that rendering never imports the commands to learn them;
+tests/test_entry.py checks it against dotdbg.cli.registry.
 """
 
 COMMAND_NAMES = (

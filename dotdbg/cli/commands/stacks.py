@@ -5,11 +5,11 @@ The options it shares with ``pyspy`` and ``watch-python`` are defined here once.
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Argument, Command, Option, integer, number
+from dotdbg.cli.parser import Argument, Command, Option, integer, number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dotdbg.cmdline import Values
+    from dotdbg.cli.parser import Values
     from dotdbg.stacks.job import Target
     from dotdbg.stacks.run import DumpOptions
 

@@ -1,4 +1,4 @@
-"""Running any command, with or without typer: every way it can end becomes an exit code.
+"""Running any command: every way it can end becomes an exit code.
 
 - a DotdbgError (bad config, bad argument): its lines on stderr, ``program: error: …`` and
   ``hint: …`` (the traceback too under ``--verbose`` or ``DOTDBG_VERBOSE=1``), its exit code;

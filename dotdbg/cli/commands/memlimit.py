@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Argument, Command, Option
+from dotdbg.cli.parser import Argument, Command, Option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dotdbg.cmdline import Values
+    from dotdbg.cli.parser import Values
 
 DESCRIPTION = (
     "Run CMD (default: your $SHELL) with at most LIMIT of RAM, e.g. `memlimit 5G -- python "

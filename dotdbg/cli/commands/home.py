@@ -1,16 +1,16 @@
 """install, uninstall, status and diff: the commands that check and change the home, on the
-fast command line (``dotdbg.cmdline``): they start without typer, and status and diff reuse
+command line (``dotdbg.cli.parser``); status and diff reuse
 the check `install` made of the same text (``dotdbg.checks``)."""
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Command, Option
+from dotdbg.cli.parser import Command, Option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from dotdbg.cmdline import Values
+    from dotdbg.cli.parser import Values
     from dotdbg.config.model import Config
     from dotdbg.install import Result
     from dotdbg.paths import Paths
@@ -82,7 +82,7 @@ DIFF = Option(["--diff"], "Show a unified diff of every change.", default=False)
 
 def install(values: Values) -> int:
     from dotdbg import install as installer
-    from dotdbg import report
+    from dotdbg.cli import report
 
     paths, dry_run = home_paths(values), values["dry_run"]
     done = installer.install(paths, dry_run=dry_run, shells=values["shell"])
@@ -106,7 +106,7 @@ def _new_shadows(paths: Paths, config: Config, done: Result) -> list[str]:
 
 def uninstall(values: Values) -> int:
     from dotdbg import install as installer
-    from dotdbg import report
+    from dotdbg.cli import report
 
     paths = home_paths(values)
     done = installer.uninstall(paths, dry_run=values["dry_run"])
@@ -116,7 +116,7 @@ def uninstall(values: Values) -> int:
 
 def status(values: Values) -> int:
     from dotdbg import install as installer
-    from dotdbg import report
+    from dotdbg.cli import report
     from dotdbg.plan import NotOurBlock
     from dotdbg.recover import interrupted
     from dotdbg.state import is_installed

@@ -1,17 +1,17 @@
 """alias add/rm/on, fn add/rm/on and pack on/off: edits of the config, installed at once, on
-the fast command line (``dotdbg.cmdline``: no typer). Messages go to stderr; stdout carries
+the command line (``dotdbg.cli.parser``). Messages go to stderr; stdout carries
 only the line that updates the running shell, so `eval "$(dotdbg alias add …)"` works."""
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Argument, Command, Group, Option
-from dotdbg.commands.home import HOME, home_paths
+from dotdbg.cli.commands.home import HOME, home_paths
+from dotdbg.cli.parser import Argument, Command, Group, Option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from dotdbg.cmdline import Values
+    from dotdbg.cli.parser import Values
     from dotdbg.edit import Outcome, Saved, Section
     from dotdbg.paths import Paths
 
@@ -25,7 +25,7 @@ DESC = Option(["--desc"], "One line for `dotdbg aliases`.", metavar="TEXT")
 def report(paths: Paths, outcome: Outcome, name: str) -> int:
     import shutil
 
-    from dotdbg.notices import note, warn
+    from dotdbg.common.output import note, warn
     from dotdbg.shadows import shadow_warnings
 
     note(f"{outcome.action} {name} in {paths.display(paths.config_file)}")
@@ -95,7 +95,7 @@ def _pack(on: bool) -> Callable[[Values], int]:
 
 
 def _report_pack(paths: Paths, saved: Saved, pack: str) -> int:
-    from dotdbg.notices import note
+    from dotdbg.common.output import note
 
     note(f"{saved.action} pack {pack} in {paths.display(paths.config_file)}")
     if saved.install is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Command
+from dotdbg.cli.parser import Command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dotdbg.cmdline import Argument, Command, Option, choice, number
+from dotdbg.cli.parser import Argument, Command, Option, choice, number
 from dotdbg.gdb import DEFAULT_TIMEOUT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dotdbg.cmdline import Values
+    from dotdbg.cli.parser import Values
 
 
 def gdb(values: Values) -> int:
