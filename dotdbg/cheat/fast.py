@@ -336,9 +336,7 @@ def _lookup(sheets: dict[str, search.Sheet], options: Options, catalog: Catalog)
     )
 
 
-def _entries(
-    sheets: dict[str, search.Sheet], options: Options, catalog: Catalog
-) -> search.Result:
+def _entries(sheets: dict[str, search.Sheet], options: Options, catalog: Catalog) -> search.Result:
     """What a picker offers: the lookup's hits, or every entry when there are no words."""
     if options.words or options.search is not None:
         return _lookup(sheets, options, catalog)

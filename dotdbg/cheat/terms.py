@@ -13,7 +13,6 @@ from __future__ import annotations
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
     import re
-
     from collections.abc import Sequence
 
     Span = tuple[int, int]
@@ -178,7 +177,9 @@ def phrases(words: Sequence[str]) -> list[str]:
 def compile_term(term: str, regex: bool) -> Matcher:
     if not regex:
         others = SYNONYMS.get(term.lower(), ())
-        return AnyOf(Literal(term), [Literal(other) for other in others]) if others else Literal(term)
+        return (
+            AnyOf(Literal(term), [Literal(other) for other in others]) if others else Literal(term)
+        )
     import re
 
     flags = 0 if has_capital(term, regex=True) else re.IGNORECASE
