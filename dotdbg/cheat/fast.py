@@ -438,7 +438,7 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
     files = [
         (name, path)
         for cheatpath in cheatpaths.all_cheatpaths(env, _cwd(), configured)
-        for name, path in sheet_files(cheatpath.directory)
+        for name, path in sheet_files(cheatpath.directory, warn=_warn)
         if not names or name in names
     ]
     missing = set(names) - {name for name, _ in files}
