@@ -11,6 +11,7 @@ COMMAND_NAMES = (
     "diff",
     "disk-fill",
     "doctor",
+    "errtrace",
     "expand",
     "fn",
     "gdb",
@@ -30,4 +31,5 @@ COMMAND_NAMES = (
     "suggest",
     "uninstall",
     "watch-python",
+    "which",
 )

@@ -20,6 +20,7 @@ git init -q -b main
 git config advice.detachedHead false
 commit() { git add -A && git commit -q -m "$1"; }
 mkdir -p src/transformers/models/llama tests
+: > src/transformers/__init__.py  # a regular package, as in the real checkout
 seq 1 200 | sed 's/^/# setup line /' > setup.py
 { echo 'def train(x):'; seq 1 100 | sed 's/^/    x += 1  # step /'; } > src/transformers/train.py
 printf 'def helper():\n    return 1\n' > src/transformers/old_utils.py
