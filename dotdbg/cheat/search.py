@@ -26,13 +26,12 @@ FALLBACK_MODE = "fallback"  # WORD named a sheet that has no hit: every sheet wa
 # one step after the same match of the word itself.
 IN_HEAD = 0  # a whole word near the start of the comment: what the entry is about
 IN_COMMENT = 2  # a whole word elsewhere in the comment, or the sheet's name
-IN_COMMAND_HEAD = 3  # a whole word at the start of the command: the program and its verb
+IN_COMMAND_HEAD = 3  # the command's program or its verb ("ls" in `command ls -la`)
 IN_COMMAND = 4  # a whole word elsewhere in the command only
 INSIDE_COMMENT = 6  # only inside a longer word ("ls" in "fails") of the comment
 INSIDE_COMMAND = 8
 SYNONYM = 1
 HEAD = 32  # characters of the comment's first line that say what the entry is about
-COMMAND_HEAD = 16  # characters of the command that name the program and what it does
 
 
 class Sheet:
@@ -231,10 +230,20 @@ def _place(matcher: Matcher, entry: Entry, sheet_name: str) -> int | None:
             return IN_HEAD
         if matcher.as_word(comment) or (sheet_name and matcher.as_word(sheet_name)):
             return IN_COMMENT
-    start = matcher.word_at(command)
-    if start >= 0:
-        return IN_COMMAND_HEAD if start < COMMAND_HEAD else IN_COMMAND
+    if _runs(matcher, command):
+        return IN_COMMAND_HEAD
+    if matcher.as_word(command):
+        return IN_COMMAND
     return INSIDE_COMMENT if in_comment else INSIDE_COMMAND
+
+
+def _runs(matcher: Matcher, command: str) -> bool:
+    """Is the term the command's first or second word (the program, or its subcommand)?"""
+    for word in command.split(None, 2)[:2]:
+        word = word.lstrip("\\")
+        if (0, len(word)) in matcher.spans(word):
+            return True
+    return False
 
 
 def _group(ranked: Ranked) -> list[Group]:
