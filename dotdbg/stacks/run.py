@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
-from dotdbg.stackrecord import RecordError, StackRecord, read, write
 from dotdbg.stacks import identity, local, ranksets
 from dotdbg.stacks.job import START_SLACK, Gathered, collect, run_everywhere
+from dotdbg.stacks.record import RecordError, StackRecord, read, write
 
 if TYPE_CHECKING:
     from dotdbg.fanout.engine import Engine
@@ -200,7 +200,7 @@ def _show(merged: Merged, problems: list[str], missing: list[str], view: View) -
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    from dotdbg.fileops import atomic_write
+    from dotdbg.home.fileops import atomic_write
 
     try:
         atomic_write(path, text.encode())
