@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dotdbg.config import load_config
-from dotdbg.install import install, render_for
+from dotdbg.home.install import install, render_for
 from dotdbg.paths import Paths
 from dotdbg.remote.push import _status
 

@@ -11,6 +11,7 @@ COMMAND_NAMES = (
     "diff",
     "disk-fill",
     "doctor",
+    "errtrace",
     "expand",
     "fn",
     "gdb",

@@ -19,6 +19,7 @@ SECTIONS = {
     },
     "Find the cause": {
         "which": "which:COMMAND",
+        "errtrace": "errtrace:COMMAND",
     },
     "Where is it stuck": {
         "pyspy": "watch:PYSPY",

@@ -185,7 +185,7 @@ end
 
 # -- TAB completion for dotdbg (runs dotdbg only when TAB is pressed) -------------------------
 complete -c dotdbg -f
-complete -c dotdbg -n __fish_use_subcommand -a 'alias aliases cheat diff disk-fill doctor expand fn gdb gpu-fill init install mem-fill memlimit pack push pyspy render restore ssh stacks status suggest uninstall watch-python'
+complete -c dotdbg -n __fish_use_subcommand -a 'alias aliases cheat diff disk-fill doctor expand fn gdb gpu-fill init install mem-fill memlimit pack push pyspy render restore ssh stacks status suggest uninstall watch-python which'
 complete -c dotdbg -n '__fish_seen_subcommand_from cheat' -a '(command dotdbg cheat --names 2>/dev/null)'
 complete -c dotdbg -n '__fish_seen_subcommand_from cheat' -l regex -l tag -l commands -l list -l search -l copy -l json -l color -l edit -l new -l add -l comment -l lint -l names -l help
 complete -c dotdbg -n '__fish_seen_subcommand_from aliases' -a 'pyt pytc pytf wn wnm gs gd gds ga gc gp gpl gl gco gb l lt la df wrap git-replace'

@@ -174,7 +174,7 @@ function git-replace {
 # -- TAB completion for dotdbg (runs dotdbg only when TAB is pressed) -------------------------
 _dotdbg() {
     if (( CURRENT == 2 )); then
-        compadd -- 'alias' 'aliases' 'cheat' 'diff' 'disk-fill' 'doctor' 'expand' 'fn' 'gdb' 'gpu-fill' 'init' 'install' 'mem-fill' 'memlimit' 'pack' 'push' 'pyspy' 'render' 'restore' 'ssh' 'stacks' 'status' 'suggest' 'uninstall' 'watch-python'
+        compadd -- 'alias' 'aliases' 'cheat' 'diff' 'disk-fill' 'doctor' 'expand' 'fn' 'gdb' 'gpu-fill' 'init' 'install' 'mem-fill' 'memlimit' 'pack' 'push' 'pyspy' 'render' 'restore' 'ssh' 'stacks' 'status' 'suggest' 'uninstall' 'watch-python' 'which'
     elif [[ ${words[2]} == cheat ]]; then
         if [[ ${words[CURRENT]} == -* ]]; then
             compadd -- --regex --tag --commands --list --search --copy --json --color --edit \

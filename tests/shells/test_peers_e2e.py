@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.install import install, uninstall
+from dotdbg.home.install import install, uninstall
 from dotdbg.paths import Paths
 from tests.infra.tmux import Tmux, shell_env
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from dotdbg.home.state import read_manifest
 from dotdbg.paths import Paths
-from dotdbg.state import read_manifest
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 
