@@ -171,7 +171,7 @@ git-replace() {
 _dotdbg_complete() {
     local cur=${COMP_WORDS[COMP_CWORD]}
     if (( COMP_CWORD == 1 )); then
-        __dotdbg_complete_words "$cur" 'alias' 'aliases' 'cheat' 'diff' 'disk-fill' 'doctor' 'expand' 'fn' 'gdb' 'gpu-fill' 'init' 'install' 'mem-fill' 'memlimit' 'pack' 'push' 'pyspy' 'render' 'restore' 'ssh' 'stacks' 'status' 'suggest' 'uninstall' 'watch-python' 'which'
+        __dotdbg_complete_words "$cur" 'alias' 'aliases' 'cheat' 'diff' 'disk-fill' 'doctor' 'errtrace' 'expand' 'fn' 'gdb' 'gpu-fill' 'init' 'install' 'mem-fill' 'memlimit' 'pack' 'push' 'pyspy' 'render' 'restore' 'ssh' 'stacks' 'status' 'suggest' 'uninstall' 'watch-python' 'which'
     elif [[ ${COMP_WORDS[1]} == cheat ]]; then
         __dotdbg_cheat_complete
     elif [[ ${COMP_WORDS[1]} == aliases ]]; then
