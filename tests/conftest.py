@@ -91,6 +91,7 @@ GROUPS = {
     "tests/remote/test_ssh_shells.py": "sshd",
     "tests/remote/test_push.py": "sshd",
     "tests/remote/test_push_path.py": "sshd",
+    "tests/remote/test_push_answers.py": "sshd",
     "tests/alias/test_alias_installed.py": "wheel",  # the session's one wheel
     "tests/cheat/test_cheat_installed.py": "wheel",
 }

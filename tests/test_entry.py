@@ -129,7 +129,7 @@ def test_help_and_bad_options_load_nothing_heavy() -> None:
 def test_the_home_commands_never_load_typer(tmp_path: Path) -> None:
     """install, status, diff and the config edits start without typer (issue 9.4), as every
     command does since issue 22; status and diff after install do not render a check either
-    (dotdbg.checks)."""
+    (dotdbg.home.checks)."""
     home = str(tmp_path)
     runs = [
         ["install", "--home", home],

@@ -378,15 +378,15 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
 
     configured = load_configured(cheatpaths.config_file(env), Index(""), _warn)
     files = [
-        (name, path)
+        (name, path, not cheatpath.readonly)  # a read-only sheet's tools are not the user's to fix
         for cheatpath in cheatpaths.all_cheatpaths(env, _cwd(), configured)
         for name, path in sheet_files(cheatpath.directory)
         if not names or name in names
     ]
-    missing = set(names) - {name for name, _ in files}
+    missing = set(names) - {name for name, _, _ in files}
     if missing:
         raise _usage(f"no sheet named {sorted(missing)[0]!r}")
-    problems = [problem for _, path in files for problem in lint.lint_file(path)]
+    problems = [problem for _, path, own in files for problem in lint.lint_file(path, own)]
     _write("".join(f"{one_line(str(problem))}\n" for problem in problems))
     errors = sum(problem.level == lint.ERROR for problem in problems)
     warnings = len(problems) - errors

@@ -2,7 +2,9 @@
 
 Errors: a command that does not parse for its syntax (``bash -n``, Python's compiler, pdb's
 commands), an entry without a comment, an entry holding two commands, malformed front matter
-or placeholders. Warnings: a program that is not on PATH here (it may be on the cluster).
+or placeholders. Warnings, only for sheets the user can edit: a program that is not on PATH
+here (a typo, or a tool of the cluster). A read-only sheet (the built-in ones, a configured
+path with ``readonly = true``) names tools this machine may lack on purpose: not a problem.
 """
 
 from __future__ import annotations
@@ -12,14 +14,14 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from dotdbg.cheat.commands import entry_syntax, entry_tags, is_table, split
+from dotdbg.aliases.shadows import BASH_BUILTINS, BASH_KEYWORDS
+from dotdbg.cheat.commands import LEADING, entry_syntax, entry_tags, is_table, split
 from dotdbg.cheat.index import read_record
 from dotdbg.cheat.output import placeholder_spans
-from dotdbg.shadows import BASH_BUILTINS, BASH_KEYWORDS
 
 ERROR = "error"
 WARNING = "warning"
-# Bash's keywords and builtins (dotdbg.shadows lists them for the core): never looked up on PATH.
+# Bash's keywords and builtins (listed in dotdbg.aliases.shadows): never looked up on PATH.
 SHELL_WORDS = BASH_BUILTINS | BASH_KEYWORDS | {".", ":", "["}
 # Commands that run the next word as the program.
 WRAPPERS = {"sudo", "env", "nohup", "exec", "command", "time", "nice", "stdbuf", "xargs", "timeout"}
@@ -44,7 +46,7 @@ class Problem:
         return f"{self.path}:{self.line}:{self.column}: {self.level}: {self.message}"
 
 
-def lint_file(path: str) -> list[Problem]:
+def lint_file(path: str, check_programs: bool = True) -> list[Problem]:
     record = read_record(path)
     if isinstance(record, list):  # the file could not be used at all
         if not record:
@@ -55,12 +57,14 @@ def lint_file(path: str) -> list[Problem]:
     syntax, _, entries, _ = record
     problems: list[Problem] = []
     for comment, command, line in entries:
-        problems += lint_entry(path, syntax, comment, command, line)
+        problems += lint_entry(path, syntax, comment, command, line, check_programs)
     problems += _bash_errors(path, syntax, entries)
     return sorted(problems, key=lambda problem: (problem.line, problem.column))
 
 
-def lint_entry(path: str, syntax: str, comment: str, command: str, line: int) -> list[Problem]:
+def lint_entry(
+    path: str, syntax: str, comment: str, command: str, line: int, check_programs: bool = True
+) -> list[Problem]:
     """Every problem of one entry but bash's syntax errors (one bash checks the whole sheet)."""
     command_line = line + (comment.count("\n") + 1 if comment else 0)
     problems = []
@@ -86,7 +90,7 @@ def lint_entry(path: str, syntax: str, comment: str, command: str, line: int) ->
         problems += _python_errors(path, command, command_line)
     elif where in ("pdb", "pdbrc"):
         problems += _pdb_errors(path, command, command_line)
-    elif where == "bash" and "extra" not in entry_tags(comment):
+    elif where == "bash" and check_programs and "extra" not in entry_tags(comment):
         problems += _missing_programs(path, commands, command_line)
     return problems
 
@@ -200,7 +204,7 @@ def _bash_line(error: str) -> tuple[int, str]:
 
 # -- programs -------------------------------------------------------------------------------------
 def _missing_programs(path: str, commands: list[str], first_line: int) -> list[Problem]:
-    missing = {program_of(command) for command in commands} - {""}
+    missing = {program for command in commands for program in programs_of(command)}
     return [
         Problem(path, first_line, 1, WARNING, f"{program!r} is not on PATH on this machine")
         for program in sorted(missing)
@@ -209,19 +213,45 @@ def _missing_programs(path: str, commands: list[str], first_line: int) -> list[P
 
 
 def program_of(command: str) -> str:
-    """The program a shell command starts, past assignments and wrappers like sudo; "" if none."""
+    """The program the first simple command of ``command`` starts; "" if none."""
+    return next(iter(programs_of(command)), "")
+
+
+def programs_of(command: str) -> list[str]:
+    """The program each simple command of the first line starts (``clear; python3 x`` starts
+    clear and python3), past assignments and wrappers like sudo."""
+    lexer = shlex.shlex(command.split("\n", 1)[0], posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
     try:
-        words = shlex.split(command.split("\n", 1)[0], comments=True)
-    except ValueError:
-        return ""
-    if len(words) > 1 and (words[0].endswith("()") or words[1].startswith("()")):
-        return ""  # a function definition
+        words = list(lexer)
+    except ValueError:  # an unclosed quote: bash -n reports it
+        return []
+    programs: list[str] = []
+    simple: list[str] = []
+    redirected = False
+    for word in [*words, ";"]:
+        if redirected:  # the file of `> out.txt`, not a word of the command
+            redirected = False
+        elif word and set(word) <= set("<>&") and set(word) & set("<>"):
+            redirected = True
+        elif word == "()":  # `name() { ...`: a definition, the name runs nothing
+            simple = []
+        elif word and set(word) <= set(";&|()"):
+            programs.append(_program(simple))
+            simple = []
+        else:
+            simple.append(word)
+    return [program for program in programs if program]
+
+
+def _program(words: list[str]) -> str:
     skip_value = False
     for word in words:
         if skip_value or "=" in word.split("/", 1)[0] or word.startswith("-"):
             skip_value = word in OPTIONS_WITH_VALUES
             continue  # VAR=value before the program, or a wrapper's option (and its value)
-        if word in WRAPPERS or word.replace(".", "").isdigit():
-            continue  # sudo, timeout 600...
+        if word in WRAPPERS or word in LEADING or word.replace(".", "").isdigit():
+            continue  # sudo, timeout 600, then, do...
         return "" if word in SHELL_WORDS or not word[:1].isalnum() else word
     return ""

@@ -17,6 +17,10 @@ SECTIONS = {
         "expand": "aliases_edit:EXPAND",
         "suggest": "aliases_edit:SUGGEST",
     },
+    "Find the cause": {
+        "which": "which:COMMAND",
+        "errtrace": "errtrace:COMMAND",
+    },
     "Where is it stuck": {
         "pyspy": "watch:PYSPY",
         "stacks": "stacks:COMMAND",

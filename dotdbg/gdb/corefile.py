@@ -56,11 +56,12 @@ def inspect(core: str, executable: str | None) -> CoreFacts:
             hint=f"{shlex.quote(sys.executable)} -m pip install pystack",
         ) from None
     analyzer = CoreFileAnalyzer(core)
-    recorded = str(analyzer.extract_executable())
-    exe = executable or recorded
+    mapped = tuple(str(item.path) for item in analyzer.extract_maps() if item.path)
+    recorded = _recorded_executable(str(analyzer.extract_executable()), mapped)
+    # its real path, as a live process's frames name it (a venv's python is a link)
+    exe = os.path.realpath(executable or recorded)
     _check_executable(core, exe, recorded, analyzer.extract_build_ids())
     info = analyzer.extract_ps_info()
-    mapped = tuple(str(item.path) for item in analyzer.extract_maps() if item.path)
     missing = tuple(sorted(str(path) for path in analyzer.missing_modules()))
     return CoreFacts(
         info.get("pid") or analyzer.extract_pid(),
@@ -70,6 +71,14 @@ def inspect(core: str, executable: str | None) -> CoreFacts:
         tuple(dict.fromkeys(mapped)),
         missing,
     )
+
+
+def _recorded_executable(named: str, mapped: tuple[str, ...]) -> str:
+    """The executable as the core names it; where that is relative (to the process's working
+    directory, not ours), the file the kernel mapped first, which is the executable."""
+    if os.path.isabs(named) or not mapped or not os.path.isabs(mapped[0]):
+        return named
+    return mapped[0]
 
 
 BuildIds = Iterable[tuple[str, str, str]]  # (file, build id in the core, build id on disk)

@@ -16,9 +16,9 @@ from dotdbg.gdb import corefile, driver, forked, frames, interpreter, needs, pys
 from dotdbg.gdb.driver import Target
 from dotdbg.gdb.interpreter import Interpreter
 from dotdbg.gdb.pystack_dump import DumpFailure
-from dotdbg.procs import procfs
-from dotdbg.stackrecord import StackRecord, Thread
+from dotdbg.procs import procfs, pycmdline
 from dotdbg.stacks import identity
+from dotdbg.stacks.record import StackRecord, Thread
 
 _FINAL = frozenset({"denied", "gone", "timeout"})  # gdb would fare no better
 
@@ -68,8 +68,10 @@ def _read_process(record: StackRecord, pid: int, via: str, timeout: float) -> Re
 
 def dump_core(core: str, exe: str | None, via: str, timeout: float) -> Result:
     facts = corefile.inspect(core, exe)
+    argv = tuple(facts.command.split())  # the kernel's psargs: argv joined, cut at 80 bytes
+    command = pycmdline.short_command(argv) if argv else facts.command
     record = StackRecord(
-        identity.host_name(), facts.pid, facts.ppid, None, None, None, facts.command, "pystack"
+        identity.host_name(), facts.pid, facts.ppid, None, None, None, command, "pystack"
     )
     notes = _missing_libraries(facts)
     found = interpreter.describe(facts.executable, facts.mapped)

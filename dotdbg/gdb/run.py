@@ -128,7 +128,16 @@ def dump_pid(pid: int, via: str, timeout: float, as_json: bool) -> int:
 
 
 def dump_core(core: str, exe: str | None, via: str, timeout: float, as_json: bool) -> int:
-    return show_dump(dump.dump_core(core, exe, via, timeout), as_json)
+    """The cause of death first (a line before the stacks; a note beside the JSON)."""
+    from dotdbg.gdb import death
+
+    result = dump.dump_core(core, exe, via, timeout)
+    cause = death.of_core(core)
+    if cause is not None and as_json:
+        note(cause.text())
+    elif cause is not None:
+        print(cause.text()[0].upper() + cause.text()[1:] + ".", flush=True)
+    return show_dump(result, as_json)
 
 
 def _needs_said(found: Interpreter | None) -> needs.Needs:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from dotdbg.stackrecord import Frame, StackRecord
-from dotdbg.stacks import ranksets
+from dotdbg.stacks import ranksets, states
 from dotdbg.stacks.merge import Merged, StackClass, TreeNode
+from dotdbg.stacks.record import Frame, StackRecord
 from dotdbg.stacks.render import short_file
 
 
@@ -27,7 +27,7 @@ def _frame_json(frame: Frame) -> dict[str, Any]:
 
 def _node_json(node: TreeNode) -> dict[str, Any]:
     out: dict[str, Any] = _frame_json(node.frame) if node.frame else {}
-    out["count"] = len(node.members)
+    out["count"] = node.count
     out["label"] = ranksets.label(node.members, limit=None)
     out["processes"] = [_who(m) for m in node.members]
     out["children"] = [_node_json(child) for child in node.children.values()]
@@ -41,6 +41,7 @@ def _class_json(stack_class: StackClass) -> dict[str, Any]:
         "ranks": sorted({m.rank for m in stack_class.members if m.rank is not None}),
         "representative": _who(stack_class.representative),
         "stuck": stack_class.stuck,
+        "state": stack_class.state,
         "processes": [_who(m) for m in stack_class.members],
         # innermost first, as in the records
         "threads": [[_frame_json(f) for f in reversed(path)] for path in stack_class.paths],
@@ -86,15 +87,20 @@ def _dot_edges(node: TreeNode, name: str, ids: Iterator[int]) -> list[str]:
             label += f":{child.frame.line}"
         attributes = _leaf_colour(child) if not child.children else ""
         lines.append(f"  {child_name} [label={_quote(label)}{attributes}];")
-        edge = f"{len(child.members)}: {ranksets.label(child.members)}"
+        edge = f"{child.count}: {ranksets.label(child.members)}"
         lines.append(f"  {name} -> {child_name} [label={_quote(edge)}];")
         lines += _dot_edges(child, child_name, ids)
     return lines
 
 
+_COLOURS = {  # the first state a leaf's classes have, in this order, colours it
+    states.STUCK: ", color=red, penwidth=2",
+    states.BUSY: ", color=darkorange, penwidth=2",
+    states.MOVING: ", color=darkgreen",
+    states.IDLE: ", color=grey",
+}
+
+
 def _leaf_colour(node: TreeNode) -> str:
-    if any(c.stuck for c in node.classes):
-        return ", color=red, penwidth=2"
-    if any(c.stuck is False for c in node.classes):
-        return ", color=darkgreen"
-    return ""
+    found = {c.state for c in node.classes}
+    return next((colour for state, colour in _COLOURS.items() if state in found), "")

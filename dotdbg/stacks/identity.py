@@ -11,7 +11,7 @@ import socket
 from dotdbg.procs import pycmdline, ranks
 from dotdbg.procs.procfs import EnvFacts, Stat
 from dotdbg.procs.pyprocs import PyProcess
-from dotdbg.stackrecord import StackRecord
+from dotdbg.stacks.record import StackRecord
 
 
 def host_name() -> str:

@@ -3,8 +3,10 @@
 The idea is LLNL STAT's: walk every stack from its outermost frame and share the common start,
 so each node of the tree carries the set of processes that pass through it; processes whose
 stacks are identical form a class, and one of each class is enough to attach a debugger to.
-With several samples a process whose stacks did not change is *stuck*; one whose stacks did is
-*moving*, and only the outer part its samples share is merged (STAT's 3D tree, kept simple).
+Frames are compared by their merge key (``framekey``: a native frame without its address).
+
+With several samples each class gets a state (``states``): *stuck*, *busy*, *idle* or *moving*;
+only the outer part a moving process's samples share is merged (STAT's 3D tree, kept simple).
 
 Pure functions of records: the work is done once per distinct stack, not once per process, so
 10k ranks that wait in the same place cost little more than one.
@@ -15,31 +17,44 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from dotdbg.stackrecord import Frame, StackRecord, Thread
+from dotdbg.stacks import states
+from dotdbg.stacks.framekey import key
+from dotdbg.stacks.record import Frame, StackRecord, Thread
 
-Path = tuple[Frame, ...]  # outermost frame first
+Path = tuple[Frame, ...]  # outermost frame first, merge keys
 Signature = tuple[Path, ...]  # the shown threads of one process
 
 
 @dataclass(frozen=True)
 class StackClass:
-    """Processes with identical stacks; ``stuck`` is None with a single sample."""
+    """Processes with identical stacks; ``state`` is one of ``states.NAMES``, or None when a
+    single sample cannot tell."""
 
     members: tuple[StackRecord, ...]  # in rank order, then host and pid
     paths: Signature
-    stuck: bool | None = None
+    state: str | None = None
+    thread_names: tuple[str, ...] = ()  # one per path, the representative's
 
     @property
     def representative(self) -> StackRecord:
         return self.members[0]
 
+    @property
+    def stuck(self) -> bool | None:
+        return None if self.state is None else self.state == states.STUCK
+
 
 @dataclass
 class TreeNode:
     frame: Frame | None  # None at the root
-    members: list[StackRecord] = field(default_factory=list)
     children: dict[Frame, TreeNode] = field(default_factory=dict)
     classes: list[StackClass] = field(default_factory=list)  # those that pass through here
+    count: int = 0  # processes that pass through here
+
+    @property
+    def members(self) -> list[StackRecord]:
+        """Built on demand: a million processes 50 frames deep would be 50 million entries."""
+        return [member for each in self.classes for member in each.members]
 
 
 @dataclass(frozen=True)
@@ -51,11 +66,12 @@ class Merged:
 
     @property
     def processes(self) -> int:
-        return len(self.root.members) + len(self.failed)
+        return self.root.count + len(self.failed)
 
     @property
     def hosts(self) -> list[str]:
-        return sorted({m.host for m in self.root.members} | {f.host for f in self.failed})
+        found = {m.host for c in self.classes for m in c.members}
+        return sorted(found | {f.host for f in self.failed})
 
 
 def order_key(record: StackRecord) -> tuple[bool, int, str, int]:
@@ -75,71 +91,129 @@ def shown_threads(record: StackRecord, all_threads: bool) -> list[Thread]:
     return shown or list(record.threads[:1])
 
 
-def signature(record: StackRecord, all_threads: bool) -> Signature:
-    paths: list[Path] = []
+class _Paths:
+    """Each thread's path, built once per distinct thread object: records read from JSON share
+    the thread objects of identical stacks (``stackrecord.read``)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[int, tuple[Thread, Path]] = {}
+
+    def of(self, thread: Thread) -> Path:
+        found = self._seen.get(id(thread))
+        if found is None:  # the thread is kept in the value, so its id is not reused
+            found = self._seen[id(thread)] = (thread, tuple(map(key, reversed(thread.frames))))
+        return found[1]
+
+
+@dataclass(frozen=True)
+class _Shown:
+    paths: Signature
+    names: tuple[str, ...]
+    threads: tuple[Thread, ...]
+
+
+def _shown(record: StackRecord, all_threads: bool, paths: _Paths) -> _Shown:
+    kept: dict[Path, tuple[str, Thread]] = {}
     for thread in shown_threads(record, all_threads):
-        path = thread.frames[::-1]
-        if path and path not in paths:
-            paths.append(path)
-    return tuple(paths)
+        path = paths.of(thread)
+        if path and path not in kept:
+            kept[path] = (_thread_name(thread), thread)
+    return _Shown(
+        tuple(kept), tuple(n for n, _ in kept.values()), tuple(t for _, t in kept.values())
+    )
+
+
+def _thread_name(thread: Thread) -> str:
+    number = thread.native_id if thread.native_id is not None else thread.id
+    return f"{number or '?'}" + (f" {thread.name!r}" if thread.name else "")
+
+
+def signature(record: StackRecord, all_threads: bool) -> Signature:
+    return _shown(record, all_threads, _Paths()).paths
 
 
 def merge(records: Sequence[StackRecord], all_threads: bool = False) -> Merged:
-    """One sample of every process, merged."""
-    groups: dict[Signature, list[StackRecord]] = {}
+    """One sample of every process, merged; a process idle in a known loop is said *idle*."""
+    groups: dict[tuple[str | None, Signature], list[StackRecord]] = {}
+    names: dict[tuple[str | None, Signature], tuple[str, ...]] = {}
     failed = []
+    paths = _Paths()
+    by_threads: dict[int, tuple[tuple[Thread, ...], tuple[str | None, Signature], _Shown]] = {}
     for record in records:
         if record.error is not None:
             failed.append(record)
-        else:
-            groups.setdefault(signature(record, all_threads), []).append(record)
-    classes = [StackClass(tuple(sorted(m, key=order_key)), sig) for sig, m in groups.items()]
+            continue
+        # identical stacks read from JSON share one threads tuple: classify each once
+        found = by_threads.get(id(record.threads))
+        if found is None:
+            shown = _shown(record, all_threads, paths)
+            state = states.IDLE if states.idle_loop(shown.threads) else None
+            found = (record.threads, (state, shown.paths), shown)
+            by_threads[id(record.threads)] = found
+        group = found[1]
+        groups.setdefault(group, []).append(record)
+        names.setdefault(group, found[2].names)
+    classes = [
+        StackClass(tuple(sorted(m, key=order_key)), sig, state, names[(state, sig)])
+        for (state, sig), m in groups.items()
+    ]
     return _merged(classes, failed, 1)
 
 
 def merge_samples(samples: Sequence[Sequence[StackRecord]], all_threads: bool = False) -> Merged:
-    """Several samples of the same processes: each class is stuck or moving."""
+    """Several samples of the same processes: each class is stuck, busy, idle or moving."""
     if len(samples) == 1:
         return merge(samples[0], all_threads)
     history: dict[tuple[str, int], list[StackRecord]] = {}
     for sample in samples:
         for record in sample:
             history.setdefault((record.host, record.pid), []).append(record)
-    groups: dict[tuple[bool, Signature], list[StackRecord]] = {}
+    groups: dict[tuple[str, Signature], list[StackRecord]] = {}
+    names: dict[tuple[str, Signature], tuple[str, ...]] = {}
     failed = []
+    paths = _Paths()
     for seen in history.values():
         last = seen[-1]
         if last.error is not None:
             failed.append(last)
             continue
-        key = _over_time(seen, len(samples), all_threads)
-        groups.setdefault(key, []).append(last)
+        state, shown = _over_time(seen, len(samples), all_threads, paths)
+        groups.setdefault((state, shown.paths), []).append(last)
+        names.setdefault((state, shown.paths), shown.names)
     classes = [
-        StackClass(tuple(sorted(m, key=order_key)), sig, stuck)
-        for (stuck, sig), m in groups.items()
+        StackClass(tuple(sorted(m, key=order_key)), sig, state, names[(state, sig)])
+        for (state, sig), m in groups.items()
     ]
     return _merged(classes, failed, len(samples))
 
 
-def _over_time(seen: list[StackRecord], samples: int, all_threads: bool) -> tuple[bool, Signature]:
-    """(stuck, what to merge): the whole stack when it never changed, else the outer part of
+def _over_time(
+    seen: list[StackRecord], samples: int, all_threads: bool, paths: _Paths
+) -> tuple[str, _Shown]:
+    """(state, what to merge): the whole stack when it never changed, else the outer part of
     each thread that every sample shares."""
-    signatures = [signature(r, all_threads) for r in seen if r.error is None]
-    last = signatures[-1]
-    if len(signatures) == samples and all(s == last for s in signatures):
-        return True, last
-    earlier = [_paths_by_thread(r, all_threads) for r in seen[:-1] if r.error is None]
-    kept = []
-    for thread, path in _paths_by_thread(seen[-1], all_threads).items():
-        for paths in earlier:
-            path = _common_prefix(path, paths.get(thread, ()))
+    dumped = [r for r in seen if r.error is None]
+    shown = [_shown(r, all_threads, paths) for r in dumped]
+    last = shown[-1]
+    if len(dumped) == samples and all(s.paths == last.paths for s in shown):
+        return states.unchanged([s.threads for s in shown]), last
+    earlier = [_paths_by_thread(r, all_threads, paths) for r in dumped[:-1]]
+    kept: dict[Path, str] = {}
+    for thread in shown_threads(dumped[-1], all_threads):
+        path = paths.of(thread)
+        for others in earlier:
+            path = _common_prefix(path, others.get(_thread_id(thread), ()))
         if path and path not in kept:
-            kept.append(path)
-    return False, tuple(kept)
+            kept[path] = _thread_name(thread)
+    return states.MOVING, _Shown(tuple(kept), tuple(kept.values()), ())
 
 
-def _paths_by_thread(record: StackRecord, all_threads: bool) -> dict[object, Path]:
-    return {(t.native_id, t.id, t.name): t.frames[::-1] for t in shown_threads(record, all_threads)}
+def _thread_id(thread: Thread) -> tuple[int | None, int | None, str | None]:
+    return thread.native_id, thread.id, thread.name
+
+
+def _paths_by_thread(record: StackRecord, all_threads: bool, paths: _Paths) -> dict[object, Path]:
+    return {_thread_id(t): paths.of(t) for t in shown_threads(record, all_threads)}
 
 
 def _common_prefix(one: Path, other: Path) -> Path:
@@ -160,7 +234,7 @@ def _merged(classes: list[StackClass], failed: list[StackRecord], samples: int) 
 
 
 def _insert(root: TreeNode, stack_class: StackClass) -> None:
-    """Add the class's members to every node its paths pass through, once per node."""
+    """Add the class to every node its paths pass through, once per node."""
     touched = {id(root): root}
     for path in stack_class.paths:
         node = root
@@ -171,5 +245,5 @@ def _insert(root: TreeNode, stack_class: StackClass) -> None:
             node = child
             touched[id(node)] = node
     for node in touched.values():
-        node.members.extend(stack_class.members)
+        node.count += len(stack_class.members)
         node.classes.append(stack_class)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dotdbg.stackrecord import Frame, StackRecord, title
-from dotdbg.stacks import ranksets
+from dotdbg.stacks import ranksets, states
 from dotdbg.stacks.merge import Merged, StackClass, TreeNode
+from dotdbg.stacks.record import Frame, StackRecord, title
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -79,7 +79,7 @@ def _chain(node: TreeNode) -> list[TreeNode]:
     chain = [node]
     while len(chain[-1].children) == 1:
         (child,) = chain[-1].children.values()
-        if len(child.members) != len(node.members):  # fewer: some processes branched off
+        if child.count != node.count:  # fewer: some processes branched off
             break
         chain.append(child)
     return chain
@@ -101,7 +101,7 @@ def _node_lines(
         shown = list(chain)
     branch = "└─ " if last else "├─ "
     below = indent + ("   " if last else "│  ")
-    changed = top or len(node.members) != len(parent.members)
+    changed = top or node.count != parent.count
     for position, item in enumerate(shown):
         lead = indent + branch if position == 0 else below
         if isinstance(item, int):
@@ -118,9 +118,8 @@ def _node_lines(
 
 
 def _leaf_note(node: TreeNode, note: str) -> str:
-    states = {c.stuck for c in node.classes}
-    word = {True: "stuck", False: "moving"}
-    flags = ", ".join(word[s] for s in (True, False) if s in states)
+    found = {c.state for c in node.classes}
+    flags = ", ".join(state for state in states.NAMES if state in found)
     return f"{note}  [{flags}]".strip() if flags else note
 
 
@@ -135,7 +134,7 @@ def class_lines(merged: Merged, full: bool = False) -> list[Line]:
 
 def _one_class(root: TreeNode, number: int, stack_class: StackClass, full: bool) -> list[Line]:
     rep = stack_class.representative
-    state = {None: "", True: " · stuck", False: " · moving"}[stack_class.stuck]
+    state = f" · {stack_class.state}" if stack_class.state else ""
     lines = [
         Line(f"[{number}] {members_note(stack_class.members)}{state}", "class"),
         Line(
@@ -144,7 +143,11 @@ def _one_class(root: TreeNode, number: int, stack_class: StackClass, full: bool)
             "note",
         ),
     ]
-    for path in stack_class.paths:
+    threads = len(stack_class.paths)
+    for number, path in enumerate(stack_class.paths):
+        if threads > 1:  # else one thread's frames would run on into the next one's
+            name = stack_class.thread_names[number] if stack_class.thread_names else "?"
+            lines.append(Line(f"    ── thread {name}", "note"))
         own = _own_frames(root, path, len(stack_class.members), full)
         lines.extend(Line(f"    {frame_text(frame)}", "frame") for frame in reversed(own))
         if len(own) < len(path):
@@ -162,7 +165,7 @@ def _own_frames(
     node, parted = root, 0
     for depth, frame in enumerate(path):
         node = node.children[frame]
-        if len(node.members) > size:
+        if node.count > size:
             parted = depth
     return path[parted:]
 

@@ -10,8 +10,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from dotdbg.fanout.engine import Engine
 from dotdbg.procs import ranks
-from dotdbg.stacks.job import Target
 from dotdbg.watch.view import elapsed, gigabytes
 
 MIN_INTERVAL = 2.0  # seconds between refreshes of a whole job
@@ -19,23 +19,24 @@ HEADER = ("HOST", "PID", "RSS_GB", "%CPU", "THR", "ELAPSED", "GPU_GB", "RANK", "
 
 
 def snapshots(
-    target: Target, pattern: str | None, all_users: bool, timeout: float
+    engine: Engine, pattern: str | None, all_users: bool, timeout: float
 ) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """Each node's watch-python JSON snapshot, and one line per node that did not answer."""
     from dotdbg.stacks.job import node_problem, run_everywhere
 
-    argv = [target.remote_dotdbg, "watch-python", "--json"]
+    argv = [engine.remote_dotdbg, "watch-python", "--json", *engine.node_filter()]
     argv += ["--all-users"] * all_users + (["--pattern", pattern] if pattern else [])
-    argv += ["--in-job", target.job] if target.job is not None else []
     found: dict[str, dict[str, Any]] = {}
     problems = []
-    for result in run_everywhere(target, argv, timeout):
+    for result in run_everywhere(engine, argv, timeout):
         try:
             found[result.node] = json.loads(result.stdout) if result.ok else {}
         except json.JSONDecodeError:
             found[result.node] = {}
         if not result.ok or not found[result.node]:
-            problems.append(node_problem(result, argv, timeout) or f"{result.node}: no snapshot")
+            problems.append(
+                node_problem(engine, result, argv, timeout) or f"{result.node}: no snapshot"
+            )
     return {node: snap for node, snap in found.items() if snap}, problems
 
 
@@ -93,7 +94,7 @@ def table(found: dict[str, dict[str, Any]], problems: Sequence[str]) -> str:
 
 
 def run(
-    target: Target,
+    engine: Engine,
     pattern: str | None,
     all_users: bool,
     interval: float,
@@ -103,7 +104,7 @@ def run(
 ) -> int:
     """One table (or JSON) of the whole job; live, refreshed every ``interval`` s until Ctrl-C."""
     while True:
-        found, problems = snapshots(target, pattern, all_users, timeout)
+        found, problems = snapshots(engine, pattern, all_users, timeout)
         if as_json:
             print(json.dumps({"nodes": found, "node_problems": problems}, indent=1))
         elif once:

@@ -10,14 +10,17 @@ of what its comment promises fails. Entries tagged with a need this machine lack
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dotdbg.cheat.commands import NEED_TAGS, entry_syntax, entry_tags
@@ -25,7 +28,12 @@ from dotdbg.cheat.index import read_record
 from dotdbg.cheat.output import placeholder_spans
 
 VENV_BIN = str(Path(sys.executable).parent)
-TIMEOUT = 30
+# The slowest entry (a git bisect that runs pytest at each step) took 8 s, with 6 entries at a
+# time, at load 7-11 on 2 cores (`Outcome.seconds`); at load 15 one that takes 1 s alone took
+# more than 30 s. The limit, 20 times that slowest, only ends an entry that hangs, and that entry
+# fails by its own name; the command and the check afterwards share it.
+TIMEOUT = 180
+SETUP_TIMEOUT = 600  # the git fixture's setup alone: about 4 s unloaded
 WORKERS = 6  # subprocesses mostly wait on each other: more than the 2 cores
 
 
@@ -40,6 +48,9 @@ class Check:
     before: str = ""  # bash run first, in the same shell (start a bisection, stage a change)
     stdin: str = ""
     env: dict[str, str] = field(default_factory=dict)
+    # More settings the entry must also work in, each a bash run after `before` in its own copy
+    # of the scratch (no conftest yet, an empty one, a staged change...).
+    settings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,7 @@ class Entry:
 class Outcome:
     entry: Entry
     problem: str  # "" when it did what it says
+    seconds: float = 0.0  # how long the entry and its check ran
 
 
 def entries_of(sheet: str, path: Path) -> list[Entry]:
@@ -123,10 +135,26 @@ def build_template(fixture: SheetFixture, root: Path) -> Path:
         env=env,
         capture_output=True,
         text=True,
-        timeout=TIMEOUT,
+        timeout=SETUP_TIMEOUT,
     )
     assert done.returncode == 0, f"fixture setup failed:\n{done.stdout}{done.stderr}"
+    stand_ins = env.get("PYTHONPATH", "").split(":")[0]
+    if stand_ins:
+        (template / "work" / stand_ins / "sitecustomize.py").write_text(STAND_INS_FIRST)
     return template
+
+
+# A package installed the way `setup.py develop` (easy-install.pth) or some editable installs
+# do it sits before PYTHONPATH on sys.path: a real transformers would then hide the fixture's
+# stand-in. Python imports sitecustomize after every .pth ran; the one in the stand-ins'
+# directory (the first of PYTHONPATH) puts PYTHONPATH's directories back in front.
+STAND_INS_FIRST = """\
+import os
+import sys
+
+_wanted = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+sys.path[:] = [p for p in sys.path if p in _wanted] + [p for p in sys.path if p not in _wanted]
+"""
 
 
 def filled(entry: Entry, fixture: SheetFixture) -> str:
@@ -160,31 +188,72 @@ def check_for(entry: Entry, fixture: SheetFixture, commands: set[str]) -> Check:
 def run_entry(
     entry: Entry, fixture: SheetFixture, commands: set[str], template: Path, scratch: Path
 ) -> Outcome:
+    started = time.monotonic()
     try:
-        command = filled(entry, fixture)
         check = check_for(entry, fixture, commands)
     except LookupError as error:
         return Outcome(entry, str(error))
+    problem = ""
+    for setting in ("", *check.settings):
+        before = "\n".join(part for part in (check.before, setting) if part)
+        problem = _run_and_check(entry, fixture, replace(check, before=before), template, scratch)
+        if problem:
+            problem = f"in the setting `{setting}`: {problem}" if setting else problem
+            break
+    return Outcome(entry, problem, time.monotonic() - started)
+
+
+def _run_and_check(
+    entry: Entry, fixture: SheetFixture, check: Check, template: Path, scratch: Path
+) -> str:
+    """What went wrong ("" for nothing); the command and the check afterwards share one limit."""
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        command = filled(entry, fixture)
+    except LookupError as error:
+        return str(error)
     place = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{entry.sheet}-{entry.line}-"))
     env = {**base_env(place / "home"), **fixture.env, **check.env}
     script, stdin = _script(entry, command, check, fixture, place)
+    copy = f"cp -a {template}/. {place} && cd {place}/work || exit 97\n"
     try:
-        done = subprocess.run(
-            ["bash", "-c", f"cp -a {template}/. {place} && cd {place}/work || exit 97\n{script}"],
-            env=env,
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            start_new_session=True,
-        )
+        done = _bash(copy + script, place, env, stdin, deadline)
     except subprocess.TimeoutExpired:
-        return Outcome(entry, f"still running after {TIMEOUT} s")
-    output = done.stdout + done.stderr
-    problem = _judge(entry, check, done.returncode, output)
-    if not problem and check.after:
-        problem = _after(check.after, place, env)
-    return Outcome(entry, problem)
+        return f"still running after the {TIMEOUT} s an entry may take"
+    problem = _judge(entry, check, done.returncode, done.stdout + done.stderr)
+    if problem or not check.after:
+        return problem
+    try:
+        after = _bash(check.after, place / "work", env, "", deadline)
+    except subprocess.TimeoutExpired:
+        return f"the check afterwards was still running after the {TIMEOUT} s an entry may take"
+    if after.returncode:
+        return f"the check afterwards failed: {check.after}\n{after.stdout}{after.stderr}"
+    return ""
+
+
+def _bash(
+    script: str, cwd: Path, env: dict[str, str], stdin: str, deadline: float
+) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` in its own session; past ``deadline`` the whole session is killed (a
+    bisection's pytest too, not only bash) and TimeoutExpired raised."""
+    with subprocess.Popen(
+        ["bash", "-c", script],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    ) as process:
+        try:
+            out, err = process.communicate(stdin, timeout=max(deadline - time.monotonic(), 0.1))
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+        return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def _script(
@@ -231,31 +300,22 @@ def _judge(entry: Entry, check: Check, status: int, output: str) -> str:
     return ""
 
 
-def _after(script: str, place: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        ["bash", "-c", script],
-        cwd=place / "work",
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
-    if done.returncode:
-        return f"the check afterwards failed: {script}\n{done.stdout}{done.stderr}"
-    return ""
-
-
 def run_sheets(
-    sheets: Iterable[tuple[str, Path, SheetFixture]], scratch: Path
+    sheets: Iterable[tuple[str, Path, SheetFixture]],
+    scratch: Path,
+    only: set[str] | None = None,
 ) -> dict[str, list[Outcome]]:
-    """Every runnable entry of every sheet, concurrently; entries with unmet needs are left out
-    of the outcomes (the caller counts them from ``entries_of``)."""
+    """Every runnable entry of every sheet (of ``only``, ``sheet:line``s, when given),
+    concurrently; entries with unmet needs are left out of the outcomes."""
     jobs = []
     for sheet, path, fixture in sheets:
-        template = build_template(fixture, scratch / sheet)
         entries = entries_of(sheet, path)
+        wanted = [e for e in entries if not e.needs and (only is None or e.where in only)]
+        if not wanted:
+            continue
+        template = build_template(fixture, scratch / sheet)
         commands = {entry.command for entry in entries}
-        jobs += [(entry, fixture, commands, template) for entry in entries if not entry.needs]
+        jobs += [(entry, fixture, commands, template) for entry in wanted]
     jobs.sort(key=lambda job: _cost(job[0]), reverse=True)  # the slow ones first: a short tail
     with ThreadPoolExecutor(WORKERS) as pool:
         outcomes = list(pool.map(lambda job: run_entry(*job, scratch), jobs))

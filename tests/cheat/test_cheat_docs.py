@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 
@@ -37,3 +38,12 @@ def test_the_lookup_finds_entries(words: str, sheets: dict[str, Sheet]) -> None:
 
 def test_the_table_has_its_lookups() -> None:
     assert len(LOOKUPS) > 60
+
+
+def test_ls_leads_with_entries_that_run_ls(sheets: dict[str, Sheet]) -> None:
+    """docs/cheat.md: `dotdbg cheat ls` leads with entries that run `ls`; entries where "ls" is
+    only part of a longer word ("fails") come after every whole-word hit."""
+    hits = [entry for group in lookup(sheets, ["ls"], regex=False).groups for entry in group.hits]
+    whole = [bool(re.search(r"\bls\b", f"{entry[0]}\n{entry[1]}", re.I)) for entry in hits]
+    assert re.match(r"(\S+ )?ls\b", hits[0][1]), hits[0]
+    assert whole.index(False) > len(whole) - 1 - whole[::-1].index(True)

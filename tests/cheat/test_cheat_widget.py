@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from cheat_helpers import write_sheet
 
+from dotdbg.home.render import completion_context
 from dotdbg.paths import resource_dir
-from dotdbg.render import completion_context
 
 SHELLCHECK = str(Path(sys.executable).parent / "shellcheck")
 PICK_SHEET = (

@@ -1,6 +1,8 @@
 """Every entry of the sheets below that can run offline without a GPU or a cluster is run, in a
 scratch directory its sheet's fixture built, and must do what its comment says (issue 14.2).
 
+Each entry is its own test, named by its place (``git:271``), so one slow or wrong entry fails
+alone. They run many at a time in one module fixture; each test reads its entry's outcome.
 Entries that cannot run here carry a tag in the sheet (`[net]`, `[gpu]`, `[tty]`...); they are
 counted, never silently skipped.
 """
@@ -14,38 +16,49 @@ from pathlib import Path
 
 import pytest
 from entry_fixtures import FIXTURES
-from entry_runner import Outcome, entries_of, remove, run_sheets
+from entry_runner import Entry, Outcome, entries_of, remove, run_sheets
 
 from dotdbg.paths import resource_dir
 
 SHEETS = resource_dir("cheatsheets")
-# One fixture runs every entry (about 19 s of CPU): on a machine other suites keep busy, its wall
-# time can pass the suite's 120 s default for a single test.
-pytestmark = pytest.mark.timeout(600)
+# The first test's setup runs every entry (about 40 s of CPU): on a machine other suites keep
+# busy (load 15 on 2 cores), that wall time passes the suite's 120 s default for one test.
+pytestmark = pytest.mark.timeout(1800)
+
+RUNNABLE = [
+    entry
+    for sheet in sorted(FIXTURES)
+    for entry in entries_of(sheet, SHEETS / sheet)
+    if not entry.needs
+]
 
 
 @pytest.fixture(scope="module")
-def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, list[Outcome]]]:
+def outcomes(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Outcome]]:
     # Hundreds of small scratch copies: in memory where there is a tmpfs, not on a slow disk.
     shm = Path("/dev/shm")
     in_memory = shm.is_dir() and os.access(shm, os.W_OK)
     scratch = Path(tempfile.mkdtemp(dir=shm)) if in_memory else tmp_path_factory.mktemp("entries")
     try:
-        yield run_sheets(
-            [(sheet, SHEETS / sheet, fixture) for sheet, fixture in FIXTURES.items()], scratch
-        )
+        sheets = [(sheet, SHEETS / sheet, fixture) for sheet, fixture in FIXTURES.items()]
+        ran = run_sheets(sheets, scratch, selected_entries(request.session.items))
+        yield {outcome.entry.where: outcome for found in ran.values() for outcome in found}
     finally:
         remove(scratch)
 
 
-@pytest.mark.parametrize("sheet", sorted(FIXTURES))
-def test_entries_do_what_their_comments_say(sheet: str, outcomes: dict[str, list[Outcome]]) -> None:
-    entries = entries_of(sheet, SHEETS / sheet)
-    ran = outcomes.get(sheet, [])
-    failed = [f"{o.entry.where}: {o.entry.command}\n  {o.problem}" for o in ran if o.problem]
-    assert not failed, f"{len(failed)} of {len(ran)} entries failed:\n" + "\n".join(failed)
-    not_run = [entry for entry in entries if entry.needs]
-    assert len(ran) + len(not_run) == len(entries)
+def selected_entries(items: list[pytest.Item]) -> set[str]:
+    """The entries this run asks for: `-k pytest:116` runs that one alone."""
+    params = [getattr(getattr(item, "callspec", None), "params", {}) for item in items]
+    return {found["entry"].where for found in params if "entry" in found}
+
+
+@pytest.mark.parametrize("entry", RUNNABLE, ids=[entry.where for entry in RUNNABLE])
+def test_entry_does_what_its_comment_says(entry: Entry, outcomes: dict[str, Outcome]) -> None:
+    outcome = outcomes[entry.where]
+    assert not outcome.problem, f"{entry.where}: {entry.command}\n  {outcome.problem}"
 
 
 @pytest.mark.parametrize("sheet", sorted(FIXTURES))

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from gdb_procs import (
+    BLOCKED,
     SYSTEM_PYTHON,
     VENV_BASE_PYTHON,
     assert_in_order,
@@ -17,10 +19,12 @@ from gdb_procs import (
     dotdbg,
     py,
     record_of,
+    start,
+    stop,
 )
 
 from dotdbg.gdb import render, run
-from dotdbg.stackrecord import StackRecord, Thread
+from dotdbg.stacks.record import StackRecord, Thread
 
 pytestmark = pytest.mark.e2e
 
@@ -152,3 +156,60 @@ def test_check_names_each_piece(blocked: int, capsys: pytest.CaptureFixture[str]
     assert lines[0] == "interpreter    /usr/bin/python3.11 (Python 3.11, distro)"
     assert "python-gdb.py  /usr/share/gdb/auto-load/usr/bin/python3.11-gdb.py" in lines
     assert lines[-1].endswith(f"-x /usr/share/gdb/auto-load/usr/bin/python3.11-gdb.py -p {blocked}")
+
+
+def test_a_core_and_its_live_process_merge_into_one_class(real_gdb: None, tmp_path: Path) -> None:
+    """Run through the venv's python, a link: the live process's frames name the link's target,
+    and so must the core's (it said ``_start (python)`` against ``_start (python3.11)``)."""
+    from dataclasses import replace
+
+    from dotdbg.stacks.framekey import key
+    from dotdbg.stacks.merge import merge
+    from dotdbg.stacks.record import Frame
+
+    script = tmp_path / "blocked.py"
+    script.write_text(BLOCKED)
+    proc = start([sys.executable, str(script)])
+    try:
+        live = record_of(dotdbg("--json", str(proc.pid)))
+        core = record_of(dotdbg("--core", gcore(proc.pid, tmp_path), "--json"))
+    finally:
+        stop(proc)
+    roots = [key(record.threads[0].frames[-1]) for record in (core, live)]
+    assert (
+        roots[0]
+        == roots[1]
+        == Frame("_start", os.path.basename(os.path.realpath(sys.executable)), None, True)
+    )
+    (one,) = merge([core, replace(live, pid=live.pid + 1)], all_threads=True).classes
+    assert len(one.members) == 2
+
+
+SEGFAULT = """\
+import ctypes, resource
+resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+ctypes.string_at(0x10)
+"""
+
+
+def test_a_core_says_how_the_process_died_first(real_gdb: None, tmp_path: Path) -> None:
+    pattern = Path("/proc/sys/kernel/core_pattern").read_text().strip()
+    if pattern.startswith("|") or "/" in pattern:
+        pytest.skip(f"cores go elsewhere here (core_pattern {pattern})")
+    crashed = subprocess.run([SYSTEM_PYTHON, "-c", SEGFAULT], cwd=tmp_path, check=False)
+    assert crashed.returncode == -11
+    (core,) = [p for p in tmp_path.iterdir() if p.name.startswith("core")]
+    done = dotdbg("--core", str(core))
+    first, second = done.stdout.splitlines()[:2]
+    assert first == (
+        "The process died of SIGSEGV (Segmentation fault) at address 0x10 (address not mapped), "
+        f"in thread {record_of(dotdbg('--core', str(core), '--json')).pid}."
+    )
+    assert second.startswith("── pid ")
+    as_json = dotdbg("--core", str(core), "--json")
+    assert "dotdbg: note: the process died of SIGSEGV" in as_json.stderr
+
+
+def test_a_gcore_snapshot_tells_no_death(blocked: int, tmp_path: Path) -> None:
+    done = dotdbg("--core", gcore(blocked, tmp_path))
+    assert done.stdout.startswith("── pid "), done.stdout[:200]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.install import install
+from dotdbg.home.install import install
 from dotdbg.paths import Paths
 from tests.shells.tmuxshell import TmuxShell
 

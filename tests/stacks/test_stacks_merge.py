@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.stackrecord import Frame, RecordError, StackRecord, Thread, read, write
 from dotdbg.stacks import formats, ranksets, render
 from dotdbg.stacks.merge import merge, merge_samples
 from dotdbg.stacks.pyspyjson import threads_from_dump
+from dotdbg.stacks.record import Frame, RecordError, StackRecord, Thread, read, write
 
 DATA = Path(__file__).parent / "data"
 
@@ -182,3 +182,23 @@ def test_json_and_dot_carry_the_same_tree(tmp_path: Path) -> None:
     assert '[label="1: rank 3"]' in dot and '[label="3: ranks 0-2"]' in dot
     done = subprocess.run(["dot", "-Tsvg"], input=dot, capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "<svg" in done.stdout, done.stderr
+
+
+def test_all_threads_of_a_class_are_told_apart() -> None:
+    """Each thread's frames under its own line, not run together (issue 26.4)."""
+    record = job(1)[0]
+    extra = Thread("pin_memory", 2, 999, True, False, frames("wait", "run"))
+    record = replace(record, threads=(*record.threads, extra))
+    text = render.plain(render.class_lines(merge([record], all_threads=True)))
+    assert text.splitlines()[3:] == [
+        "    ── thread 100 'MainThread'",
+        "    all_reduce (all_reduce.py:10)",
+        "    train_step (train_step.py:10)",
+        "    main (main.py:10)",
+        "    <module> (<module>.py:10)",
+        "    ── thread 999 'pin_memory'",
+        "    wait (wait.py:10)",
+        "    run (run.py:10)",
+    ]
+    alone = render.plain(render.class_lines(merge([record])))
+    assert "── thread" not in alone  # one thread shown: nothing to tell apart

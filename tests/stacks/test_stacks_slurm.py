@@ -115,7 +115,7 @@ def with_fault(env: dict[str, str], fault: str) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("fault", "expected"),
     [
-        ("hang", ["node3: no answer within 2s (0 lines sent)"]),
+        ("hang", ["node3: no answer within 6s (0 lines sent)"]),
         (
             "kill+no-py-spy",
             [
@@ -129,7 +129,8 @@ def test_a_failing_node_is_named_and_the_rest_still_merged(
     rank_job: RankJob, env: dict[str, str], tmp_path: Path, fault: str, expected: list[str]
 ) -> None:
     remote = fault_dotdbg(tmp_path)
-    args = ("--job", str(rank_job.job), "--remote-dotdbg", str(remote), "--timeout", "1")
+    # 3 s: at load 20 the nodes that answer took more than 2 s to start dotdbg and dump
+    args = ("--job", str(rank_job.job), "--remote-dotdbg", str(remote), "--timeout", "3")
     done = run_dotdbg("stacks", *args, rank_job.token, env=with_fault(env, fault))
     assert done.returncode == 1
     problems = [line for line in done.stdout.splitlines() if line.startswith("no answer: ")]
@@ -260,3 +261,28 @@ def test_gdb_and_py_spy_records_of_one_node_name_it_alike(
     assert report["hosts"] == [node]
     ranks = sorted(p["rank"] for c in report["classes"] for p in c["processes"])
     assert ranks == sorted(r for r, n in rank_job.nodes.items() if n == node)
+
+
+def test_a_stopped_node_is_named_with_its_missing_ranks_within_the_timeout(
+    slurm_cluster: SlurmCluster, rank_job: RankJob, env: dict[str, str]
+) -> None:
+    """node3's slurmd stopped (SIGSTOP), as a hung node is: the step cannot start there. The
+    ranks srun placed on it are named from the job's world size, and the wait ends with the
+    budget (2 x --timeout) plus srun's second of grace, not 10 s later (it took 16 s)."""
+    slurmd = next(proc for proc in slurm_cluster.daemons if "node3" in proc.args)
+    os.kill(slurmd.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        done = run_dotdbg(
+            "stacks", "--job", str(rank_job.job), "--timeout", "3", rank_job.token, env=env
+        )
+        took = time.monotonic() - started
+    finally:
+        os.kill(slurmd.pid, signal.SIGCONT)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1
+    assert "no answer: node3: no answer within 6s (0 lines sent)" in lines
+    on_node3 = sorted(rank for rank, node in rank_job.nodes.items() if node == "node3")
+    assert on_node3 == [4, 5]
+    assert lines[-1] == "ranks 4-5 not seen: node3 did not answer"
+    assert took < 14, took  # 6 s of budget, 1 s of grace, dotdbg's start (a loaded machine)

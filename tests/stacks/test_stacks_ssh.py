@@ -90,7 +90,8 @@ def test_an_unreachable_host_and_a_missing_dotdbg_are_named(
     ssh_server: SshServer, local_ranks: str
 ) -> None:
     env = {**os.environ, "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options}
-    done = run_dotdbg("stacks", "--nodes", "n1,127.0.0.5", "--timeout", "2", local_ranks, env=env)
+    # 5 s: the refused host fails at once; at load 20 n1 took more than 4 s to answer
+    done = run_dotdbg("stacks", "--nodes", "n1,127.0.0.5", "--timeout", "5", local_ranks, env=env)
     assert done.returncode == 1
     problems = [line for line in done.stdout.splitlines() if line.startswith("no answer: ")]
     refused = "ssh: connect to host 127.0.0.5 port 22: Connection refused"

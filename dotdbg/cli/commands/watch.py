@@ -14,13 +14,13 @@ def watch_python(values: Values) -> int:
     from dotdbg.procs.pyprocs import compile_pattern
 
     pattern, interval = values["pattern"], values["interval"]
-    target = shared.target_of(values["job"], values["nodes"], values["remote"])
-    if target is not None:
+    engine = shared.engine_of(values)
+    if engine is not None:
         from dotdbg.watch import job
 
         compile_pattern(pattern)  # a bad one is refused here, not on every node
         every = max(interval, job.MIN_INTERVAL)  # a refresh starts a process on every node
-        return job.run(target, pattern, values["all_users"], every, values["once"], values["json"])
+        return job.run(engine, pattern, values["all_users"], every, values["once"], values["json"])
     from dotdbg.watch import watcher
 
     options = watcher.WatchOptions(
@@ -40,12 +40,12 @@ def watch_python(values: Values) -> int:
 
 
 def pyspy(values: Values) -> int:
-    target = shared.target_of(values["job"], values["nodes"], values["remote"])
-    if values["json"] or target is not None or values["samples"] > 1 or values["in_job"]:
+    engine = shared.engine_of(values)
+    if values["json"] or engine is not None or values["samples"] > 1 or values["in_job"]:
         from dotdbg.stacks import run
 
         show = run.pyspy_json if values["json"] else run.pyspy_text
-        return show(shared.dump_options(values), target)
+        return show(shared.dump_options(values), engine)
     from dotdbg.procs.pyprocs import compile_pattern
     from dotdbg.pyspy import dump
 
@@ -84,6 +84,7 @@ WATCH_PYTHON = Command(
         Option(["--json"], "Print one snapshot as JSON and exit.", default=False),
         shared.JOB,
         shared.NODES,
+        shared.EXEC,
         shared.REMOTE,
         shared.IN_JOB,
     ),
@@ -104,6 +105,7 @@ PYSPY = Command(
         shared.INTERVAL,
         shared.JOB,
         shared.NODES,
+        shared.EXEC,
         shared.REMOTE,
         shared.IN_JOB,
     ),

@@ -13,14 +13,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from dotdbg import blocks
-from dotdbg.backup import Contents, read_backup, step_back, verified_copy
-from dotdbg.checks import check_rendered, known_renders, remember
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
-from dotdbg.paths import Paths
-from dotdbg.plan import (
+from dotdbg.home import blocks
+from dotdbg.home.backup import Contents, read_backup, step_back, verified_copy
+from dotdbg.home.checks import check_rendered, known_renders, remember
+from dotdbg.home.plan import (
     Plan,
     accepted_blocks,
     plan_install,
@@ -28,11 +27,12 @@ from dotdbg.plan import (
     plan_restore,
     plan_uninstall,
 )
-from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, render_key
+from dotdbg.home.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, render_key
+from dotdbg.home.state import State, block_files, digest, read_manifest, read_state
+from dotdbg.home.writer import apply, session
+from dotdbg.paths import Paths
 from dotdbg.shells import ShellTarget, generated_path, registered, target_named
-from dotdbg.state import State, block_files, digest, read_manifest, read_state
-from dotdbg.writer import apply, session
-from dotdbg.zshfish import left_out_warnings
+from dotdbg.shells.zshfish import left_out_warnings
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def checked_render(paths: Paths, config: Config, shells: Sequence[str] | None = 
 
 def _with_interrupted(paths: Paths, plan: Plan) -> Plan:
     """A dry run's plan, noting a run that died part-way: the next real run finishes it."""
-    from dotdbg.recover import interrupted
+    from dotdbg.home.recover import interrupted
 
     pending = interrupted(paths)
     return replace(plan, notes=(pending, *plan.notes)) if pending else plan
@@ -208,7 +208,7 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
 def _named(paths: Paths, stamp: str) -> Contents:
     folder = paths.backups_dir / stamp
     if "/" in stamp or stamp.startswith(".") or not paths.fs.is_dir(folder):
-        from dotdbg.backup import backup_dirs
+        from dotdbg.home.backup import backup_dirs
 
         names = ", ".join(b.name for b in backup_dirs(paths)[-5:]) or "none yet"
         raise DotdbgError(
@@ -220,7 +220,7 @@ def _named(paths: Paths, stamp: str) -> Contents:
 
 def create_config(paths: Paths, text: str) -> Path | None:
     """Write a new config file (`dotdbg init`); an existing one is an error, left alone."""
-    from dotdbg.plan import Change
+    from dotdbg.home.plan import Change
 
     with session(paths):
         if paths.fs.exists(paths.config_file):
