@@ -225,9 +225,9 @@ def _run_on(catalog: Catalog, options: Options, env: Mapping[str, str]) -> int:
     if options.names:
         return _write(output.format_names(sheets))
     if options.pick:
-        return _write(output.format_pick(_entries(sheets, options)))
+        return _write(output.format_pick(_entries(sheets, options, catalog)))
     if options.menu:
-        return _menu(sheets, options, env)
+        return _menu(sheets, options, env, catalog)
     if options.list or (not options.words and options.search is None):
         return _list(sheets, options, color)
     return _show(sheets, options, color, env, catalog)
@@ -251,9 +251,14 @@ def _sheets_for(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
         name = search.resolve_sheet(options.words[0], catalog.names())
         if name is not None:
             return search.merge(catalog.load([name]))
-        terms = [*options.words, *([] if options.search is None else [options.search])]
-        return search.merge(catalog.load(may_match=search.may_match(terms, options.regex)))
+        return _may_hold_a_hit(catalog, options)
     return search.merge(catalog.load())
+
+
+def _may_hold_a_hit(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
+    """Every sheet that holds all the words, undecoded the others (a search)."""
+    terms = [*options.words, *([] if options.search is None else [options.search])]
+    return search.merge(catalog.load(may_match=search.may_match(terms, options.regex)))
 
 
 def _count(number: int, thing: str) -> str:
@@ -278,14 +283,19 @@ def _edit(sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, s
     return edit.open_in_editor(target, env)
 
 
-def _lookup(sheets: dict[str, search.Sheet], options: Options) -> search.Result:
-    return search.lookup(sheets, options.words, options.regex, phrase=options.search)
+def _lookup(sheets: dict[str, search.Sheet], options: Options, catalog: Catalog) -> search.Result:
+    def every_sheet() -> dict[str, search.Sheet]:
+        return sheets if catalog.complete else _may_hold_a_hit(catalog, options)
+
+    return search.lookup(
+        sheets, options.words, options.regex, phrase=options.search, every_sheet=every_sheet
+    )
 
 
-def _entries(sheets: dict[str, search.Sheet], options: Options) -> search.Result:
+def _entries(sheets: dict[str, search.Sheet], options: Options, catalog: Catalog) -> search.Result:
     """What a picker offers: the lookup's hits, or every entry when there are no words."""
     if options.words or options.search is not None:
-        return _lookup(sheets, options)
+        return _lookup(sheets, options, catalog)
     return search.everything(sheets)
 
 
@@ -308,7 +318,9 @@ def _show(
     env: Mapping[str, str],
     catalog: Catalog,
 ) -> int:
-    result = _lookup(sheets, options)
+    result = _lookup(sheets, options, catalog)
+    if result.mode == search.FALLBACK_MODE:
+        _report_fallback(result, options.words)
     if not result.groups:
         words = options.words or [options.search or ""]
         _report_nothing_found(catalog.names(), words, result)
@@ -348,12 +360,14 @@ def _copy_stdin(env: Mapping[str, str]) -> int:
     return 0
 
 
-def _menu(sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, str]) -> int:
+def _menu(
+    sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, str], catalog: Catalog
+) -> int:
     from dotdbg.cheat import clipboard, menu
 
     def records_for(words: list[str]) -> list[tuple[str, str]]:
         options.words = words
-        return output.pick_records(_entries(sheets, options))
+        return output.pick_records(_entries(sheets, options, catalog))
 
     def copy(text: str) -> str:
         return f"cheat: copied ({', '.join(clipboard.copy(text, env))}): {one_line(text)}"
@@ -380,7 +394,7 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
     files = [
         (name, path, not cheatpath.readonly)  # a read-only sheet's tools are not the user's to fix
         for cheatpath in cheatpaths.all_cheatpaths(env, _cwd(), configured)
-        for name, path in sheet_files(cheatpath.directory)
+        for name, path in sheet_files(cheatpath.directory, warn=_warn)
         if not names or name in names
     ]
     missing = set(names) - {name for name, _, _ in files}
@@ -396,7 +410,17 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
     return 1 if errors else 0
 
 
+def _report_fallback(result: search.Result, words: list[str]) -> None:
+    """A sheet was named but none of its entries matched: say that every sheet was searched."""
+    terms = " ".join(words[1:])
+    found = "these are from every sheet" if result.groups else "nor does any other sheet"
+    message = f"no entry of sheet {result.sheet!r} matches {terms!r}; {found}"
+    print(f"dotdbg: {one_line(message)}", file=sys.stderr)
+
+
 def _report_nothing_found(names: list[str], words: list[str], result: search.Result) -> None:
+    if result.mode == search.FALLBACK_MODE:
+        return  # _report_fallback said it
     terms = " ".join(words[1:] if result.mode == search.SHEET_MODE else words)
     if result.mode == search.SHEET_MODE and not terms:
         print(f"dotdbg: sheet {result.sheet!r} has no entries yet", file=sys.stderr)

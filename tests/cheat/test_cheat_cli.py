@@ -206,7 +206,10 @@ def test_placeholders_highlighted_in_commands(personal_dir: Path, run_cheat: Run
 
 
 def test_pipe_closed_early_is_no_error(personal_dir: Path, work_dir: Path) -> None:
-    write_sheet(personal_dir, "qqbig", "".join(f"# entry {n}\necho {n}\n\n" for n in range(20_000)))
+    padding = "x" * 200  # 1,500 entries of 200 bytes: more than a pipe holds
+    write_sheet(
+        personal_dir, "qqbig", "".join(f"# entry {n}\necho {padding}\n\n" for n in range(1500))
+    )
     done = subprocess.run(
         f"set -o pipefail; {DOTDBG} cheat qqbig | head -n 2",
         shell=True,
