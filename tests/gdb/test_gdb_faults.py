@@ -235,7 +235,7 @@ def test_without_pystack_gdb_reads_the_stack(blocked: int, tmp_path: Path) -> No
     to gdb and still shows the Python and native frames."""
     absent = tmp_path / "pystack"
     absent.mkdir()
-    (absent / "__init__.py").write_text('raise ImportError("No module named \'pystack\'")\n')
+    (absent / "__init__.py").write_text("raise ImportError(\"No module named 'pystack'\")\n")
     done = dotdbg("--json", str(blocked), env={"PYTHONPATH": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     record = record_of(done)
