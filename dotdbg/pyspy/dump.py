@@ -204,8 +204,8 @@ class _Work:
 
 def section(dump: Dump) -> str:
     """A title naming the process, then py-spy's output (or what went wrong)."""
-    from dotdbg.stackrecord import title
     from dotdbg.stacks import identity
+    from dotdbg.stacks.record import title
 
     body = dump.text if dump.status == "ok" else f"[{dump.status}] {dump.text}"
     return f"{title(identity.of_scanned(dump.process, 'py-spy'))}\n{body}\n"

@@ -10,7 +10,7 @@ import os
 from dotdbg.procs import pycmdline, ranks
 from dotdbg.procs.procfs import EnvFacts, Stat
 from dotdbg.procs.pyprocs import PyProcess
-from dotdbg.stackrecord import StackRecord
+from dotdbg.stacks.record import StackRecord
 
 
 def host_name() -> str:

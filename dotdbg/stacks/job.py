@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from dotdbg.fanout import NOT_FOUND, NodeResult
 from dotdbg.fanout.engine import Engine
-from dotdbg.stackrecord import RecordError, StackRecord, read
+from dotdbg.stacks.record import RecordError, StackRecord, read
 
 START_SLACK = 10.0  # seconds a node may take to start dotdbg, on top of its dumps
 

@@ -10,9 +10,9 @@ from dataclasses import replace
 from dotdbg.procs import procfs
 from dotdbg.procs.pyprocs import PyProcess
 from dotdbg.pyspy import dump as pyspy
-from dotdbg.stackrecord import StackRecord
 from dotdbg.stacks import identity
 from dotdbg.stacks.pyspyjson import threads_from_dump
+from dotdbg.stacks.record import StackRecord
 
 
 def record_of(dump: pyspy.Dump) -> StackRecord:

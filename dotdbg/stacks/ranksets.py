@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from dotdbg.stackrecord import StackRecord
+from dotdbg.stacks.record import StackRecord
 
 
 def compact(numbers: Iterable[int]) -> str:

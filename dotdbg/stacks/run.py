@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
-from dotdbg.stackrecord import RecordError, StackRecord, read, write
 from dotdbg.stacks import identity, local, ranksets
 from dotdbg.stacks.job import START_SLACK, Gathered, collect
+from dotdbg.stacks.record import RecordError, StackRecord, read, write
 
 TYPE_CHECKING = False  # the node-side pyspy --json imports this module: typing costs its start
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ def _show(merged: Merged, problems: list[str], missing: list[str], view: View) -
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    from dotdbg.fileops import atomic_write
+    from dotdbg.home.fileops import atomic_write
 
     try:
         atomic_write(path, text.encode())

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dotdbg.stackrecord import StackRecord
 from dotdbg.stacks.ranksets import not_seen
+from dotdbg.stacks.record import StackRecord
 
 NODES = ["node1", "node2", "node3"]
 
