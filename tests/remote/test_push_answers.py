@@ -212,6 +212,7 @@ def running_as(user: RemoteUser) -> list[str]:
     ]
 
 
+@pytest.mark.timeout(900)  # a few kills and waits: 110 s measured alone at load 20
 def test_kill_9_of_push_at_random_moments_leaves_nothing_behind(
     ssh_server: SshServer, tmp_path: Path
 ) -> None:

@@ -145,6 +145,7 @@ def test_the_generic_form_through_ssh(
     assert tree_digest(remote_user.home) == before
 
 
+@pytest.mark.timeout(900)  # a few kills and waits: 110 s measured alone at load 20
 def test_kill_9_at_random_moments_leaves_nothing_remote(
     ssh_server: SshServer, remote_user: RemoteUser, local_home: Path
 ) -> None:
