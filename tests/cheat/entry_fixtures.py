@@ -235,6 +235,16 @@ GIT = SheetFixture(
             before="echo '# debug' >> setup.py && git diff > debug.patch && git checkout -q -- setup.py",
             after="grep -q '^# debug' setup.py",
         ),
+        "git diff --no-index": Check(
+            before="mkdir run1 run2 && echo '{\"lr\": 1}' > run1/config.json && echo '{\"lr\": 2}' > run2/config.json",
+            status=1,
+            output='^-\\{"lr": 1\\}$',
+        ),
+        "git stash push -u": Check(
+            before="echo 'print(1)' >> src/model.py && echo scratch > scratch.txt",
+            after="test ! -e scratch.txt && git diff --quiet && git stash list | grep -q 'scratch files'",
+        ),
+        "$(git rev-list --all)": Check(output=r"old_utils\.py:1:def helper"),
         "git clean -xdn": Check(output="Would remove build/"),
         "git clean -xdf": Check(after="test ! -e build && test ! -e untracked.txt"),
         "--is-shallow-repository": Check(output="^false$"),
