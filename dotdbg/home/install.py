@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from dotdbg.cli.names import COMMAND_NAMES
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
@@ -50,7 +49,7 @@ class Result:
 def render_for(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
     """The generated files for ``shells`` (None: ``selected_shells``)."""
     targets = _targets(paths, shells)
-    return render_all(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
+    return render_all(config, _shown_sources(paths, config), targets)
 
 
 def _targets(paths: Paths, shells: Sequence[str] | None) -> list[ShellTarget]:
@@ -72,7 +71,7 @@ def installed_render(
     """The installed files, when they are exactly what rendering ``config`` gave before (the
     render cache of ``checks``): a render without rendering. None otherwise."""
     targets = _targets(paths, shells)
-    key = render_key(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
+    key = render_key(config, _shown_sources(paths, config), targets)
     digests = known_renders(paths).get(key)
     if not isinstance(digests, dict):
         return None
