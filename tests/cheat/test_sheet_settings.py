@@ -264,3 +264,27 @@ def test_the_tensor_scan_survives_dead_weak_proxies(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "[('Tensor', (2, 3), 'float32', 'cpu')]\n"
+
+
+# -- pip ------------------------------------------------------------------------------------------
+MANAGED = sorted(glob.glob("/usr/lib/python3*/EXTERNALLY-MANAGED"))
+
+
+@pytest.mark.skipif(not MANAGED, reason="this system's python is not externally managed")
+def test_pip_install_user_is_refused_where_the_comment_says(tmp_path: Path) -> None:
+    """pip:117 offered `pip install --user` where Debian 12 refuses it (PEP 668)."""
+    entry = entry_with("pip", "pip install --user py-spy")
+    assert "PEP 668" in entry.comment and "pipx" in entry.comment
+    python = "/usr/bin/python3"
+    if subprocess.run([python, "-m", "pip", "--version"], capture_output=True).returncode:
+        pytest.skip("no pip for the system python")
+    argv = entry.command.replace("pip", f"{python} -m pip", 1).split()
+    done = subprocess.run(
+        [*argv, "--no-index"],  # refused before any index is asked
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode != 0
+    assert "externally-managed-environment" in done.stdout + done.stderr
