@@ -7,6 +7,7 @@ tests/test_entry.py checks it against dotdbg.cli.registry.
 COMMAND_NAMES = (
     "alias",
     "aliases",
+    "bisect",
     "cheat",
     "diff",
     "disk-fill",
