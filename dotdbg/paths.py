@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dotdbg.homefs import HomeFS
+    from dotdbg.home.homefs import HomeFS
 
 APP = "dotdbg"
 
@@ -58,7 +58,7 @@ class Paths:
         """The filesystem this home is on: plan and apply read and write it only through this."""
         if self.home_fs is not None:
             return self.home_fs
-        from dotdbg.homefs import LOCAL
+        from dotdbg.home.homefs import LOCAL
 
         return LOCAL
 

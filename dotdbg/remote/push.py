@@ -18,9 +18,9 @@ from pathlib import Path
 from dotdbg.config import Config, load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.fanout.ssh import chosen_options
+from dotdbg.home.render import Rendered
 from dotdbg.paths import Paths
 from dotdbg.remote.sshfs import SshFS
-from dotdbg.render import Rendered
 from dotdbg.visible import json_safe, one_line
 
 INSTALL, UNINSTALL, STATUS = "install", "uninstall", "status"
@@ -63,7 +63,7 @@ class Renders:
         self._lock = threading.Lock()
 
     def of(self, shells: tuple[str, ...]) -> Rendered:
-        from dotdbg.install import checked_render
+        from dotdbg.home.install import checked_render
 
         with self._lock:
             if shells not in self._made:
@@ -80,7 +80,7 @@ def on_host(
     options: Sequence[str],
     renders: Renders,
 ) -> HostResult:
-    from dotdbg.install import selected_shells
+    from dotdbg.home.install import selected_shells
 
     try:
         fs = SshFS(host, options)
@@ -111,9 +111,9 @@ def _change(
     shells: tuple[str, ...],
     rendered: Rendered,
 ) -> HostResult:
-    from dotdbg import install as installer
-    from dotdbg.launcher import launcher_dir
-    from dotdbg.plan import unified_diff
+    from dotdbg.home import install as installer
+    from dotdbg.home.launcher import launcher_dir
+    from dotdbg.home.plan import unified_diff
 
     if action == UNINSTALL:
         done = installer.uninstall(paths, dry_run=dry_run)
@@ -136,9 +136,9 @@ def _change(
 def _status(
     host: str, paths: Paths, config: Config, shells: tuple[str, ...], rendered: Rendered
 ) -> HostResult:
-    from dotdbg import install as installer
-    from dotdbg.recover import interrupted
-    from dotdbg.state import is_installed
+    from dotdbg.home import install as installer
+    from dotdbg.home.recover import interrupted
+    from dotdbg.home.state import is_installed
 
     pending = interrupted(paths)
     if pending:

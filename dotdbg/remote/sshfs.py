@@ -1,4 +1,4 @@
-"""A home filesystem on another host (dotdbg.homefs.HomeFS), over one ssh connection.
+"""A home filesystem on another host (dotdbg.home.homefs.HomeFS), over one ssh connection.
 
 One ``ssh HOST exec /bin/sh`` stays open for the whole run; each operation is a short sh
 snippet written to its stdin, answered by one line of output (data in base64) and a status
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import TMP_SUFFIX
-from dotdbg.homefs import NOT_PLAIN, FileInfo, HomeFS
+from dotdbg.home.fileops import TMP_SUFFIX
+from dotdbg.home.homefs import NOT_PLAIN, FileInfo, HomeFS
 from dotdbg.visible import one_line
 
 P = ParamSpec("P")

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from dotdbg.stackrecord import Frame, StackRecord, Thread
 from dotdbg.stacks import states
 from dotdbg.stacks.framekey import key
+from dotdbg.stacks.record import Frame, StackRecord, Thread
 
 Path = tuple[Frame, ...]  # outermost frame first, merge keys
 Signature = tuple[Path, ...]  # the shown threads of one process

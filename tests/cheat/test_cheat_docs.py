@@ -41,9 +41,14 @@ def test_the_table_has_its_lookups() -> None:
 
 
 def test_ls_leads_with_entries_that_run_ls(sheets: dict[str, Sheet]) -> None:
-    """docs/cheat.md: `dotdbg cheat ls` leads with entries that run `ls`; entries where "ls" is
-    only part of a longer word ("fails") come after every whole-word hit."""
-    hits = [entry for group in lookup(sheets, ["ls"], regex=False).groups for entry in group.hits]
-    whole = [bool(re.search(r"\bls\b", f"{entry[0]}\n{entry[1]}", re.I)) for entry in hits]
-    assert re.match(r"(\S+ )?ls\b", hits[0][1]), hits[0]
-    assert whole.index(False) > len(whole) - 1 - whole[::-1].index(True)
+    """docs/cheat.md: `dotdbg cheat ls` leads with entries that run `ls`; in each sheet (one
+    header each), entries where "ls" is only part of a longer word ("fails") come after its
+    whole-word hits, and sheets with only such hits after every sheet with a whole-word hit."""
+    groups = lookup(sheets, ["ls"], regex=False).groups
+    assert re.match(r"(\S+ )?ls\b", groups[0].hits[0][1]), groups[0].hits[0]
+    whole = [
+        [bool(re.search(r"\bls\b", f"{entry[0]}\n{entry[1]}", re.I)) for entry in group.hits]
+        for group in groups
+    ]
+    assert all(hits == sorted(hits, reverse=True) for hits in whole)
+    assert [hits[0] for hits in whole] == sorted((hits[0] for hits in whole), reverse=True)

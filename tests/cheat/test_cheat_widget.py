@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from cheat_helpers import write_sheet
 
+from dotdbg.home.render import completion_context
 from dotdbg.paths import resource_dir
 
 SHELLCHECK = str(Path(sys.executable).parent / "shellcheck")
@@ -37,7 +38,9 @@ def render(key: str, alias: str) -> str:
         lstrip_blocks=True,
     )
     env.filters["shquote"] = lambda text: "'" + text.replace("'", "'\\''") + "'"
-    return env.get_template("cheat_widget.bash.j2").render(cheat={"key": key, "alias": alias})
+    return env.get_template("cheat_widget.bash.j2").render(
+        cheat={"key": key, "alias": alias}, completion=completion_context()
+    )
 
 
 @pytest.mark.parametrize(("key", "alias"), [("\\C-g", "ch"), ("", ""), ("\\ec", "cheat-it")])

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from dotdbg.errors import UsageError
+from dotdbg.home.render import BASH_FILE
 from dotdbg.paths import Paths
 from dotdbg.remote import bootstrap, bundle, session, sshargs
 from dotdbg.remote import payload as payload_module
-from dotdbg.render import BASH_FILE
 from dotdbg.shells import target_named
-from dotdbg.zshfish import FISH_FILE, ZSH_FILE
+from dotdbg.shells.zshfish import FISH_FILE, ZSH_FILE
 
 PYENV = Path.home() / ".pyenv" / "versions"
 

@@ -188,7 +188,7 @@ def fallback_said(server: SshServer, home: Path, name: str, login: str) -> list[
         wrapper.chmod(0o755)
         login = str(wrapper)
     user = server.add_user(name, shell=login)
-    result = run_dotdbg_ssh("n2", "-F", str(server.client_config), "-l", name, home=home)
+    result = run_dotdbg_ssh("n2", "-F", str(server.client_config), "-l", user.name, home=home)
     assert result.returncode == 0, result.stderr
     wait_for(lambda: not session_dirs(user), 10, "the session dir to go")
     said = result.stderr.splitlines()

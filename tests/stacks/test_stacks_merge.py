@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.stackrecord import Frame, RecordError, StackRecord, Thread, read, write
 from dotdbg.stacks import formats, ranksets, render
 from dotdbg.stacks.merge import merge, merge_samples
 from dotdbg.stacks.pyspyjson import threads_from_dump
+from dotdbg.stacks.record import Frame, RecordError, StackRecord, Thread, read, write
 
 DATA = Path(__file__).parent / "data"
 

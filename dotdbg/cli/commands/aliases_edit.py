@@ -8,22 +8,22 @@ from dotdbg.cli.parser import Argument, Command, Option, integer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dotdbg.aliases.suggest import Existing
     from dotdbg.cli.parser import Values
     from dotdbg.config.model import Config
     from dotdbg.paths import Paths
-    from dotdbg.suggest import Existing
 
 
 def suggest(values: Values) -> int:
     import os
     from pathlib import Path
 
-    from dotdbg import edit
+    from dotdbg.aliases.history import history_path, read_history
+    from dotdbg.aliases.suggest import format_suggestions, pick
+    from dotdbg.aliases.suggest import suggest as propose
     from dotdbg.cli.commands.edits import report
     from dotdbg.config import load_config
-    from dotdbg.history import history_path, read_history
-    from dotdbg.suggest import format_suggestions, pick
-    from dotdbg.suggest import suggest as propose
+    from dotdbg.home import edit
 
     paths = home_paths(values)
     config = load_config(paths)
@@ -53,7 +53,7 @@ def shell_aliases(config: Config) -> dict[str, str]:
 def existing_names(config: Config, elsewhere: frozenset[str] = frozenset()) -> Existing:
     import shutil
 
-    from dotdbg.suggest import Existing, learned_stems
+    from dotdbg.aliases.suggest import Existing, learned_stems
 
     bodies = {function.name: function.body for function in config.functions}
     return Existing(
@@ -73,7 +73,7 @@ def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
     shell's start-up files, and the entries of packs switched off (adding one lands there)."""
     import contextlib
 
-    from dotdbg.suggest import rc_names
+    from dotdbg.aliases.suggest import rc_names
 
     names: set[str] = set()
     for name in RC_FILES:
@@ -90,9 +90,9 @@ def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
 def expand(values: Values) -> int:
     import sys
 
+    from dotdbg.aliases.expand import expand as expand_aliases
     from dotdbg.common.output import note, warn
     from dotdbg.config import load_config
-    from dotdbg.expand import expand as expand_aliases
     from dotdbg.visible import visible
 
     config = load_config(home_paths(values))

@@ -15,9 +15,9 @@ def render(values: Values) -> int:
     import sys
     from pathlib import Path
 
-    from dotdbg import install as installer
     from dotdbg.config import load_config
     from dotdbg.errors import DotdbgError
+    from dotdbg.home import install as installer
 
     paths = home_paths(values)
     rendered = installer.checked_render(paths, load_config(paths))  # each shell's own checks
@@ -39,9 +39,9 @@ def render(values: Values) -> int:
 
 
 def init(values: Values) -> int:
-    from dotdbg import install as installer
     from dotdbg.config import load_config
-    from dotdbg.render import render_starter_config
+    from dotdbg.home import install as installer
+    from dotdbg.home.render import render_starter_config
 
     paths = home_paths(values)
     installer.create_config(paths, render_starter_config(load_config(paths)))
@@ -50,10 +50,10 @@ def init(values: Values) -> int:
 
 
 def doctor(values: Values) -> int:
-    from dotdbg import doctor as checks
-    from dotdbg import install as installer
     from dotdbg.cli import report
     from dotdbg.common.output import note
+    from dotdbg.home import doctor as checks
+    from dotdbg.home import install as installer
 
     paths = home_paths(values)
     if values["fix"]:
@@ -80,8 +80,8 @@ def aliases(values: Values) -> int:
 
 
 def restore(values: Values) -> int:
-    from dotdbg import install as installer
     from dotdbg.cli import report
+    from dotdbg.home import install as installer
 
     paths, dry_run = home_paths(values), values["dry_run"]
     if values["list"]:

@@ -17,10 +17,10 @@ import json
 
 from dotdbg import __version__
 from dotdbg.config.model import Config
+from dotdbg.home.render import Rendered
+from dotdbg.home.state import digest
 from dotdbg.paths import Paths
-from dotdbg.render import Rendered
 from dotdbg.shells import ShellTarget, target_named
-from dotdbg.state import digest
 
 KEEP = 64  # keys kept, newest last: a few configs' worth of each shell
 KEEP_RENDERS = 8

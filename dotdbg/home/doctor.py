@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from dotdbg.home.plan import login_file, profile_notes
+from dotdbg.home.state import is_installed, read_state
 from dotdbg.paths import Paths, own_program
-from dotdbg.plan import login_file, profile_notes
-from dotdbg.state import is_installed, read_state
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def check_installed(paths: Paths) -> Check:
 
 
 def check_interrupted(paths: Paths) -> Check:
-    from dotdbg.recover import interrupted
+    from dotdbg.home.recover import interrupted
 
     pending = interrupted(paths)
     if pending:
@@ -91,7 +91,7 @@ def check_login_shell(paths: Paths) -> Check:
 
 def check_shells(paths: Paths) -> Check:
     """Which shells dotdbg is set up for, and whether the login shell ($SHELL) is one."""
-    from dotdbg.state import read_manifest
+    from dotdbg.home.state import read_manifest
 
     shells = read_manifest(paths).get("shells") or []
     login = os.path.basename(os.environ.get("SHELL", ""))
@@ -133,7 +133,7 @@ SSH_PATH = "ssh HOST dotdbg"
 def check_ssh_path(paths: Paths) -> Check:
     """Whether a non-interactive shell of the login shell (what `ssh HOST dotdbg` runs) finds
     dotdbg: its folder is on the standard PATH, or the PATH block dotdbg writes adds it."""
-    from dotdbg.launcher import STANDARD_PATH, launcher_dir
+    from dotdbg.home.launcher import STANDARD_PATH, launcher_dir
 
     folder = launcher_dir(paths)
     if folder is None:
@@ -146,8 +146,8 @@ def check_ssh_path(paths: Paths) -> Check:
 
 
 def _path_block_check(paths: Paths, shell: str, folder: Path) -> Check:
-    from dotdbg import blocks
     from dotdbg.errors import DotdbgError
+    from dotdbg.home import blocks
     from dotdbg.shells import registered
 
     target = next((t for t in registered() if t.name == shell), None)

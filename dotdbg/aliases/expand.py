@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from dotdbg.shellwords import (
+from dotdbg.aliases.shellwords import (
     BLANKS,
     METACHARACTERS,
     arithmetic_end,

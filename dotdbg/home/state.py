@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg.errors import DotdbgError
-from dotdbg.homefs import HomeFS
-from dotdbg.launcher import path_dir
+from dotdbg.home.homefs import HomeFS
+from dotdbg.home.launcher import path_dir
+from dotdbg.home.render import INPUTRC_FILE, PDBRC_FILE
 from dotdbg.paths import Paths
-from dotdbg.render import INPUTRC_FILE, PDBRC_FILE
 from dotdbg.shells import registered
 
 MANIFEST_VERSION = 1

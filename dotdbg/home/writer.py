@@ -15,16 +15,16 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from dotdbg.backup import Saving, encoded, make_backup, new_name, prune, publish
 from dotdbg.common.output import note, warn
 from dotdbg.errors import DotdbgError
-from dotdbg.homefs import FileInfo
-from dotdbg.journal import Journal, Step, now, remove_journal, write_journal
+from dotdbg.home.backup import Saving, encoded, make_backup, new_name, prune, publish
+from dotdbg.home.homefs import FileInfo
+from dotdbg.home.journal import Journal, Step, now, remove_journal, write_journal
+from dotdbg.home.plan import Change, Plan
+from dotdbg.home.recover import recover, roll_back
+from dotdbg.home.state import digest, read_manifest, save_manifest
+from dotdbg.home.statedir import refuse_blocked, run_lock
 from dotdbg.paths import Paths
-from dotdbg.plan import Change, Plan
-from dotdbg.recover import recover, roll_back
-from dotdbg.state import digest, read_manifest, save_manifest
-from dotdbg.statedir import refuse_blocked, run_lock
 
 
 @contextlib.contextmanager

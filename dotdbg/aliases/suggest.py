@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from dotdbg.aliases.shadows import BASH_BUILTINS, BASH_KEYWORDS
+from dotdbg.aliases.shellwords import command_words, is_assignment
 from dotdbg.errors import DotdbgError
-from dotdbg.shadows import BASH_BUILTINS, BASH_KEYWORDS
-from dotdbg.shellwords import command_words, is_assignment
 
 # `compgen -k; compgen -b`, as the core lists them for its shadowing warnings. Hard-coded so that
 # suggesting runs no shell; a test compares them with the bash on the machine. (`.`, `:` and `[`

@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-from dotdbg.backup import (
+from dotdbg.errors import DotdbgError
+from dotdbg.home.backup import (
     Contents,
     digest_bytes,
     encoded,
@@ -20,10 +21,9 @@ from dotdbg.backup import (
     remove_folder,
     verified_copy,
 )
-from dotdbg.errors import DotdbgError
-from dotdbg.journal import Journal, Step, read_journal, remove_journal
+from dotdbg.home.journal import Journal, Step, read_journal, remove_journal
+from dotdbg.home.state import block_files, generated_files, save_manifest
 from dotdbg.paths import Paths
-from dotdbg.state import block_files, generated_files, save_manifest
 
 
 def recover(paths: Paths) -> list[str]:

@@ -13,14 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dotdbg import blocks
-from dotdbg.backup import Contents
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
-from dotdbg.paths import Paths
-from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered
-from dotdbg.shells import generated_path, registered
-from dotdbg.state import (
+from dotdbg.home import blocks
+from dotdbg.home.backup import Contents
+from dotdbg.home.render import INPUTRC_FILE, PDBRC_FILE, Rendered
+from dotdbg.home.state import (
     MANIFEST_VERSION,
     SYSTEM_INPUTRC,
     State,
@@ -28,6 +26,8 @@ from dotdbg.state import (
     digest,
     generated_files,
 )
+from dotdbg.paths import Paths
+from dotdbg.shells import generated_path, registered
 
 
 @dataclass(frozen=True)

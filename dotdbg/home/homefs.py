@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from dotdbg import fileops
+from dotdbg.home import fileops
 
 NOT_PLAIN = "it is not a plain file"
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from dotdbg.errors import DotdbgError
+from dotdbg.home.state import MANIFEST_VERSION
 from dotdbg.paths import Paths
-from dotdbg.state import MANIFEST_VERSION
 
 INDEX = "dotdbg-backup.json"  # never a backed-up name: those are dotfiles or in subfolders
 INDEX_VERSION = 2

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 
 from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
-from dotdbg.render import shquote
-from dotdbg.shellparse import stderr_of_each
-from dotdbg.zshfish import kept_functions
+from dotdbg.home.render import shquote
+from dotdbg.shells.shellparse import stderr_of_each
+from dotdbg.shells.zshfish import kept_functions
 
 # The parsers, reading stdin; zsh parses only after the ``setopt no_exec`` each script holds.
 ZSH = ("zsh", "-f", "-s")

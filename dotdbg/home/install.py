@@ -13,15 +13,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from dotdbg import blocks
-from dotdbg.backup import Contents, read_backup, step_back, verified_copy
-from dotdbg.checks import check_rendered, known_renders, remember
-from dotdbg.cli.names import COMMAND_NAMES
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
-from dotdbg.paths import Paths
-from dotdbg.plan import (
+from dotdbg.home import blocks
+from dotdbg.home.backup import Contents, read_backup, step_back, verified_copy
+from dotdbg.home.checks import check_rendered, known_renders, remember
+from dotdbg.home.plan import (
     Plan,
     accepted_blocks,
     plan_install,
@@ -29,11 +27,12 @@ from dotdbg.plan import (
     plan_restore,
     plan_uninstall,
 )
-from dotdbg.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, render_key
+from dotdbg.home.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, render_key
+from dotdbg.home.state import State, block_files, digest, read_manifest, read_state
+from dotdbg.home.writer import apply, session
+from dotdbg.paths import Paths
 from dotdbg.shells import ShellTarget, generated_path, registered, target_named
-from dotdbg.state import State, block_files, digest, read_manifest, read_state
-from dotdbg.writer import apply, session
-from dotdbg.zshfish import left_out_warnings
+from dotdbg.shells.zshfish import left_out_warnings
 
 
 @dataclass(frozen=True)
@@ -50,7 +49,7 @@ class Result:
 def render_for(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
     """The generated files for ``shells`` (None: ``selected_shells``)."""
     targets = _targets(paths, shells)
-    return render_all(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
+    return render_all(config, _shown_sources(paths, config), targets)
 
 
 def _targets(paths: Paths, shells: Sequence[str] | None) -> list[ShellTarget]:
@@ -72,7 +71,7 @@ def installed_render(
     """The installed files, when they are exactly what rendering ``config`` gave before (the
     render cache of ``checks``): a render without rendering. None otherwise."""
     targets = _targets(paths, shells)
-    key = render_key(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
+    key = render_key(config, _shown_sources(paths, config), targets)
     digests = known_renders(paths).get(key)
     if not isinstance(digests, dict):
         return None
@@ -104,7 +103,7 @@ def checked_render(paths: Paths, config: Config, shells: Sequence[str] | None = 
 
 def _with_interrupted(paths: Paths, plan: Plan) -> Plan:
     """A dry run's plan, noting a run that died part-way: the next real run finishes it."""
-    from dotdbg.recover import interrupted
+    from dotdbg.home.recover import interrupted
 
     pending = interrupted(paths)
     return replace(plan, notes=(pending, *plan.notes)) if pending else plan
@@ -209,7 +208,7 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
 def _named(paths: Paths, stamp: str) -> Contents:
     folder = paths.backups_dir / stamp
     if "/" in stamp or stamp.startswith(".") or not paths.fs.is_dir(folder):
-        from dotdbg.backup import backup_dirs
+        from dotdbg.home.backup import backup_dirs
 
         names = ", ".join(b.name for b in backup_dirs(paths)[-5:]) or "none yet"
         raise DotdbgError(
@@ -221,7 +220,7 @@ def _named(paths: Paths, stamp: str) -> Contents:
 
 def create_config(paths: Paths, text: str) -> Path | None:
     """Write a new config file (`dotdbg init`); an existing one is an error, left alone."""
-    from dotdbg.plan import Change
+    from dotdbg.home.plan import Change
 
     with session(paths):
         if paths.fs.exists(paths.config_file):

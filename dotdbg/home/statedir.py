@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dotdbg.errors import DotdbgError
-from dotdbg.homefs import NOT_PLAIN
+from dotdbg.home.homefs import NOT_PLAIN
 from dotdbg.paths import Paths
 
 

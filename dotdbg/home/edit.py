@@ -22,8 +22,8 @@ from dotdbg.paths import Paths
 
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
-    from dotdbg.install import Result
-    from dotdbg.render import Rendered
+    from dotdbg.home.install import Result
+    from dotdbg.home.render import Rendered
 
 Section = Literal["aliases", "functions"]
 VALUE_KEY: dict[Section, str] = {"aliases": "command", "functions": "body"}
@@ -100,7 +100,7 @@ class _Edited:
 
 
 def _work_out(paths: Paths, old: str | None, edit: Edit) -> _Edited:
-    from dotdbg.install import checked_render
+    from dotdbg.home.install import checked_render
 
     new, action = edit((old or "").replace("\r\n", "\n"), load_config(paths, user_text=old))
     config = load_config(paths, user_text=new)
@@ -119,11 +119,11 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
     the config and, when dotdbg is installed, the installed files: one backup, one journal,
     all written or none.
     """
-    from dotdbg import install
-    from dotdbg.checks import remember
-    from dotdbg.plan import Change, Plan, plan_install
-    from dotdbg.state import is_installed, read_state
-    from dotdbg.writer import apply, session
+    from dotdbg.home import install
+    from dotdbg.home.checks import remember
+    from dotdbg.home.plan import Change, Plan, plan_install
+    from dotdbg.home.state import is_installed, read_state
+    from dotdbg.home.writer import apply, session
 
     early = _work_out(paths, read_user_text(paths), edit)
     with session(paths):
@@ -164,7 +164,7 @@ def _running_shell(paths: Paths) -> str:
     """The user's shell ($SHELL) when dotdbg is installed for it, else bash."""
     import os
 
-    from dotdbg.state import read_manifest
+    from dotdbg.home.state import read_manifest
 
     login = os.path.basename(os.environ.get("SHELL", ""))
     try:

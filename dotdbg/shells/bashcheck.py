@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 
 from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
+from dotdbg.home.render import BASH_FILE, function_definition, function_text, shquote
 from dotdbg.paths import own_program
-from dotdbg.render import BASH_FILE, function_definition, function_text, shquote
 
 TIMEOUT = 120  # seconds; shellcheck on a large file takes a few
 # $1 $@ $* $#, and ${1} ${#1} ${@:2} ${#} (but not ${#x}, the length of x)
@@ -32,7 +32,7 @@ _POSITIONAL = re.compile(r"\$(?:[0-9@*#]|\{[#!]?(?:[0-9]+|[@*])(?![A-Za-z_])|\{#
 
 def check_bash(text: str, config: Config, shellchecked: bool = False) -> None:
     """Raise DotdbgError, naming the function or alias to fix, unless ``text`` passes.
-    ``shellchecked``: shellcheck passed ``shellcheck_input(text)`` before (``dotdbg.checks``)."""
+    ``shellchecked``: shellcheck passed ``shellcheck_input(text)`` before (``home.checks``)."""
     check_structure(text, config)
     errors = [] if shellchecked else shellcheck_errors(shellcheck_input(text))
     if errors:
@@ -266,7 +266,7 @@ def _probe(function: Function, wrapped: bool, extglob: bool, aliases: Mapping[st
 def _parse_all(scripts: list[str]) -> list[str]:
     """Each script read by bash (which runs only the lines before its ``set -n``): its first
     complaint, or "" when it parses without one."""
-    from dotdbg.shellparse import stderr_of_each
+    from dotdbg.shells.shellparse import stderr_of_each
 
     env = {key: value for key, value in os.environ.items() if key.startswith(("LANG", "LC_"))}
     bash = shutil.which("bash") or "/bin/bash"

@@ -13,8 +13,8 @@ import re
 import sys
 from pathlib import Path
 
+from dotdbg.home.render import shquote
 from dotdbg.paths import Paths
-from dotdbg.render import shquote
 
 # What sshd (and cron, and srun) give a command: the launcher found here needs no block.
 STANDARD_PATH = (Path("/usr/local/bin"), Path("/usr/bin"), Path("/bin"))
