@@ -95,6 +95,7 @@ GROUPS = {
     "tests/remote/test_push_answers.py": "sshd",
     "tests/alias/test_alias_installed.py": "wheel",  # the session's one wheel
     "tests/cheat/test_cheat_installed.py": "wheel",
+    "tests/cli/test_manpage.py": "wheel",
 }
 
 

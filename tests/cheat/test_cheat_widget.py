@@ -48,6 +48,8 @@ def test_rendered_widget_passes_bash_n_and_shellcheck(key: str, alias: str, tmp_
     script = tmp_path / "widget.bash"
     script.write_text(render(key, alias))
     subprocess.run(["bash", "-n", str(script)], check=True)
+    if not Path(SHELLCHECK).is_file():  # an extra (dotdbg[check]); CI runs once without it
+        pytest.skip("shellcheck is not installed")
     done = subprocess.run([SHELLCHECK, "-s", "bash", str(script)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
 

@@ -16,11 +16,29 @@ HISTCONTROL='ignoredups:ignorespace'
 HISTSIZE=100000
 HISTFILESIZE=200000
 shopt -s histappend
-# Append each command to $HISTFILE as it runs, so parallel shells lose nothing.
-case ";${PROMPT_COMMAND-};" in
-    *";history -a;"*) ;;
-    *) PROMPT_COMMAND="history -a${PROMPT_COMMAND:+;$PROMPT_COMMAND}" ;;
-esac
+# Append each command to $HISTFILE as it runs, so parallel shells lose nothing. The command's
+# status is returned and "$_" goes in as the last word: whatever PROMPT_COMMAND runs after this
+# (starship, liquidprompt, a PS1 showing $?) still sees the command's $? and $_.
+__dotdbg_history_append() {
+    local status=$?
+    # bash-preexec (atuin, bash-it) takes ignorespace out of HISTCONTROL: a command typed with a
+    # leading space is taken out of the history here before it is written.
+    if [[ :$HISTCONTROL: != *:ignorespace:* && :$HISTCONTROL: != *:ignoreboth:* ]]; then
+        local last spaced='^ *([0-9]+)[* ]  '
+        last=$(HISTTIMEFORMAT='' builtin history 1)
+        [[ $last =~ $spaced ]] && builtin history -d "${BASH_REMATCH[1]}"
+    fi
+    builtin history -a
+    return "$status"
+}
+# shellcheck disable=SC2016 # "$_" is expanded when PROMPT_COMMAND runs, not here
+if ((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && [[ ${PROMPT_COMMAND@a} == *a* ]]; then
+    [[ ${PROMPT_COMMAND[*]} == *__dotdbg_history_append* ]] ||
+        PROMPT_COMMAND=('__dotdbg_history_append "$_"' "${PROMPT_COMMAND[@]}")
+elif [[ ${PROMPT_COMMAND-} != *__dotdbg_history_append* ]]; then
+    # shellcheck disable=SC2128,SC2178 # the string form: bash before 5.1, or not an array
+    PROMPT_COMMAND='__dotdbg_history_append "$_"'${PROMPT_COMMAND:+$'\n'$PROMPT_COMMAND}
+fi
 
 # -- aliases (`dotdbg aliases` lists them) -------------------------------------------------------
 # pyt: pytest with a short summary of every test outcome [pytest]
