@@ -87,6 +87,7 @@ GROUPS = {
     "tests/memlimit/": "memlimit",
     "tests/stacks/test_stacks_slurm.py": "slurm",
     "tests/remote/test_shell_srun.py": "slurm",
+    "tests/cheat/test_sheet_slurm.py": "slurm",
     "tests/stacks/test_stacks_slurm_launchers.py": "slurm",
     "tests/stacks/test_stacks_ssh.py": "sshd",
     "tests/remote/test_ssh_session.py": "sshd",
