@@ -37,6 +37,7 @@ SECTIONS = {
     },
     "Other machines": {
         "ssh": "ssh:COMMAND",
+        "shell": "shell:COMMAND",
         "push": "push:COMMAND",
     },
     "Your aliases and functions": {
