@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from dotdbg.aliases.shadows import BASH_BUILTINS, BASH_KEYWORDS
 from dotdbg.aliases.shellwords import command_words, is_assignment
+from dotdbg.common.output import times
 from dotdbg.errors import DotdbgError
 
 # `compgen -k; compgen -b`, as the core lists them for its shadowing warnings. Hard-coded so that
@@ -316,7 +317,7 @@ def format_suggestions(found: Suggestions, source: str, entries: int) -> str:
     if found.unused:
         lines += ["", "typed in full although the alias exists:"]
         lines += [
-            f"  {u.name}: {u.count} times, {u.wasted} keystrokes ({u.command})"
+            f"  {u.name}: {times(u.count)}, {times(u.wasted, 'keystroke')} ({u.command})"
             for u in found.unused
         ]
     return "\n".join(lines) + "\n"
