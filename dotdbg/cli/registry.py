@@ -36,6 +36,7 @@ SECTIONS = {
     },
     "Other machines": {
         "ssh": "ssh:COMMAND",
+        "shell": "shell:COMMAND",
         "push": "push:COMMAND",
     },
     "Your aliases and functions": {
