@@ -226,6 +226,13 @@ def _check_combination(options: Options) -> None:
 
 
 # -- running ---------------------------------------------------------------------------------
+def console(argv: list[str], verbose: bool) -> int:
+    """``dotdbg cheat ARGS``, straight from dotdbg.cli.entry; it ends as every command does."""
+    from dotdbg.cli.runner import run
+
+    return run(lambda: main(argv), "dotdbg", verbose)
+
+
 def main(argv: list[str]) -> int:
     try:
         options = parse_args(argv)
