@@ -34,10 +34,17 @@ def test_upsert_is_idempotent() -> None:
     assert once == twice
 
 
-def test_user_text_after_the_block_survives_removal() -> None:
-    installed, separator = blocks.upsert("a\n", BLOCK)
+@pytest.mark.parametrize(
+    ("original", "left"),
+    [("a\n", "a\n"), ("a", "a\n"), ("a\n\n", "a\n\n"), ("", "")],
+)
+def test_user_text_after_the_block_survives_removal(original: str, left: str) -> None:
+    """A peer's init line added after dotdbg's block (`eval "$(starship init bash)"`): the file
+    is what it would be had the user added that line without dotdbg, the blank line dotdbg put
+    before its block taken back."""
+    installed, separator = blocks.upsert(original, BLOCK)
     edited = installed + "export EDITOR=vim\n"
-    assert blocks.remove(edited, separator) == "a\n\nexport EDITOR=vim\n"
+    assert blocks.remove(edited, separator) == left + "export EDITOR=vim\n"
 
 
 @pytest.mark.parametrize(

@@ -298,3 +298,23 @@ def test_doctor_finds_the_shellcheck_install_uses_even_off_path(
     check = doctor.check_tools(Paths.from_env(tmp_path))
     assert "missing:" in check.detail and "fzf" in check.detail
     assert "shellcheck" not in check.detail
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_doctor_says_which_checks_the_generated_bash_gets(
+    installed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """shellcheck is an extra (issue 25.1): doctor says whether it runs and how to add it."""
+    from dotdbg.home import doctor
+    from dotdbg.shells import bashcheck
+
+    program = str(tmp_path / "shellcheck") if installed else None
+    monkeypatch.setattr(bashcheck, "shellcheck_program", lambda: program)
+    check = doctor.check_generated_checks(Paths.from_env(tmp_path))
+    assert check.ok
+    assert "bash -n and the function-body probes" in check.detail
+    if installed:
+        assert check.detail.endswith("and shellcheck") and not check.fix
+    else:
+        assert "shellcheck is not installed" in check.detail
+        assert "dotdbg[check]" in check.fix and check.optional

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from dotdbg import __version__
-from dotdbg.cli.names import COMMAND_NAMES
 from dotdbg.cli.registry import COMMANDS, SECTIONS
 
 BIN = Path(sys.executable).parent
@@ -88,10 +87,6 @@ def test_dotdbg_help_lists_every_command_once_by_section(cli: Cli) -> None:
         shown[title.rstrip(":")] = names
     assert shown == {section: list(names) for section, names in SECTIONS.items()}
     assert next(iter(shown)) == "Look things up" and list(shown)[-1] == "Set-up"
-
-
-def test_command_names_are_the_registrys() -> None:
-    assert list(COMMAND_NAMES) == sorted(COMMANDS)
 
 
 @pytest.mark.parametrize("name", HELPERS)

@@ -92,20 +92,20 @@ def print_backups(paths: Paths) -> None:
 
 
 def print_status(paths: Paths, done: Result, *, installed: bool) -> int:
+    """Exit 1 only when a file is not what install would write; notes (a login file that does
+    not load ~/.bashrc) are said, and change nothing about that."""
     if not installed:
         print("not installed: run `dotdbg install`")
         return 1
-    problems = [*done.plan.notes]
-    for change in done.plan.pending:
-        problems.append(
-            f"{paths.display(change.path)} is not current with the config ({change.action} pending)"
-        )
     for change in done.plan.changes:
         if change.action == "unchanged" and change.after is not None:
             print(f"  {paths.display(change.path)}: current")
-    for line in problems:
-        print(f"  {line}")
-    if problems:
+    for change in done.plan.pending:
+        shown = paths.display(change.path)
+        print(f"  {shown} is not current with the config ({change.action} pending)")
+    for said in done.plan.notes:
+        print(f"  note: {said}")
+    if done.plan.pending:
         print("run `dotdbg diff` to see the differences and `dotdbg install` to update")
         return 1
     print("installed and current")

@@ -113,4 +113,8 @@ def remove(text: str, separator: str, name: str = "file", markers: Markers = MAI
     before, after = text[: span.start], text[span.end :]
     if separator and not after and before.endswith(separator):
         before = before[: -len(separator)]
+    elif separator and after and before.endswith("\n\n"):
+        # Lines added after the block (a peer's init line): the blank line dotdbg put before
+        # the block goes, the newline ending the line above it stays.
+        before = before[:-1]
     return before + after

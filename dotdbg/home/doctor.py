@@ -11,6 +11,7 @@ from pathlib import Path
 from dotdbg.home.plan import login_file, profile_notes
 from dotdbg.home.state import is_installed, read_state
 from dotdbg.paths import Paths, own_program
+from dotdbg.shells import login_shell
 
 
 @dataclass(frozen=True)
@@ -28,9 +29,11 @@ def run_checks(paths: Paths) -> list[Check]:
         check_interrupted,
         check_login_shell,
         check_shells,
+        check_zdotdir,
         check_path,
         check_ssh_path,
         check_tools,
+        check_generated_checks,
     ]
     return [check(paths) for check in checks] + memlimit_checks()
 
@@ -94,7 +97,7 @@ def check_shells(paths: Paths) -> Check:
     from dotdbg.home.state import read_manifest
 
     shells = read_manifest(paths).get("shells") or []
-    login = os.path.basename(os.environ.get("SHELL", ""))
+    login = login_shell()
     if not shells:
         return Check("shells", False, "set up for no shell", "dotdbg install")
     detail = f"set up for {', '.join(shells)}"
@@ -109,6 +112,20 @@ def check_shells(paths: Paths) -> Check:
         f"dotdbg install --shell {','.join([*shells, login])}"
         if login in ("bash", "zsh", "fish")
         else f"use one of them (chsh -s $(command -v {shells[0]}))",
+    )
+
+
+def check_zdotdir(paths: Paths) -> Check:
+    """Where zsh's files are, as read from ~/.zshenv's text (dotdbg never runs it)."""
+    line = paths.zdotdir_read.unread
+    if line is None or paths.zdotdir_env:
+        return Check("zsh files", True, f"zsh reads {paths.display(paths.zshrc)}", optional=True)
+    return Check(
+        "zsh files",
+        False,
+        f"~/.zshenv:{line} sets ZDOTDIR in a way dotdbg reads without running it only in simple "
+        f"forms; dotdbg uses {paths.display(paths.zshrc)}",
+        'run dotdbg with ZDOTDIR set as your zsh sets it (ZDOTDIR="$ZDOTDIR" dotdbg install)',
     )
 
 
@@ -141,7 +158,7 @@ def check_ssh_path(paths: Paths) -> Check:
     shown = paths.display(folder)
     if folder in STANDARD_PATH:
         return Check(SSH_PATH, True, f"finds it: {shown} is on every PATH")
-    shell = os.path.basename(os.environ.get("SHELL", "")) or "bash"
+    shell = login_shell() or "bash"
     return _path_block_check(paths, shell, folder)
 
 
@@ -169,6 +186,23 @@ def _path_block_check(paths: Paths, shell: str, folder: Path) -> Check:
 
 def _find(tool: str) -> str | None:
     return shutil.which(tool) or own_program(tool)
+
+
+def check_generated_checks(paths: Paths) -> Check:
+    """Which checks the generated bash goes through before it replaces the old file: shellcheck
+    is optional (no wheel for every platform), so say whether it runs."""
+    from dotdbg.shells.bashcheck import shellcheck_program
+
+    ran = "bash -n and the function-body probes"
+    if shellcheck_program() is None:
+        return Check(
+            "generated bash",
+            True,
+            f"checked with {ran}; shellcheck is not installed, so its checks do not run",
+            "pip install 'dotdbg[check]', or your system's shellcheck package",
+            optional=True,
+        )
+    return Check("generated bash", True, f"checked with {ran} and shellcheck")
 
 
 def check_tools(paths: Paths) -> Check:

@@ -162,11 +162,10 @@ def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str
 
 def _running_shell(paths: Paths) -> str:
     """The user's shell ($SHELL) when dotdbg is installed for it, else bash."""
-    import os
-
     from dotdbg.home.state import read_manifest
+    from dotdbg.shells import login_shell
 
-    login = os.path.basename(os.environ.get("SHELL", ""))
+    login = login_shell()
     try:
         installed = read_manifest(paths).get("shells", [])
     except DotdbgError:  # the edit is done: an unreadable record only costs the hint's shell

@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from dotdbg.cli.names import COMMAND_NAMES
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
@@ -32,7 +31,7 @@ from dotdbg.home.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, r
 from dotdbg.home.state import State, block_files, digest, read_manifest, read_state
 from dotdbg.home.writer import apply, session
 from dotdbg.paths import Paths
-from dotdbg.shells import ShellTarget, generated_path, registered, target_named
+from dotdbg.shells import ShellTarget, generated_path, login_shell, registered, target_named
 from dotdbg.shells.zshfish import left_out_warnings
 
 
@@ -50,7 +49,7 @@ class Result:
 def render_for(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
     """The generated files for ``shells`` (None: ``selected_shells``)."""
     targets = _targets(paths, shells)
-    return render_all(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
+    return render_all(config, _shown_sources(paths, config), targets)
 
 
 def _targets(paths: Paths, shells: Sequence[str] | None) -> list[ShellTarget]:
@@ -72,7 +71,7 @@ def installed_render(
     """The installed files, when they are exactly what rendering ``config`` gave before (the
     render cache of ``checks``): a render without rendering. None otherwise."""
     targets = _targets(paths, shells)
-    key = render_key(config, _shown_sources(paths, config), COMMAND_NAMES, targets)
+    key = render_key(config, _shown_sources(paths, config), targets)
     digests = known_renders(paths).get(key)
     if not isinstance(digests, dict):
         return None
@@ -85,13 +84,46 @@ def installed_render(
     return Rendered(files, tuple(target.name for target in targets), key)
 
 
-def selected_shells(paths: Paths, which: Callable[[str], object] = shutil.which) -> tuple[str, ...]:
-    """The shells of the last install; on the first, bash and those of the others installed on
-    the home's machine (``which``; `dotdbg push` asks the remote host)."""
+def selected_shells(
+    paths: Paths, which: Callable[[str], object] = shutil.which, login: str | None = None
+) -> tuple[str, ...]:
+    """The shells of the last install; on the first, those the user uses (``used_shells``)."""
     known = [target.name for target in registered()]
     recorded = read_manifest(paths).get("shells")
     kept = [name for name in known if isinstance(recorded, list) and name in recorded]
-    return tuple(kept or (name for name in known if name == "bash" or which(name)))
+    return tuple(kept) or used_shells(paths, which, login)
+
+
+def used_shells(
+    paths: Paths, which: Callable[[str], object] = shutil.which, login: str | None = None
+) -> tuple[str, ...]:
+    """The login shell (``login``; None: $SHELL here) and each shell whose files are in the
+    home, among those installed on the home's machine (``which``; `dotdbg push` asks the remote
+    host); bash when there is none."""
+    login = login_shell() if login is None else login
+    used = [
+        target.name
+        for target in registered()
+        if (target.name == login or (target.used_if and paths.fs.exists(target.used_if(paths))))
+        and which(target.name)
+    ]
+    return tuple(used) or ("bash",)
+
+
+def left_out_shells(
+    paths: Paths, shells: Sequence[str], which: Callable[[str], object] = shutil.which
+) -> list[str]:
+    """One line naming the shells installed here that the first install left out."""
+    others = [t.name for t in registered() if t.name not in shells and which(t.name)]
+    if not others:
+        return []
+    every = ",".join([*shells, *others])
+    one = len(others) == 1
+    return [
+        f"{' and '.join(others)} {'is' if one else 'are'} installed here too, not set up (not "
+        f"your login shell, no files of {'its' if one else 'theirs'} in your home): "
+        f"`dotdbg install --shell {every}` adds {'it' if one else 'them'}"
+    ]
 
 
 def checked_render(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
@@ -151,6 +183,8 @@ def install(
             rendered = reused or checked_render(paths, config, shells)
         plan = plan_install(paths, config, rendered, state)
         warnings = (*config.warnings, *left_out_warnings(config, rendered.shells))
+        if shells is None and not state.manifest.get("shells"):
+            warnings = (*warnings, *left_out_shells(paths, rendered.shells))
         if dry_run:
             return Result(_with_interrupted(paths, plan), None, warnings, config)
         backup_dir = apply(paths, plan, command="install")

@@ -88,7 +88,9 @@ def desired_blocks(
         path: PROFILE_BODY if blocks.block_text(state.text(path) or "", str(path)) else None
         for path in paths.login_files
     }
+    moved = dict.fromkeys(state.recorded_block_files())  # the block leaves
     return {
+        **moved,
         **rc_bodies,
         paths.inputrc: inputrc_body,
         paths.pdbrc: "".join(pdb_lines) or None,
@@ -314,7 +316,7 @@ def plan_uninstall(
     """Remove every block and generated file. ``accepted``: the blocks dotdbg would write now,
     which prove a block is dotdbg's when its records are missing."""
     changes = [Change(path, state.text(path), None) for path in _our_generated_files(paths, state)]
-    for path in block_files(paths):
+    for path in dict.fromkeys((*block_files(paths), *state.recorded_block_files())):
         proofs = (accepted or {}).get(path, ())
         after = _without_block(path, state.text(path), state.block_record(path), proofs)
         path_record = state.path_record(path)

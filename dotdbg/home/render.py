@@ -79,11 +79,10 @@ def header_lines(config: Config, display: Sequence[str]) -> list[str]:
 def render_all(
     config: Config,
     sources_display: Sequence[str],
-    commands: Sequence[str],
     shells: Sequence[ShellTarget] | None = None,
 ) -> Rendered:
     """Every generated file: one per shell (``shells``; default: those ``config`` selects),
-    then inputrc and pdbrc. ``commands`` are dotdbg's subcommands, for TAB completion."""
+    then inputrc and pdbrc."""
     from dotdbg.shells import selected
 
     targets = selected(config) if shells is None else tuple(shells)
@@ -91,7 +90,7 @@ def render_all(
     context = {
         "config": config,
         "header": header_lines(config, sources_display),
-        "commands": sorted(commands),
+        "completion": completion_context(),
         "cheat": config.cheat,
     }
     files = {
@@ -100,22 +99,36 @@ def render_all(
     }
     files[INPUTRC_FILE] = env.get_template("inputrc.j2").render(context)
     files[PDBRC_FILE] = env.get_template("pdbrc.j2").render(context)
-    key = render_key(config, sources_display, commands, targets)
+    key = render_key(config, sources_display, targets)
     return Rendered(files, tuple(target.name for target in targets), key)
+
+
+def completion_context() -> dict[str, object]:
+    """What the generated files hold for TAB completion themselves: the helpers' names, and
+    cheat's options for the widget's alias (the rest is asked of ``dotdbg --complete``)."""
+    from dotdbg.cheat.options import OPTIONS
+    from dotdbg.cli.registry import HELPERS
+
+    return {
+        "helpers": HELPERS,
+        "cheat_options": [n for names, _, _ in OPTIONS for n in names if n[:2] == "--"]
+        + ["--help"],
+        "cheat_values": [n for names, metavar, _ in OPTIONS if metavar for n in names],
+    }
 
 
 def render_key(
     config: Config,
     sources_display: Sequence[str],
-    commands: Sequence[str],
     shells: Sequence[ShellTarget],
 ) -> str:
     """The sha256 of everything a render reads: dotdbg's version, the config's files, what the
-    header names, the command names, the shells and every template. Equal keys render equal
-    texts, so `status` finds the installed files current without rendering (or jinja2)."""
+    header names, the words of TAB completion, the shells and every template. Equal keys render
+    equal texts, so `status` finds the installed files current without rendering (or jinja2)."""
     import hashlib
 
-    parts = [__version__, *sources_display, "", *commands, "", *(t.name for t in shells)]
+    parts = [__version__, *sources_display, "", repr(completion_context())]
+    parts += ["", *(t.name for t in shells)]
     for origin in config.origins:
         parts += [str(origin.path), origin.text]
     for template in sorted(resource_dir("templates").iterdir()):

@@ -42,6 +42,16 @@ class State:
         record: dict[str, Any] = self.manifest.get("path_blocks", {}).get(str(path), {})
         return record
 
+    def recorded_block_files(self) -> tuple[Path, ...]:
+        """The files the last run put a block in: one that has moved since ($INPUTRC or
+        $ZDOTDIR set now) still has its block taken out."""
+        return recorded_block_files(self.manifest)
+
+
+def recorded_block_files(manifest: dict[str, Any]) -> tuple[Path, ...]:
+    found = [*manifest.get("blocks", {}), *manifest.get("path_blocks", {})]
+    return tuple(Path(name) for name in found if isinstance(name, str) and name.startswith("/"))
+
 
 SYSTEM_INPUTRC = Path("/etc/inputrc")
 
@@ -63,9 +73,11 @@ def generated_files(paths: Paths) -> tuple[Path, ...]:
 def read_state(paths: Paths, also: Iterable[Path] = ()) -> State:
     """Every file dotdbg may touch (and ``also``), its records, and /etc/inputrc's presence."""
     fs = paths.fs
-    files = dict.fromkeys((*block_files(paths), *generated_files(paths), *also))
+    manifest = read_manifest(paths)
+    recorded = recorded_block_files(manifest)
+    files = dict.fromkeys((*block_files(paths), *recorded, *generated_files(paths), *also))
     texts = {path: read_text(fs, path) for path in files}
-    return State(texts, read_manifest(paths), fs.exists(SYSTEM_INPUTRC), path_dir(paths))
+    return State(texts, manifest, fs.exists(SYSTEM_INPUTRC), path_dir(paths))
 
 
 def read_text(fs: HomeFS, path: Path) -> str | None:

@@ -88,7 +88,7 @@ def on_host(
         return HostResult(host, False, "failed", error.message)
     try:
         paths = Paths.from_env(fs.home).on(fs)
-        shells = selected_shells(paths, which=fs.has_program)  # asks the host which it has
+        shells = selected_shells(paths, which=fs.has_program, login="")  # asks the host
         rendered = renders.of(shells)
         if action == STATUS:
             return _status(host, paths, config, shells, rendered)

@@ -77,4 +77,5 @@ BASH = ShellTarget(
     check_known=check_known,
     path_file=_bashrc,  # before its interactive guard: bash reads it for `ssh HOST cmd` too
     path_lines=posix_path_lines,
+    used_if=_bashrc,
 )

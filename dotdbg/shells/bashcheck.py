@@ -71,7 +71,7 @@ def _blame(config: Config, problem: str) -> None:
             raise DotdbgError(
                 f"function {function.name} is not valid bash ({own})",
                 hint="fix its body; nothing was changed",
-                location=config.where(("functions", function.name)),
+                location=config.where(("functions", function.name, "body")),
             )
     raise DotdbgError(
         f"the generated {BASH_FILE} is not valid bash ({problem})",
@@ -226,7 +226,7 @@ def _check_functions(config: Config) -> None:
                 f"{function.name}() {{ … }}: {problem}",
                 hint="a body is only what goes between the braces: remove the `}` (or quote, "
                 "`fi`, `done`) that closes it early; nothing was changed",
-                location=config.where(("functions", function.name)),
+                location=config.where(("functions", function.name, "body")),
             )
 
 

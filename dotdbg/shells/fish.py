@@ -21,6 +21,11 @@ def _conf_d(paths: Paths) -> Path:
     return paths.fish_conf.parent
 
 
+def _fish_dir(paths: Paths) -> Path:
+    """~/.config/fish: fish makes it the first time it runs."""
+    return paths.fish_conf.parent.parent
+
+
 def _path_conf(paths: Paths) -> Path:
     """A file of dotdbg's own in conf.d, read by every fish (`ssh HOST cmd`'s too), holding
     only the PATH block: dotdbg.fish is rendered once for every home and returns at once in a
@@ -67,4 +72,5 @@ FISH = ShellTarget(
     directory=_conf_d,
     path_file=_path_conf,
     path_lines=path_lines,
+    used_if=_fish_dir,
 )

@@ -56,4 +56,5 @@ ZSH = ShellTarget(
     checker_key=checker_key,
     path_file=_zshenv,  # every zsh reads it, `ssh HOST cmd`'s too
     path_lines=posix_path_lines,
+    used_if=_zshrc,
 )

@@ -5,22 +5,21 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
 from dotdbg.stacks import identity, local, ranksets
-from dotdbg.stacks.job import START_SLACK, Gathered, collect, run_everywhere
+from dotdbg.stacks.job import START_SLACK, Gathered, collect
 from dotdbg.stacks.record import RecordError, StackRecord, read, write
 
+TYPE_CHECKING = False  # the node-side pyspy --json imports this module: typing costs its start
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from dotdbg.fanout.engine import Engine
     from dotdbg.stacks.merge import Merged
 
@@ -89,7 +88,15 @@ def gather(options: DumpOptions, engine: Engine | None) -> Gathered:
     # dumps take up to --timeout each, samples wait their interval, dotdbg takes time to start
     budget = options.timeout + (options.samples - 1) * options.interval
     budget += min(START_SLACK, options.timeout)
-    return collect(engine, run_everywhere(engine, argv, budget), argv, budget)
+    from dotdbg.common.output import after_a_second
+
+    nodes = engine.nodes()
+    waiting = after_a_second(f"asking {len(nodes)} nodes (up to {budget:g}s)…")
+    try:
+        results = engine.run(nodes, argv, budget)
+    finally:
+        waiting.cancel()
+    return collect(engine, results, argv, budget)
 
 
 def _gather_stoppable(options: DumpOptions, engine: Engine | None) -> Gathered:
@@ -209,6 +216,9 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _write_svg(path: Path, dot_text: str) -> None:
+    import shutil
+    import subprocess
+
     dot = shutil.which("dot")
     if dot is None:
         raise DotdbgError(

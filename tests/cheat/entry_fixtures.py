@@ -235,6 +235,16 @@ GIT = SheetFixture(
             before="echo '# debug' >> setup.py && git diff > debug.patch && git checkout -q -- setup.py",
             after="grep -q '^# debug' setup.py",
         ),
+        "git diff --no-index": Check(
+            before="mkdir run1 run2 && echo '{\"lr\": 1}' > run1/config.json && echo '{\"lr\": 2}' > run2/config.json",
+            status=1,
+            output='^-\\{"lr": 1\\}$',
+        ),
+        "git stash push -u": Check(
+            before="echo 'print(1)' >> src/model.py && echo scratch > scratch.txt",
+            after="test ! -e scratch.txt && git diff --quiet && git stash list | grep -q 'scratch files'",
+        ),
+        "$(git rev-list --all)": Check(output=r"old_utils\.py:1:def helper"),
         "git clean -xdn": Check(output="Would remove build/"),
         "git clean -xdf": Check(after="test ! -e build && test ! -e untracked.txt"),
         "--is-shallow-repository": Check(output="^false$"),
@@ -931,3 +941,51 @@ MAKE = SheetFixture(
     },
 )
 FIXTURES["make"] = MAKE
+
+
+# -- dotdbg ----------------------------------------------------------------------------------------
+# train.py trains at once, or with QQ_HANG=1 hangs in qq_sleeper() (a `ready` file says it is there)
+DOTDBG_SETUP = r"""
+cat > train.py <<'PY'
+import os
+import pathlib
+import time
+
+
+def qq_sleeper():
+    pathlib.Path("ready").touch()
+    time.sleep(60)
+
+
+if os.environ.get("QQ_HANG"):
+    qq_sleeper()
+print("trained")
+PY
+"""
+HANGING = (
+    "QQ_HANG=1 python train.py & QQPID=$!; trap 'kill $QQPID 2>/dev/null' EXIT\n"
+    "for _ in $(seq 600); do [ -e ready ] && break; sleep 0.1; done"
+)
+IN_THE_HANG = Check(before=HANGING, status=None, output=r"qq_sleeper\b.*train\.py:\d+")
+DOTDBG = SheetFixture(
+    setup=DOTDBG_SETUP,
+    values={"pid": "$QQPID"},
+    literals={"mem-fill 2G --": "mem-fill 64M --"},  # a light load on a shared machine
+    checks={
+        "dotdbg pyspy": IN_THE_HANG,
+        "dotdbg pyspy --native": IN_THE_HANG,
+        "dotdbg pyspy --tree": IN_THE_HANG,
+        "dotdbg pyspy --samples 5": IN_THE_HANG,
+        "dotdbg stacks 'train": IN_THE_HANG,
+        "dotdbg gdb <pid>": IN_THE_HANG,
+        "--once --tree": Check(before=HANGING, output="train.py"),
+        "memlimit 512M": Check(status=137, output="killed"),
+        "mem-fill 2G -- python train.py": Check(output="^trained$"),
+        "disk-fill --tmpfs 64M": Check(output="^/tmp$"),
+        "dotdbg cheat py-spy native": Check(output="py-spy dump"),
+        "dotdbg aliases": Check(output="pyt "),
+        "dotdbg expand": Check(output="^pytest "),
+        "dotdbg status": Check(status=1, output="not installed"),
+    },
+)
+FIXTURES["dotdbg"] = DOTDBG

@@ -128,7 +128,7 @@ def test_options_anywhere_and_double_dash(personal_dir: Path, run_cheat: RunChea
     assert run_cheat("-c", "qqtar", "--", "-C").stdout == expected
     refused = run_cheat("qqtar", "-c", "-C")
     assert refused.returncode == 2
-    assert refused.stderr.startswith("dotdbg: error: unknown option -C\nhint: ")
+    assert refused.stderr.startswith("dotdbg: error: no such option: -C\nhint: ")
     assert "put -- before it" in refused.stderr
 
 
@@ -341,7 +341,7 @@ def test_dotdbg_help_lists_cheat_and_root_options_reach_the_fast_path(
 ) -> None:
     write_sheet(personal_dir, "qqtar", (FIXTURE_SHEETS / "tar").read_text())
     listing = subprocess.run([DOTDBG, "--help"], capture_output=True, text=True).stdout
-    assert "Look up cheatsheets" in listing
+    assert "Look up your cheatsheets" in listing
     done = subprocess.run(
         [DOTDBG, "--verbose", "cheat", "-c", "qqtar", "--", "-C"],
         cwd=work_dir,

@@ -223,3 +223,44 @@ def test_sigtrap_kills_a_process_without_a_tracer() -> None:
         timeout=TIMEOUT,
     )
     assert done.returncode == -signal.SIGTRAP
+
+
+# -- pytorch --------------------------------------------------------------------------------------
+# torch cannot be installed here (no CPU-only wheel on PyPI); is_tensor is torch's own definition.
+TORCH_STAND_IN = """\
+class Tensor:
+    shape, dtype, device = (2, 3), "float32", "cpu"
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+"""
+AFTER_DYNAMO = """\
+import weakref
+import torch
+
+
+class Compiled:
+    pass
+
+
+compiled = Compiled()
+kept = [weakref.proxy(compiled)]  # what torch._dynamo leaves: a proxy whose object is gone
+del compiled
+x = torch.Tensor()
+found = {entry}
+print(found)
+"""
+
+
+def test_the_tensor_scan_survives_dead_weak_proxies(tmp_path: Path) -> None:
+    """pytorch:153 raised ReferenceError after torch._dynamo had run."""
+    (tmp_path / "torch.py").write_text(TORCH_STAND_IN)
+    entry = entry_with("pytorch", "gc.get_objects()").command
+    imports, _, scan = entry.rpartition("; ")
+    (tmp_path / "scan.py").write_text(f"{imports}\n" + AFTER_DYNAMO.format(entry=scan))
+    done = subprocess.run(
+        [sys.executable, "scan.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[('Tensor', (2, 3), 'float32', 'cpu')]\n"

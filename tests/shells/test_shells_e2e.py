@@ -101,6 +101,20 @@ def test_tab_completes_dotdbg_commands(shell: TmuxShell) -> None:
     shell.keys("C-e", "C-u")
 
 
+def test_tab_completes_options_and_directories_from_the_registry(shell: TmuxShell) -> None:
+    """`dotdbg --complete` answers from the registry: an option, a directory after --home."""
+    if shell.name == "zsh":  # a second compinit would forget dotdbg's compdef
+        shell.run("(( $+functions[compdef] )) || { autoload -Uz compinit && compinit -u }")
+    shell.keys("C-e", "C-u")
+    shell.type("dotdbg install --ho")
+    shell.keys("Tab")
+    shell.wait_for(lambda _: "dotdbg install --home " in shell.line() + " ", "the option")
+    shell.type("d")
+    shell.keys("Tab")
+    shell.wait_for(lambda _: "--home d/" in shell.line(), "the directory")
+    shell.keys("C-e", "C-u")
+
+
 def test_ctrl_g_puts_the_pick_on_the_line_and_runs_nothing_until_enter(
     shell: TmuxShell, home: Path
 ) -> None:

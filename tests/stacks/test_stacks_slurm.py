@@ -286,3 +286,73 @@ def test_a_stopped_node_is_named_with_its_missing_ranks_within_the_timeout(
     assert on_node3 == [4, 5]
     assert lines[-1] == "ranks 4-5 not seen: node3 did not answer"
     assert took < 14, took  # 6 s of budget, 1 s of grace, dotdbg's start (a loaded machine)
+
+
+def test_a_concurrent_stacks_helper_is_not_a_row_of_watch_python(
+    rank_job: RankJob, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A ``stacks --job`` running at the same time has its dotdbg on every node, in the job and
+    matching the PATTERN (its command line holds it): watch-python --job lists the ranks only."""
+    remote = fault_dotdbg(tmp_path)
+    argv = [DOTDBG, "stacks", "--job", str(rank_job.job), "--remote-dotdbg", str(remote)]
+    helper = subprocess.Popen(
+        [*argv, "--timeout", "60", rank_job.token],
+        env=with_fault(env, "slow-py-spy"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:  # node3's dotdbg is running, its py-spy asleep
+        wait_for(lambda: len(step_processes(rank_job.job)) >= 2, 30, "the helpers to start")
+        args = ("watch-python", "--job", str(rank_job.job), "--json", "-p", rank_job.token)
+        done = run_dotdbg(*args, env=env)
+    finally:
+        helper.send_signal(signal.SIGINT)
+        helper.wait(30)
+    snapshot = json.loads(done.stdout)
+    pids = sorted(p["pid"] for node in snapshot["nodes"].values() for p in node["processes"])
+    assert pids == sorted(rank_job.pids.values())
+
+
+SPUN_THEN_IDLE = (
+    "import subprocess, sys, time\n"
+    "end = time.monotonic() + 1.5\n"
+    "while time.monotonic() < end:\n"
+    "    pass\n"
+    "sleep = [sys.executable, '-c', 'import time; time.sleep(600)', sys.argv[1]]\n"
+    "child = subprocess.Popen(sleep)\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(600)\n"
+)
+
+
+def test_watch_python_over_the_job_keeps_tree_pss_sort_and_cpu_over_the_interval(
+    slurm_cluster: SlurmCluster, rank_job: RankJob, env: dict[str, str]
+) -> None:
+    """A step of the job: a process that spun 1.5 s and went idle, with a child. Its %CPU is
+    over the interval watched (about 0), not over its life; --tree puts the child under it,
+    --pss adds the columns, --sort pid orders them."""
+    token = f"{rank_job.token}spun"
+    step = subprocess.Popen(
+        ["srun", f"--jobid={rank_job.job}", "--overlap", "-w", "node2", "-N1", "-n1",
+         sys.executable, "-c", SPUN_THEN_IDLE, token],
+        env=env, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert step.stdout is not None and step.stdout.readline() == "ready\n"
+        args = ("--job", str(rank_job.job), "--once", "--tree", "--pss", "--sort", "pid")
+        done = run_dotdbg("watch-python", *args, "--interval", "1", "-p", token, env=env)
+    finally:
+        step.terminate()
+        step.wait(30)
+    assert done.returncode == 0, done.stderr
+    header, *rows = done.stdout.splitlines()
+    parent, child, total = [row for row in rows if row.startswith("node2 ")]
+    assert header.split() == [
+        "HOST", "PID", "RSS_GB", "%CPU", "THR", "ELAPSED", "GPU_GB", "RANK", "PSS_GB", "USS_GB",
+        "COMMAND",
+    ]  # fmt: skip
+    assert parent.split()[0] == "node2" and "-c import subprocess, sys, time" in parent
+    assert "└─ -c import time; time.sleep(600)" in child
+    assert int(parent.split()[1]) < int(child.split()[1])
+    assert float(parent.split()[3]) < 5.0  # its life's average is over 20%: 1.5 s of a few
+    assert total.split()[:2] == ["node2", "2"]

@@ -154,3 +154,16 @@ def remote_dumpers(pattern: str) -> list[int]:
         for p in os.listdir("/proc")
         if p.isdigit() and " pyspy --json" in cmdline_of(int(p)) and pattern in cmdline_of(int(p))
     ]
+
+
+def test_the_caller_is_not_a_class_where_a_node_is_this_machine(
+    ssh_server: SshServer, local_ranks: str
+) -> None:
+    """n1 is this machine, and the caller's own command line matches the PATTERN (the token
+    without its brackets): it is a dotdbg command, not part of the job."""
+    token = local_ranks.split("[", 1)[0]
+    env = {**os.environ, "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options}
+    done = run_dotdbg("stacks", "--json", "--nodes", "n1", "--timeout", "5", token, env=env)
+    report = json.loads(done.stdout)
+    ranks = [p["rank"] for c in report["classes"] for p in c["processes"]]
+    assert None not in ranks and sorted(ranks) == list(range(6)), report["classes"]

@@ -109,7 +109,7 @@ def test_pyspy_json_and_watch_python_through_a_toy_engine(toy_job: tuple[Loopbac
     assert code == 0 and sorted((r["rank"], r["host"]) for r in records) == sorted(
         enumerate(NODE_OF_RANK)
     )
-    found, problems = watch_job.snapshots(engine, pattern, False, 20)
+    found, problems = watch_job.snapshots(engine, watch_job.JobView(pattern))
     assert problems == [] and sorted(found) == ["alpha", "beta"]
     ranks = {node: sorted(p["rank"] for p in snap["processes"]) for node, snap in found.items()}
     assert ranks == {"alpha": [0, 1], "beta": [2, 3, 4]}
