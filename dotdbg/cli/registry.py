@@ -20,6 +20,7 @@ SECTIONS = {
     "Find the cause": {
         "which": "which:COMMAND",
         "errtrace": "errtrace:COMMAND",
+        "bisect": "bisect:COMMAND",
     },
     "Where is it stuck": {
         "pyspy": "watch:PYSPY",
@@ -35,6 +36,7 @@ SECTIONS = {
     },
     "Other machines": {
         "ssh": "ssh:COMMAND",
+        "shell": "shell:COMMAND",
         "push": "push:COMMAND",
     },
     "Your aliases and functions": {

@@ -569,6 +569,15 @@ print("qq: the end")
 """
 STOPPED = Check(stdin="c\n", output=r"\(Pdb\)(.|\n)*qq: the end")
 AT_THE_END = f"printf 'b program.py:{STOP}\\nc\\nnl\\npd batch\\np k\\nc\\nc\\nc\\n' | python -m pdb program.py"
+# README: Enter after nl repeats l alone: the listing goes on from where nl's ended (here the
+# file's end), no step
+ENTER_AFTER_NL = f"""printf 'b program.py:{STOP}\\nc\\nnl\\n\\nq\\n' | python -m pdb program.py > nl.txt 2>&1; python - <<'PY'
+import re
+parts = open("nl.txt").read().split("(Pdb) ")
+listed, again = (re.findall(r"^ *(\\d+) ", part, re.M) for part in parts[3:5])
+assert "\\n> " not in "\\n" + parts[4], parts  # n would have stepped and said where
+assert parts[4].startswith("[EOF]") or int(again[0]) == int(listed[-1]) + 1, parts
+PY"""
 # pd where it broke (issue 28.1): keys of two types, a call with a space in it, a long value
 PD_PROBE = f"""printf '%s\\n' 'b program.py:{STOP}' c 'pd {{1: 2, "b": 3}}' 'pd dict(a=1, b=2)' 'pd {{"long": "x" * 200}}' q | python -m pdb program.py > pd.txt 2>&1; ! grep -q '[*][*][*]' pd.txt && grep -q '^(Pdb) 1  *= 2$' pd.txt && grep -q '^b  *= 3$' pd.txt && grep -q '^(Pdb) a  *= 1$' pd.txt && grep -q "= 'x*…$" pd.txt"""
 PDB = SheetFixture(
@@ -651,7 +660,7 @@ PDB = SheetFixture(
         "retval": Check(before="cl 1\nr", output=r"\(Pdb\) 0\.0625\n"),
         "restart": Check(output="Restarting .*program.py"),
         "cat >> ~/.pdbrc": Check(
-            after=f"{AT_THE_END} > out.txt 2>&1; grep -q 'input_ids *= <' out.txt && grep -q \"'qq-own-k'$\" out.txt && grep -q 'k at the end: qq-own-k$' out.txt && {PD_PROBE}"
+            after=f"{AT_THE_END} > out.txt 2>&1; grep -q 'input_ids *= <' out.txt && grep -q \"'qq-own-k'$\" out.txt && grep -q 'k at the end: qq-own-k$' out.txt && {PD_PROBE} && {ENTER_AFTER_NL}"
         ),
         "alias sh pp": Check(stdin="sh batch\n", output=r"'input_ids': \(\(2, 3\), 'float32'\)"),
         "alias loc pp": Check(stdin="loc\n", output="'k': 'qq-own-k'"),

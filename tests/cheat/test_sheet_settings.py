@@ -264,3 +264,41 @@ def test_the_tensor_scan_survives_dead_weak_proxies(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "[('Tensor', (2, 3), 'float32', 'cpu')]\n"
+
+
+# -- pip ------------------------------------------------------------------------------------------
+MANAGED = sorted(glob.glob("/usr/lib/python3*/EXTERNALLY-MANAGED"))
+
+
+@pytest.mark.skipif(not MANAGED, reason="this system's python is not externally managed")
+def test_pip_install_user_is_refused_where_the_comment_says(tmp_path: Path) -> None:
+    """pip:117 offered `pip install --user` where Debian 12 refuses it (PEP 668)."""
+    entry = entry_with("pip", "pip install --user py-spy")
+    assert "PEP 668" in entry.comment and "pipx" in entry.comment
+    python = "/usr/bin/python3"
+    if subprocess.run([python, "-m", "pip", "--version"], capture_output=True).returncode:
+        pytest.skip("no pip for the system python")
+    argv = entry.command.replace("pip", f"{python} -m pip", 1).split()
+    done = subprocess.run(
+        [*argv, "--no-index"],  # refused before any index is asked
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode != 0
+    assert "externally-managed-environment" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("lines", [["echo my-secret-token"], ["ls", "echo my-secret-token", "ls"]])
+def test_deleting_lines_by_text_works_when_no_line_is_left(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    """readline:96 stopped at grep's exit 1 when every line held the text: nothing deleted."""
+    histfile = tmp_path / ".bash_history"
+    histfile.write_text("".join(f"{line}\n" for line in lines))
+    command = entry_with("readline", "grep -vF -- '<text>'").command.replace("<text>", "secret")
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path)}
+    subprocess.run(["bash", "-c", command], env=env, check=False, timeout=TIMEOUT)
+    assert histfile.read_text() == "".join(f"{line}\n" for line in lines if "secret" not in line)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".bash_history"]  # no tmp left
