@@ -141,8 +141,10 @@ def pyspy_text(options: DumpOptions, target: Target | None) -> int:
 
 def _problems_said(gathered: Gathered) -> int:
     """Each node's problem on stderr; the exit code: 0 when every dump worked."""
+    from dotdbg.visible import one_line
+
     for problem in gathered.problems:
-        print(f"dotdbg: {problem}", file=sys.stderr)
+        print(f"dotdbg: {one_line(problem)}", file=sys.stderr)  # the nodes' own words
     failed = any(record.error for record in gathered.records)
     return 1 if gathered.problems or failed or not gathered.records else 0
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from dotdbg.procs import ranks
 from dotdbg.stacks.job import Target
+from dotdbg.visible import one_line
 from dotdbg.watch.view import elapsed, gigabytes
 
 MIN_INTERVAL = 2.0  # seconds between refreshes of a whole job
@@ -79,8 +80,9 @@ def table(found: dict[str, dict[str, Any]], problems: Sequence[str]) -> str:
     lines: list[list[str]] = [list(HEADER)]
     for node in sorted(found):
         rows = sorted(found[node].get("processes", []), key=_rank_key)
-        lines += [_cells(node, row) for row in rows]
-        lines.append(_total(node, rows))
+        # what the nodes sent is data: a process title with ESC must not reach the terminal
+        lines += [[one_line(cell) for cell in _cells(node, row)] for row in rows]
+        lines.append([one_line(cell) for cell in _total(node, rows)])
     widths = [max(len(line[i]) for line in lines) for i in range(len(HEADER) - 1)]
     text = ""
     for line in lines:
@@ -89,7 +91,7 @@ def table(found: dict[str, dict[str, Any]], problems: Sequence[str]) -> str:
             for i, (cell, width) in enumerate(zip(line, widths, strict=False))
         ]
         text += ("  ".join([*cells, line[-1]])).rstrip() + "\n"
-    return text + "".join(f"no answer: {problem}\n" for problem in problems)
+    return text + "".join(f"no answer: {one_line(problem)}\n" for problem in problems)
 
 
 def run(
