@@ -85,7 +85,9 @@ install_venv() {
     # A newer pip is nice to have, not needed: offline, the venv's own pip builds dotdbg fine.
     "$venv/bin/python" -m pip install --quiet --upgrade pip 2>/dev/null ||
         say "could not upgrade pip in $venv (offline?); using the one it has"
-    "$venv/bin/python" -m pip install --quiet --upgrade "$here"
+    # shellcheck comes as an extra: where it has no wheel (linux-aarch64), dotdbg goes without
+    "$venv/bin/python" -m pip install --quiet --upgrade "$here[check]" 2>/dev/null ||
+        "$venv/bin/python" -m pip install --quiet --upgrade "$here"
     link_scripts "$venv/bin/python"
     dotdbg=$venv/bin/dotdbg
 }

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dotdbg.homefs import HomeFS
+    from dotdbg.home.homefs import HomeFS
+    from dotdbg.shells.zdotdir import ZdotdirRead
 
 APP = "dotdbg"
 
@@ -28,6 +29,7 @@ class Paths:
     cache_home: Path
     home_fs: HomeFS | None = field(default=None, compare=False, repr=False)  # None: local
     zdotdir_env: str = ""  # $ZDOTDIR as dotdbg found it (never read with --home)
+    inputrc_env: str = ""  # $INPUTRC as dotdbg found it (never read with --home)
 
     @classmethod
     def from_env(cls, home: Path | None = None, env: dict[str, str] | None = None) -> Paths:
@@ -51,6 +53,7 @@ class Paths:
             state_home=xdg("XDG_STATE_HOME", ".local/state"),
             cache_home=xdg("XDG_CACHE_HOME", ".cache"),
             zdotdir_env=env.get("ZDOTDIR", ""),
+            inputrc_env=env.get("INPUTRC", ""),
         )
 
     @property
@@ -58,7 +61,7 @@ class Paths:
         """The filesystem this home is on: plan and apply read and write it only through this."""
         if self.home_fs is not None:
             return self.home_fs
-        from dotdbg.homefs import LOCAL
+        from dotdbg.home.homefs import LOCAL
 
         return LOCAL
 
@@ -146,14 +149,26 @@ class Paths:
         return (self.bash_profile, self.bash_login, self.profile)
 
     @cached_property
+    def zdotdir_read(self) -> ZdotdirRead:
+        """$ZDOTDIR as ~/.zshenv sets it, read from its text (install.sh runs from bash, where
+        it is not set); zsh is never run to learn it: that would run the user's file."""
+        from dotdbg.shells.zdotdir import ZdotdirRead, zdotdir_in
+
+        try:
+            data = self.fs.read_bytes(self.home / ".zshenv")
+        except OSError:  # unreadable: zsh cannot read it either
+            data = None
+        if data is None:
+            return ZdotdirRead(None)
+        return zdotdir_in(data.decode(errors="replace"), self.home, self.config_home)
+
+    @property
     def zdotdir(self) -> Path:
-        """Where zsh reads .zshrc: $ZDOTDIR, which ~/.zshenv may set (install.sh runs from
-        bash, where it is not set: zsh is asked then), else the home."""
+        """Where zsh reads .zshrc: $ZDOTDIR from the environment, else as ~/.zshenv sets it,
+        else the home."""
         if self.zdotdir_env and Path(self.zdotdir_env).is_absolute():
             return Path(self.zdotdir_env)
-        if self.home_fs is not None:  # another machine: its ~/.zshenv is not run here
-            return self.home
-        return _zdotdir_from_zshenv(self.home) or self.home
+        return self.zdotdir_read.path or self.home
 
     @property
     def zshrc(self) -> Path:
@@ -172,7 +187,11 @@ class Paths:
 
     @property
     def inputrc(self) -> Path:
-        return self.home / ".inputrc"
+        """The file readline reads: $INPUTRC (readline expands its ~), else ~/.inputrc."""
+        value = self.inputrc_env
+        if value == "~" or value.startswith("~/"):
+            value = str(self.home) + value[1:]
+        return Path(value) if value.startswith("/") else self.home / ".inputrc"
 
     @property
     def pdbrc(self) -> Path:
@@ -184,30 +203,6 @@ class Paths:
             return "~/" + str(path.relative_to(self.home))
         except ValueError:
             return str(path)
-
-
-def _zdotdir_from_zshenv(home: Path) -> Path | None:
-    """$ZDOTDIR as ~/.zshenv sets it; None when there is no ~/.zshenv or zsh is missing."""
-    import shutil
-    import subprocess
-
-    zsh = shutil.which("zsh")
-    if zsh is None or not (home / ".zshenv").is_file():
-        return None
-    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    try:
-        result = subprocess.run(
-            [zsh, "-c", 'print -rn -- "${ZDOTDIR-}"'],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    found = result.stdout
-    return Path(found) if found and Path(found).is_absolute() else None
 
 
 def resource_dir(name: str) -> Path:

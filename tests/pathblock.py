@@ -3,7 +3,7 @@ the dotdbg running the tests, a venv's, is not on a standard PATH)."""
 
 from __future__ import annotations
 
-from dotdbg import blocks
+from dotdbg.home import blocks
 
 
 def without_path_block(data: bytes) -> bytes:

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import edit
-from dotdbg.backup import (
+from dotdbg.config import load_config
+from dotdbg.errors import DotdbgError
+from dotdbg.home import edit
+from dotdbg.home.backup import (
     KEEP_NEWEST,
     Saving,
     backup_dirs,
@@ -18,9 +20,7 @@ from dotdbg.backup import (
     prune,
     publish,
 )
-from dotdbg.config import load_config
-from dotdbg.errors import DotdbgError
-from dotdbg.install import install, restore, uninstall
+from dotdbg.home.install import install, restore, uninstall
 from dotdbg.paths import Paths
 from tests.test_install import home_files
 

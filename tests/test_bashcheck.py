@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from dotdbg import bashcheck
-from dotdbg.bashcheck import check_bash, check_structure, shellcheck_program
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import render_for
+from dotdbg.home.install import render_for
 from dotdbg.paths import Paths
+from dotdbg.shells import bashcheck
+from dotdbg.shells.bashcheck import check_bash, check_structure, shellcheck_program
 from tests.sweep import examples
 from tests.test_render import GOLDEN, toml_basic_string
 

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dotdbg import blocks
 from dotdbg.errors import DotdbgError
+from dotdbg.home import blocks
 
 BLOCK = blocks.make_block("source x\n")
 
@@ -34,10 +34,17 @@ def test_upsert_is_idempotent() -> None:
     assert once == twice
 
 
-def test_user_text_after_the_block_survives_removal() -> None:
-    installed, separator = blocks.upsert("a\n", BLOCK)
+@pytest.mark.parametrize(
+    ("original", "left"),
+    [("a\n", "a\n"), ("a", "a\n"), ("a\n\n", "a\n\n"), ("", "")],
+)
+def test_user_text_after_the_block_survives_removal(original: str, left: str) -> None:
+    """A peer's init line added after dotdbg's block (`eval "$(starship init bash)"`): the file
+    is what it would be had the user added that line without dotdbg, the blank line dotdbg put
+    before its block taken back."""
+    installed, separator = blocks.upsert(original, BLOCK)
     edited = installed + "export EDITOR=vim\n"
-    assert blocks.remove(edited, separator) == "a\n\nexport EDITOR=vim\n"
+    assert blocks.remove(edited, separator) == left + "export EDITOR=vim\n"
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import bashcheck, checks, shells
+from dotdbg import shells
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import install
+from dotdbg.home import checks
+from dotdbg.home.install import install
 from dotdbg.paths import Paths
+from dotdbg.shells import bashcheck
 from dotdbg.shells.bash import BASH
 
 
@@ -63,7 +65,7 @@ def test_a_failure_is_never_remembered(tmp_path: Path) -> None:
 
 
 def test_the_cache_keeps_the_newest_keys(installed: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dotdbg.install import render_for
+    from dotdbg.home.install import render_for
 
     monkeypatch.setattr(checks, "KEEP", 3)
     for n in range(checks.KEEP + 2):
@@ -77,7 +79,7 @@ def test_the_cache_keeps_the_newest_keys(installed: Paths, monkeypatch: pytest.M
 def test_an_alias_edit_runs_bash_but_not_shellcheck(
     installed: Paths, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dotdbg import edit
+    from dotdbg.home import edit
 
     ran: list[str] = []
     real = bashcheck.bash_syntax_error

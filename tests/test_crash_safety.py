@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import blocks
-from dotdbg.backup import backup_dirs
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import install, restore, uninstall
+from dotdbg.home import blocks
+from dotdbg.home.backup import backup_dirs
+from dotdbg.home.install import install, restore, uninstall
 from dotdbg.paths import Paths
 from tests.faults.faultrun import (
     DEBIAN,
@@ -520,7 +520,7 @@ def test_backup_copies_are_fsynced_before_the_first_change(
 def test_recovery_leaves_a_file_changed_since_the_crash_and_says_so(
     home: Path, capsys: pytest.CaptureFixture[str], install_points: list[Point]
 ) -> None:
-    from dotdbg.writer import session
+    from dotdbg.home.writer import session
 
     killed = faulted(home, ("install",), install_points, renaming_the_manifest, "SIGKILL")
     assert killed.returncode == -9

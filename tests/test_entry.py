@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from dotdbg import __version__
-from dotdbg.cli.names import COMMAND_NAMES
 from dotdbg.cli.registry import COMMANDS, SECTIONS
 
 BIN = Path(sys.executable).parent
@@ -90,10 +89,6 @@ def test_dotdbg_help_lists_every_command_once_by_section(cli: Cli) -> None:
     assert next(iter(shown)) == "Look things up" and list(shown)[-1] == "Set-up"
 
 
-def test_command_names_are_the_registrys() -> None:
-    assert list(COMMAND_NAMES) == sorted(COMMANDS)
-
-
 @pytest.mark.parametrize("name", HELPERS)
 def test_each_helper_script_has_help_and_version(name: str) -> None:
     """The installed launchers themselves (real processes)."""
@@ -134,7 +129,7 @@ def test_help_and_bad_options_load_nothing_heavy() -> None:
 def test_the_home_commands_never_load_typer(tmp_path: Path) -> None:
     """install, status, diff and the config edits start without typer (issue 9.4), as every
     command does since issue 22; status and diff after install do not render a check either
-    (dotdbg.checks)."""
+    (dotdbg.home.checks)."""
     home = str(tmp_path)
     runs = [
         ["install", "--home", home],

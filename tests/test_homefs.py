@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import edit
 from dotdbg.config import load_config
-from dotdbg.homefs import FileInfo, LocalFS
-from dotdbg.install import install, restore, uninstall
+from dotdbg.home import edit
+from dotdbg.home.homefs import FileInfo, LocalFS
+from dotdbg.home.install import install, restore, uninstall
+from dotdbg.home.state import read_state
 from dotdbg.paths import Paths
-from dotdbg.state import read_state
 
 VIRTUAL = Path("/dotdbg-test-home")
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import blocks
-from dotdbg.backup import backup_dirs
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.homefs import LocalFS
-from dotdbg.install import fix_profile, install, restore, uninstall
+from dotdbg.home import blocks
+from dotdbg.home.backup import backup_dirs
+from dotdbg.home.homefs import LocalFS
+from dotdbg.home.install import fix_profile, install, restore, uninstall
+from dotdbg.home.state import is_installed, read_state
 from dotdbg.paths import Paths
-from dotdbg.state import is_installed, read_state
 from tests.homeshell import run_in_home
 from tests.pathblock import without_path_block
 
@@ -313,8 +313,8 @@ def login_shell_sees(home: Path, shell: str = "bash") -> str:
 
 @pytest.mark.parametrize("login_name", [".bash_profile", ".bash_login", ".profile"])
 def test_profile_fix_goes_into_the_login_file_bash_reads(tmp_path: Path, login_name: str) -> None:
-    from dotdbg.install import fix_profile
-    from dotdbg.plan import profile_notes
+    from dotdbg.home.install import fix_profile
+    from dotdbg.home.plan import profile_notes
 
     original = b"export FROM_LOGIN=1\n# . ~/.bashrc  (a comment does not count)\n"
     (tmp_path / login_name).write_bytes(original)
@@ -342,7 +342,7 @@ def test_profile_fix_goes_into_the_login_file_bash_reads(tmp_path: Path, login_n
 
 
 def test_profile_fix_does_nothing_when_the_login_file_loads_bashrc(tmp_path: Path) -> None:
-    from dotdbg.install import fix_profile
+    from dotdbg.home.install import fix_profile
 
     (tmp_path / ".bash_profile").write_text("[ -r ~/.bashrc ] && . ~/.bashrc\n")
     paths = Paths.from_env(tmp_path)
@@ -353,8 +353,8 @@ def test_profile_fix_does_nothing_when_the_login_file_loads_bashrc(tmp_path: Pat
 
 
 def test_profile_fix_without_login_files_creates_bash_profile_only(tmp_path: Path) -> None:
-    from dotdbg.install import fix_profile
-    from dotdbg.state import is_installed
+    from dotdbg.home.install import fix_profile
+    from dotdbg.home.state import is_installed
 
     paths = Paths.from_env(tmp_path)
     fix_profile(paths)
@@ -402,7 +402,7 @@ def test_writes_replace_the_file_by_rename_and_keep_its_mode(tmp_path: Path) -> 
 def test_a_failed_write_leaves_the_old_file_and_no_temp_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
 ) -> None:
-    from dotdbg import fileops
+    from dotdbg.home import fileops
 
     bashrc = tmp_path / ".bashrc"
     bashrc.write_text("export A=1\n")
@@ -561,8 +561,8 @@ def test_the_render_key_follows_every_input(
 ) -> None:
     import shutil
 
-    from dotdbg import render
-    from dotdbg.install import installed_render
+    from dotdbg.home import render
+    from dotdbg.home.install import installed_render
 
     paths = do_install(tmp_path)
     config = load_config(paths)

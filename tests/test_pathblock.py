@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import blocks, launcher
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import install, restore, uninstall
+from dotdbg.home import blocks, launcher
+from dotdbg.home.install import install, restore, uninstall
+from dotdbg.home.plan import Plan, plan_install, plan_uninstall
+from dotdbg.home.render import Rendered
+from dotdbg.home.state import State
 from dotdbg.paths import Paths
-from dotdbg.plan import Plan, plan_install, plan_uninstall
-from dotdbg.render import Rendered
 from dotdbg.shells.fish import path_lines as fish_path_lines
-from dotdbg.state import State
 
 PATHS = Paths.from_env(Path("/nonexistent/home"))
 CONFIG = load_config(PATHS, user_text="")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dotdbg import blocks
 from dotdbg.config import load_config
+from dotdbg.home import blocks
+from dotdbg.home.plan import Plan, plan_install, plan_uninstall
+from dotdbg.home.render import Rendered
+from dotdbg.home.state import State
 from dotdbg.paths import Paths
-from dotdbg.plan import Plan, plan_install, plan_uninstall
-from dotdbg.render import Rendered
-from dotdbg.state import State
 
 PATHS = Paths.from_env(Path("/nonexistent/home"))
 CONFIG = load_config(PATHS, user_text="")

@@ -7,8 +7,8 @@ import shutil
 import psutil
 import pytest
 
-from dotdbg import shellparse
 from dotdbg.errors import DotdbgError
+from dotdbg.shells import shellparse
 
 
 def test_each_script_gets_its_status_and_stderr() -> None:

@@ -11,9 +11,9 @@ import pytest
 from dotdbg import shells
 from dotdbg.config import load_config
 from dotdbg.config.model import Config
-from dotdbg.install import install, render_for, uninstall
+from dotdbg.home.install import install, render_for, uninstall
+from dotdbg.home.render import shquote
 from dotdbg.paths import Paths
-from dotdbg.render import shquote
 from dotdbg.shells import ShellTarget
 from dotdbg.shells.bash import BASH
 

@@ -9,8 +9,8 @@ import pytest
 
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.source import loads
+from dotdbg.home.render import render_starter_config, tomlquote
 from dotdbg.paths import Paths
-from dotdbg.render import render_starter_config, tomlquote
 
 DEFAULTS = loads(DEFAULTS_FILE.read_text(encoding="utf-8"))
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from dotdbg.cheat.edit import check_name
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import new_file_mode
+from dotdbg.home.fileops import new_file_mode
 
 NEW_SHEET_HEAD = "---\nsyntax: bash\ntags: []\n---\n"
 
@@ -43,7 +43,7 @@ def is_add_command(command: str) -> bool:
 
 
 def read_history_commands(env: Mapping[str, str]) -> list[str]:
-    from dotdbg.history import decode_history, parse_history
+    from dotdbg.aliases.history import decode_history, parse_history
 
     path = Path(env.get("HISTFILE") or Path(env.get("HOME") or "~").expanduser() / ".bash_history")
     try:

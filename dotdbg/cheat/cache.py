@@ -17,7 +17,7 @@ import sys
 
 CACHE_NAME = "cheat-index.marshal"
 # Bump when what is cached changes shape, so that old caches are not trusted.
-CACHE_FORMAT = 7
+CACHE_FORMAT = 8
 SHEET, SKIPPED, NOTHING = "sheet", "skipped", "none"  # what a file's cached value is
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     Stamp = tuple[int, int]  # mtime_ns, size
     FileRow = tuple[int, int, int, int, str]  # mtime_ns, size, offset, length, kind
-    Listing = list[tuple[str, str]]  # (name, "d" directory | "f" file | "" other)
+    Listing = list[tuple[str, str]]  # (name, "d" directory | "f" file | "" other | "!why")
 
 
 def note_of(value: object) -> str:
@@ -150,7 +150,7 @@ class Index:
         except OSError:
             return []
         with children:
-            entries = sorted((child.name, _type_of(child)) for child in children)
+            entries = sorted((child.name, type_of(child)) for child in children)
         self.new_dirs[directory] = (mtime, entries)
         return entries
 
@@ -202,7 +202,15 @@ class Index:
         return len(header).to_bytes(8, "little") + header + packed_notes + b"".join(blobs)
 
 
-def _type_of(child: os.DirEntry[str]) -> str:
+def type_of(child: os.DirEntry[str]) -> str:
+    """ "d" a directory, "f" a file, "" something else, or "!" and why a link cannot be used."""
     if child.is_dir(follow_symlinks=False):  # like cheat; and a linked loop cannot recurse
         return "d"
-    return "f" if child.is_file() else ""
+    try:
+        if child.is_file():
+            return "f"
+    except OSError as error:  # a link to itself: ELOOP
+        return f"!{error.strerror or error}"
+    if child.is_symlink() and not os.path.exists(child.path):
+        return "!a broken symbolic link"
+    return ""

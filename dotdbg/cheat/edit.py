@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dotdbg.cheat.cheatpaths import PERSONAL
 from dotdbg.cheat.search import Sheet, suggestions
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import new_file_mode
+from dotdbg.home.fileops import new_file_mode
 from dotdbg.visible import one_line
 
 # What cheat reads as a sheet, minus what a shell makes awkward: parts without a dot, a space,

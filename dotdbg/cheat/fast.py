@@ -13,6 +13,7 @@ import sys
 from dotdbg.cheat import cheatpaths, output, search
 from dotdbg.cheat.cache import CACHE_NAME, Index
 from dotdbg.cheat.index import Catalog, load_configured
+from dotdbg.cheat.options import COLOR_CHOICES, DESCRIPTION, OPTIONS, SUMMARY, USAGE_LINE
 from dotdbg.errors import DotdbgError
 from dotdbg.visible import one_line
 
@@ -23,75 +24,16 @@ if TYPE_CHECKING:
 EXIT_NOT_FOUND = 1
 EXIT_INTERRUPTED = 130
 
-USAGE = """\
-usage: dotdbg cheat [OPTIONS] [WORD [TERM...]]
+HELP_NAMES = ("-h", "--help")
 
-Look up your cheatsheets. With no WORD, list the sheets. When WORD names a sheet (exactly or
-as a unique prefix), show that sheet narrowed to the entries containing every TERM; otherwise
-search all sheets for entries containing every word. Case-insensitive unless a word has a
-capital letter.
 
-options:
-  -r, --regex          treat the words as regular expressions
-  -t, --tag TAG        only sheets tagged TAG (repeated: sheets with every such tag)
-  -c, --commands       print the commands only, e.g. $(dotdbg cheat -c tar extract gz)
-                       (cheat's -c colours instead: here that is --color always)
-  -l, --list           list the sheets (with WORD: those whose name contains it)
-  -s, --search PHRASE  search every sheet (or the sheet WORD names) for PHRASE
-      --copy           copy the best hit's command to the clipboard (OSC 52, so it works over
-                       ssh and in tmux; xclip, xsel, wl-copy or pbcopy too); with no WORD,
-                       copy standard input
-      --json           print JSON for scripts
-      --color WHEN     auto (default), always or never; NO_COLOR=1 turns auto off
-  -e, --edit NAME      edit sheet NAME in $VISUAL/$EDITOR (read-only sheets are copied to
-                       your own dir first)
-      --new NAME       start a new sheet NAME in your own dir
-      --add NAME       add the command you ran last to your sheet NAME; asks for its comment
-      --comment TEXT   the comment for --add, instead of asking
-      --lint           check sheets (those named, else all): parse errors, missing comments,
-                       two commands in one entry, bad placeholders; exit 1 on errors
-      --names          print the sheet names, one a line (for completion)
-      --pick           print picker records: "shown\\x1fcommand\\0", one per command
-      --menu           the numbered picker on the terminal; prints the picked command
-      --above LINE     with --menu: the line to keep shown above the list (the prompt)
-  -h, --help           show this help
+def _dest(names: tuple[str, ...]) -> str:
+    return names[-1].lstrip("-")
 
-Sheets come from ~/.config/dotdbg/cheatsheets, the nearest .cheat/ directory, the
-[[cheat.paths]] of ~/.config/dotdbg/config.toml and dotdbg's built-in sheets; sheets of the
-same name are merged in that order. A path may also hold tldr pages (*.md) and navi cheats
-(*.cheat). Exit status: 0 found, 1 nothing matched, 2 usage error.
-"""
 
-FLAGS = {
-    "-r": "regex",
-    "--regex": "regex",
-    "-c": "commands",
-    "--commands": "commands",
-    "-l": "list",
-    "--list": "list",
-    "--copy": "copy",
-    "--json": "json",
-    "--lint": "lint",
-    "--names": "names",
-    "--pick": "pick",
-    "--menu": "menu",
-    "-h": "help",
-    "--help": "help",
-}
-VALUE_OPTIONS = {
-    "-t": "tag",
-    "--tag": "tag",
-    "-s": "search",
-    "--search": "search",
-    "--color": "color",
-    "-e": "edit",
-    "--edit": "edit",
-    "--new": "new",
-    "--add": "add",
-    "--comment": "comment",
-    "--above": "above",
-}
-COLOR_CHOICES = ("auto", "always", "never")
+FLAGS = {name: _dest(names) for names, metavar, _ in OPTIONS if not metavar for name in names}
+FLAGS.update(dict.fromkeys(HELP_NAMES, "help"))
+VALUE_OPTIONS = {name: _dest(names) for names, metavar, _ in OPTIONS if metavar for name in names}
 
 
 class Options:
@@ -153,7 +95,7 @@ class Options:
 
 # -- argument parsing ------------------------------------------------------------------------
 def _usage(message: str) -> DotdbgError:
-    return DotdbgError(message, hint="dotdbg cheat --help")
+    return DotdbgError(message, hint="see `dotdbg cheat --help`")
 
 
 def parse_args(argv: list[str]) -> Options:
@@ -206,8 +148,9 @@ def _next_value(option: str, remaining: list[str]) -> str:
 
 def _unknown_option(option: str) -> DotdbgError:
     return DotdbgError(
-        f"unknown option {option}",
-        hint="see dotdbg cheat --help; to search for a word that starts with '-', put -- before it",
+        f"no such option: {option}",
+        hint="see `dotdbg cheat --help`; to search for a word that starts with '-', put -- "
+        "before it",
     )
 
 
@@ -225,12 +168,25 @@ def _check_combination(options: Options) -> None:
         raise _usage(f"--copy cannot be used with {'--json' if options.json else modes[0]}")
 
 
+def usage(prog: str = "dotdbg cheat") -> str:
+    """The help, in the layout of every command's (dotdbg.cli.parser)."""
+    from dotdbg.cli.layout import STANDARD_OPTIONS, label, table, width, wrap
+
+    wide = width()
+    lines = [f"usage: {prog} {USAGE_LINE}", "", *wrap(SUMMARY, wide), ""]
+    for paragraph in DESCRIPTION.split("\n\n"):
+        lines += [*wrap(paragraph, wide), ""]
+    rows = [(label(names, metavar or None), text) for names, metavar, text in OPTIONS]
+    lines += ["options:", *table([*rows, *STANDARD_OPTIONS], wide)]
+    return "\n".join(lines) + "\n"
+
+
 # -- running ---------------------------------------------------------------------------------
 def main(argv: list[str]) -> int:
     try:
         options = parse_args(argv)
         if options.help:
-            return _write(USAGE)
+            return _write(usage())
         return run(options, os.environ)
     except DotdbgError as error:
         print("\n".join(error.lines()), file=sys.stderr)
@@ -269,9 +225,9 @@ def _run_on(catalog: Catalog, options: Options, env: Mapping[str, str]) -> int:
     if options.names:
         return _write(output.format_names(sheets))
     if options.pick:
-        return _write(output.format_pick(_entries(sheets, options)))
+        return _write(output.format_pick(_entries(sheets, options, catalog)))
     if options.menu:
-        return _menu(sheets, options, env)
+        return _menu(sheets, options, env, catalog)
     if options.list or (not options.words and options.search is None):
         return _list(sheets, options, color)
     return _show(sheets, options, color, env, catalog)
@@ -295,9 +251,14 @@ def _sheets_for(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
         name = search.resolve_sheet(options.words[0], catalog.names())
         if name is not None:
             return search.merge(catalog.load([name]))
-        terms = [*options.words, *([] if options.search is None else [options.search])]
-        return search.merge(catalog.load(may_match=search.may_match(terms, options.regex)))
+        return _may_hold_a_hit(catalog, options)
     return search.merge(catalog.load())
+
+
+def _may_hold_a_hit(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
+    """Every sheet that holds all the words, undecoded the others (a search)."""
+    terms = [*options.words, *([] if options.search is None else [options.search])]
+    return search.merge(catalog.load(may_match=search.may_match(terms, options.regex)))
 
 
 def _count(number: int, thing: str) -> str:
@@ -322,14 +283,19 @@ def _edit(sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, s
     return edit.open_in_editor(target, env)
 
 
-def _lookup(sheets: dict[str, search.Sheet], options: Options) -> search.Result:
-    return search.lookup(sheets, options.words, options.regex, phrase=options.search)
+def _lookup(sheets: dict[str, search.Sheet], options: Options, catalog: Catalog) -> search.Result:
+    def every_sheet() -> dict[str, search.Sheet]:
+        return sheets if catalog.complete else _may_hold_a_hit(catalog, options)
+
+    return search.lookup(
+        sheets, options.words, options.regex, phrase=options.search, every_sheet=every_sheet
+    )
 
 
-def _entries(sheets: dict[str, search.Sheet], options: Options) -> search.Result:
+def _entries(sheets: dict[str, search.Sheet], options: Options, catalog: Catalog) -> search.Result:
     """What a picker offers: the lookup's hits, or every entry when there are no words."""
     if options.words or options.search is not None:
-        return _lookup(sheets, options)
+        return _lookup(sheets, options, catalog)
     return search.everything(sheets)
 
 
@@ -352,7 +318,9 @@ def _show(
     env: Mapping[str, str],
     catalog: Catalog,
 ) -> int:
-    result = _lookup(sheets, options)
+    result = _lookup(sheets, options, catalog)
+    if result.mode == search.FALLBACK_MODE:
+        _report_fallback(result, options.words)
     if not result.groups:
         words = options.words or [options.search or ""]
         _report_nothing_found(catalog.names(), words, result)
@@ -392,12 +360,14 @@ def _copy_stdin(env: Mapping[str, str]) -> int:
     return 0
 
 
-def _menu(sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, str]) -> int:
+def _menu(
+    sheets: dict[str, search.Sheet], options: Options, env: Mapping[str, str], catalog: Catalog
+) -> int:
     from dotdbg.cheat import clipboard, menu
 
     def records_for(words: list[str]) -> list[tuple[str, str]]:
         options.words = words
-        return output.pick_records(_entries(sheets, options))
+        return output.pick_records(_entries(sheets, options, catalog))
 
     def copy(text: str) -> str:
         return f"cheat: copied ({', '.join(clipboard.copy(text, env))}): {one_line(text)}"
@@ -424,7 +394,7 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
     files = [
         (name, path, not cheatpath.readonly)  # a read-only sheet's tools are not the user's to fix
         for cheatpath in cheatpaths.all_cheatpaths(env, _cwd(), configured)
-        for name, path in sheet_files(cheatpath.directory)
+        for name, path in sheet_files(cheatpath.directory, warn=_warn)
         if not names or name in names
     ]
     missing = set(names) - {name for name, _, _ in files}
@@ -440,7 +410,17 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
     return 1 if errors else 0
 
 
+def _report_fallback(result: search.Result, words: list[str]) -> None:
+    """A sheet was named but none of its entries matched: say that every sheet was searched."""
+    terms = " ".join(words[1:])
+    found = "these are from every sheet" if result.groups else "nor does any other sheet"
+    message = f"no entry of sheet {result.sheet!r} matches {terms!r}; {found}"
+    print(f"dotdbg: {one_line(message)}", file=sys.stderr)
+
+
 def _report_nothing_found(names: list[str], words: list[str], result: search.Result) -> None:
+    if result.mode == search.FALLBACK_MODE:
+        return  # _report_fallback said it
     terms = " ".join(words[1:] if result.mode == search.SHEET_MODE else words)
     if result.mode == search.SHEET_MODE and not terms:
         print(f"dotdbg: sheet {result.sheet!r} has no entries yet", file=sys.stderr)

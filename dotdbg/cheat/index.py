@@ -11,10 +11,16 @@ from __future__ import annotations
 import os
 
 from dotdbg.cheat import formats
-from dotdbg.cheat.cache import SHEET, SKIPPED, Index, stamp_of
+from dotdbg.cheat.cache import SHEET, SKIPPED, Index, stamp_of, type_of
 from dotdbg.cheat.cheatpaths import Cheatpath, PathsError, read_configured_paths
 
-MAX_SHEET_BYTES = 16 * 2**20
+# Bounds that keep one huge or deep file tree from stalling every lookup (and --lint): a larger
+# sheet is skipped, a longer one cut, a deeper folder left out, each with a warning.
+MAX_SHEET_BYTES = 4 * 2**20
+MAX_ENTRIES = 2000
+MAX_DEPTH = 16  # folders below a cheat path; tldr pages sit 2 deep, cheat's sheets 1
+CUT = "dotdbg:cut"  # in a record's own keys: which entries were left out (no front matter key
+# can hold a colon, so no sheet can set it)
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
@@ -37,6 +43,7 @@ class SheetFile:
     """One sheet file of one cheatpath, parsed."""
 
     __slots__ = (
+        "cut",
         "entries",
         "haystack",
         "label",
@@ -56,43 +63,61 @@ class SheetFile:
         self.label = cheatpath.label
         self.readonly = cheatpath.readonly
         self.rank = rank
-        self.syntax, self.tags, self.entries, _, self.haystack = record
+        self.syntax, self.tags, self.entries, own, self.haystack = record
+        self.cut = cut_note(record) if own else ""
 
 
 # -- sheets ----------------------------------------------------------------------------------
-def sheet_files(directory: str, walk: Walk | None = None) -> list[tuple[str, str]]:
+def sheet_files(
+    directory: str, walk: Walk | None = None, warn: Warn | None = None
+) -> list[tuple[str, str]]:
     """(name, path) of every sheet below ``directory``. Like cheat, names with a dot and hidden
     entries are skipped, and a sheet in a subfolder is named ``folder/name``; tldr pages
     (``*.md``) and navi cheats (``*.cheat``) are named by their file name alone, and tldr pages
-    of another platform (``osx/`` on Linux) are left out."""
+    of another platform (``osx/`` on Linux) are left out. A link that cannot be followed and
+    folders deeper than MAX_DEPTH are left out too, each with a call of ``warn``."""
+    listing = walk or _list
     found: list[tuple[str, str]] = []
-    _walk(directory, "", found, walk or _list)
+    # what is left to visit, the next one last: (folder, name, kind, its sheet name prefix, depth)
+    pending = [(directory, *child, "", 1) for child in reversed(listing(directory))]
+    while pending:
+        folder, name, kind, prefix, depth = pending.pop()
+        path = f"{folder}/{name}"
+        if name[0] == "." or not kind:
+            continue
+        if kind[0] == "!":
+            _warn_of(warn, path, f"{kind[1:]}; skipped")
+        elif kind == "f":
+            _add_file(name, path, prefix, found)
+        elif "." in name or formats.foreign_platform(name):
+            continue
+        elif depth > MAX_DEPTH:
+            _warn_of(warn, path, f"more than {MAX_DEPTH} folders deep; skipped with all below it")
+        else:
+            children = reversed(listing(path))
+            pending += [(path, *child, f"{prefix}{name}/", depth + 1) for child in children]
     return found
+
+
+def _warn_of(warn: Warn | None, path: str, problem: str) -> None:
+    if warn is not None:
+        warn(path, problem)
+
+
+def _add_file(name: str, path: str, prefix: str, found: list[tuple[str, str]]) -> None:
+    file_format = formats.format_of(name)
+    if file_format == "cheat":
+        found.append((prefix + name, path))
+    elif file_format:
+        found.append((formats.sheet_name(name), path))
 
 
 def _list(directory: str) -> list[tuple[str, str]]:
     try:
         with os.scandir(directory) as children:
-            return sorted(
-                (child.name, "d" if child.is_dir(follow_symlinks=False) else "f")
-                for child in children
-            )
+            return sorted((child.name, type_of(child)) for child in children)
     except OSError:
         return []
-
-
-def _walk(directory: str, prefix: str, found: list[tuple[str, str]], walk: Walk) -> None:
-    for name, kind in walk(directory):
-        if name[0] == ".":
-            continue
-        if kind == "f":
-            file_format = formats.format_of(name)
-            if file_format == "cheat":
-                found.append((prefix + name, f"{directory}/{name}"))
-            elif file_format:
-                found.append((formats.sheet_name(name), f"{directory}/{name}"))
-        elif kind == "d" and "." not in name and not formats.foreign_platform(name):
-            _walk(f"{directory}/{name}", f"{prefix}{name}/", found, walk)
 
 
 def read_record(path: str) -> SheetRecord | Skipped:
@@ -113,7 +138,17 @@ def read_record(path: str) -> SheetRecord | Skipped:
         return [error.location, str(error)]
     except OSError as error:
         return ["", f"cannot be read: {error.strerror}"]
-    return (sheet.syntax, sheet.tags, sheet.entries, sorted(sheet.extra.items()))
+    own = sorted(sheet.extra.items())
+    if len(sheet.entries) > MAX_ENTRIES:
+        left_out = sheet.entries[MAX_ENTRIES:]
+        own.append((CUT, f"{len(left_out)} entries from line {left_out[0][2]} on"))
+    return (sheet.syntax, sheet.tags, sheet.entries[:MAX_ENTRIES], own)
+
+
+def cut_note(record: SheetRecord | CachedSheet) -> str:
+    """What of the sheet was left out, "" when nothing: '... entries from line N on skipped'."""
+    cut = dict(record[3]).get(CUT)
+    return f"{cut} skipped: a sheet holds at most {MAX_ENTRIES}; split it up" if cut else ""
 
 
 def _cached_record(path: str) -> CachedSheet | Skipped:
@@ -137,10 +172,11 @@ class Catalog:
         self.files = [
             (rank, cheatpath, name, path)
             for rank, cheatpath in enumerate(cheatpaths)
-            for name, path in sheet_files(cheatpath.directory, index.listing)
+            for name, path in sheet_files(cheatpath.directory, index.listing, warn)
         ]
         self.complete = False
         self.checked: dict[str, bool] = {}  # path -> is a usable sheet
+        self.warned: set[str] = set()  # paths of skipped or cut files already warned about
         self.stamped: set[str] = set()  # paths whose file was stat'ed this run
 
     def names(self) -> list[str]:
@@ -156,13 +192,18 @@ class Catalog:
         text)`` leaves out, undecoded, the sheets it says cannot hold a hit."""
         wanted = None if names is None else set(names)
         self.complete = self.complete or wanted is None
-        return [
+        loaded = [
             SheetFile(name, path, cheatpath, rank, self.index.value(path))
             for rank, cheatpath, name, path in self.files
             if (wanted is None or name in wanted)
             and self._usable(path)
             and (may_match is None or may_match(name, self.index.note(path)))
         ]
+        for sheet in loaded:
+            if sheet.cut and sheet.path not in self.warned:
+                self.warned.add(sheet.path)
+                self.warn(sheet.path, sheet.cut)
+        return loaded
 
     def _usable(self, path: str, trust_cache: bool = False) -> bool:
         """Is the file a sheet (up to date unless ``trust_cache``)? A skipped one warns once."""
@@ -175,7 +216,8 @@ class Catalog:
             self.stamped.add(path)
             stamp = stamp_of(path)
             kind = "" if stamp is None else self.index.kind(path, stamp, _reader(path))
-        if kind == SKIPPED and path not in self.checked:
+        if kind == SKIPPED and path not in self.warned:
+            self.warned.add(path)
             location, problem = self.index.value(path)
             self.warn(path + location, f"{problem}; sheet skipped")
         self.checked[path] = kind == SHEET

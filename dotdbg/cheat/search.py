@@ -6,7 +6,7 @@ narrowed to the entries containing every TERM; otherwise search every sheet for 
 
 from __future__ import annotations
 
-from dotdbg.cheat.terms import Matcher, compile_term, has_capital
+from dotdbg.cheat.terms import AnyOf, Matcher, compile_term, has_capital, phrases
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
@@ -15,8 +15,23 @@ if TYPE_CHECKING:
     from dotdbg.cheat.index import SheetFile
     from dotdbg.cheat.sheets import Entry
 
+    Rank = tuple[int, ...]
+    Ranked = list[tuple[Rank, "SheetFile", Entry]]
+
 SHEET_MODE = "sheet"
 SEARCH_MODE = "search"
+FALLBACK_MODE = "fallback"  # WORD named a sheet that has no hit: every sheet was searched
+
+# How well a term matches an entry, best first; a synonym's match (dotdbg.cheat.terms) ranks
+# one step after the same match of the word itself.
+IN_HEAD = 0  # a whole word near the start of the comment: what the entry is about
+IN_COMMENT = 2  # a whole word elsewhere in the comment, or the sheet's name
+IN_COMMAND_HEAD = 3  # the command's program or its verb ("ls" in `command ls -la`)
+IN_COMMAND = 4  # a whole word elsewhere in the command only
+INSIDE_COMMENT = 6  # only inside a longer word ("ls" in "fails") of the comment
+INSIDE_COMMAND = 8
+SYNONYM = 1
+HEAD = 32  # characters of the comment's first line that say what the entry is about
 
 
 class Sheet:
@@ -107,23 +122,38 @@ def resolve_sheet(word: str, names: Iterable[str]) -> str | None:
 
 
 def lookup(
-    sheets: dict[str, Sheet], words: Sequence[str], regex: bool, phrase: str | None = None
+    sheets: dict[str, Sheet],
+    words: Sequence[str],
+    regex: bool,
+    phrase: str | None = None,
+    every_sheet: Callable[[], dict[str, Sheet]] | None = None,
 ) -> Result:
     """Apply the lookup rule to ``words``; ``phrase`` (cheat's ``-s``) is one more term that
-    never names a sheet, so without words it searches every sheet."""
+    never names a sheet, so without words it searches every sheet. When WORD names a sheet
+    and none of its entries holds the other words, every sheet is searched for all the words
+    (``FALLBACK_MODE``): ``python backtrace`` finds gdb's "Python backtrace". ``every_sheet``
+    loads them when ``sheets`` holds only the one named."""
     extra = [] if phrase is None else [phrase]
     name = resolve_sheet(words[0], sheets) if words else None
     if name is not None:
-        matchers = [compile_term(term, regex) for term in [*words[1:], *extra]]
-        return Result(SHEET_MODE, name, _sheet_groups(sheets[name], matchers), matchers)
-    matchers = [compile_term(term, regex) for term in [*words, *extra]]
-    return Result(SEARCH_MODE, "", _search_groups(sheets.values(), matchers), matchers)
+        matchers = _matchers([*words[1:], *extra], regex)
+        result = Result(SHEET_MODE, name, _sheet_groups(sheets[name], matchers), matchers)
+        if result.groups or not matchers:
+            return result
+        sheets = sheets if every_sheet is None else every_sheet()
+    matchers = _matchers([*words, *extra], regex)
+    mode = SEARCH_MODE if name is None else FALLBACK_MODE
+    return Result(mode, name or "", _search_groups(sheets.values(), matchers), matchers)
+
+
+def _matchers(terms: Sequence[str], regex: bool) -> list[Matcher]:
+    return [compile_term(term, regex) for term in (terms if regex else phrases(terms))]
 
 
 def may_match(terms: Sequence[str], regex: bool) -> Callable[[str, str], bool]:
     """Whether a sheet (its name, its text in lower case) can hold a hit of a search for every
     term; False lets the sheet go undecoded."""
-    matchers = [compile_term(term, regex) for term in terms]
+    matchers = _matchers(terms, regex)
 
     def check(name: str, lowered: str) -> bool:
         name = name.lower()
@@ -141,72 +171,89 @@ def everything(sheets: dict[str, Sheet]) -> Result:
 
 
 def _sheet_groups(sheet: Sheet, matchers: list[Matcher]) -> list[Group]:
-    ranked: list[tuple[tuple[int, ...], SheetFile, Entry]] = []
+    ranked: Ranked = []
     for file, entry in sheet.entries():
-        tier = _tier(entry, "", matchers)
-        if tier is not None:
-            parts = _not_as_words(entry, "", matchers)
-            ranked.append(((file.rank, parts, tier, entry[2]), file, entry))
+        rank = _rank(entry, "", matchers)
+        if rank is not None:
+            ranked.append(((file.rank, *rank, entry[2]), file, entry))
     return _group(ranked)
 
 
 def _search_groups(sheets: Iterable[Sheet], matchers: list[Matcher]) -> list[Group]:
-    ranked: list[tuple[tuple[int, ...], SheetFile, Entry]] = []
+    ranked: Ranked = []
     for sheet in sheets:
         name = sheet.name.lower()
         for file in sheet.files:
             if not all(m.may_be_in(file.haystack) or m.may_be_in(name) for m in matchers):
                 continue  # a word the sheet lacks: no need to look at its entries
             ranked += _ranked_hits(sheet, file, matchers)
-    return _group(ranked, split_at=0)
+    return _group(ranked)
 
 
-def _ranked_hits(
-    sheet: Sheet, file: SheetFile, matchers: list[Matcher]
-) -> list[tuple[tuple[int, ...], SheetFile, Entry]]:
-    """Whole-word hits first, then hits with the words in the comment, then short ones."""
-    hits: list[tuple[tuple[int, ...], SheetFile, Entry]] = []
+def _ranked_hits(sheet: Sheet, file: SheetFile, matchers: list[Matcher]) -> Ranked:
+    """Entries about the words first, then personal before project before the others, then
+    short ones."""
+    hits: Ranked = []
     for entry in sheet.entries_of(file):
-        tier = _tier(entry, sheet.name, matchers)
-        if tier is not None:
+        rank = _rank(entry, sheet.name, matchers)
+        if rank is not None:
             length = len(entry[0]) + len(entry[1])
-            parts = _not_as_words(entry, sheet.name, matchers)
-            hits.append(((parts, tier, file.rank, length, entry[2]), file, entry))
+            hits.append(((*rank, file.rank, length, entry[2]), file, entry))
     return hits
 
 
-def _not_as_words(entry: Entry, sheet_name: str, matchers: list[Matcher]) -> int:
-    """How many terms match only inside longer words ("ls" in "failures")."""
-    texts = (entry[0], entry[1], sheet_name)
-    return sum(not any(m.as_word(text) for text in texts) for m in matchers)
-
-
-def _tier(entry: Entry, sheet_name: str, matchers: list[Matcher]) -> int | None:
-    """None when some term is missing; else how many terms matched only in the command."""
-    comment, command, _ = entry
-    only_in_command = 0
+def _rank(entry: Entry, sheet_name: str, matchers: list[Matcher]) -> Rank | None:
+    """(the worst term's place, the sum of all places), or None when a term is missing."""
+    places = []
     for matcher in matchers:
-        if matcher.search(comment) or (sheet_name and matcher.search(sheet_name)):
-            continue
-        if not matcher.search(command):
+        place = _place(matcher, entry, sheet_name)
+        if place is None:
             return None
-        only_in_command += 1
-    return only_in_command
+        places.append(place)
+    return (max(places, default=0), sum(places))
 
 
-def _group(
-    ranked: list[tuple[tuple[int, ...], SheetFile, Entry]], split_at: int = -1
-) -> list[Group]:
-    """Hits grouped by sheet file; a group sits where its best hit ranks. With ``split_at``,
-    hits whose rank differs at that position go to separate groups of the same file (whole-
-    word hits apart from hits inside longer words, which come after every other sheet's)."""
+def _place(matcher: Matcher, entry: Entry, sheet_name: str) -> int | None:
+    """Where ``matcher`` stands in the entry (IN_HEAD ... INSIDE_COMMAND), None if nowhere."""
+    if isinstance(matcher, AnyOf):
+        own = _place(matcher.direct, entry, sheet_name)
+        others = [_place(other, entry, sheet_name) for other in matcher.others]
+        found = [place + SYNONYM for place in others if place is not None and place <= IN_COMMAND]
+        return min(found + ([] if own is None else [own]), default=None)
+    comment, command, _ = entry
+    in_comment = matcher.search(comment) or (sheet_name and matcher.search(sheet_name))
+    if not in_comment and not matcher.search(command):
+        return None
+    if in_comment:
+        head = matcher.word_at(comment.split("\n", 1)[0])
+        if 0 <= head < HEAD:
+            return IN_HEAD
+        if matcher.as_word(comment) or (sheet_name and matcher.as_word(sheet_name)):
+            return IN_COMMENT
+    if _runs(matcher, command):
+        return IN_COMMAND_HEAD
+    if matcher.as_word(command):
+        return IN_COMMAND
+    return INSIDE_COMMENT if in_comment else INSIDE_COMMAND
+
+
+def _runs(matcher: Matcher, command: str) -> bool:
+    """Is the term the command's first or second word (the program, or its subcommand)?"""
+    for word in command.split(None, 2)[:2]:
+        word = word.lstrip("\\")
+        if (0, len(word)) in matcher.spans(word):
+            return True
+    return False
+
+
+def _group(ranked: Ranked) -> list[Group]:
+    """Hits grouped by sheet file, one group (one header) each, where its best hit ranks."""
     ranked.sort(key=lambda hit: (hit[0], hit[1].name))
-    groups: dict[tuple[str, int], Group] = {}
-    for rank, file, entry in ranked:
-        key = (file.path, rank[split_at] > 0 if split_at >= 0 else 0)
-        group = groups.get(key)
+    groups: dict[str, Group] = {}
+    for _, file, entry in ranked:
+        group = groups.get(file.path)
         if group is None:
-            groups[key] = Group(file, [entry])
+            groups[file.path] = Group(file, [entry])
         else:
             group.hits.append(entry)
     return list(groups.values())

@@ -2,6 +2,10 @@
 
 Literal terms use plain string methods: ``re`` costs more to import than a whole lookup, so it
 is loaded only for ``-r``. Smart-case: a term with a capital letter is case-sensitive.
+
+A literal term also matches the words the sheets use for the same thing (``SYNONYMS``): a user
+who types "stuck" means the entries about a hung process. Such a match ranks after one of the
+word itself. A key of several words stands for those words typed in a row ("memory leak").
 """
 
 from __future__ import annotations
@@ -9,8 +13,33 @@ from __future__ import annotations
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
     import re
+    from collections.abc import Sequence
 
     Span = tuple[int, int]
+
+# What a user types -> what the sheets say for it; keys in lower case.
+SYNONYMS = {
+    "stuck": ("hung", "hang", "hangs", "deadlock"),
+    "hang": ("hung", "hangs", "stuck", "deadlock"),
+    "hung": ("hang", "hangs", "stuck", "deadlock"),
+    "freeze": ("hung", "hang", "stuck"),
+    "frozen": ("hung", "hang", "stuck"),
+    "deadlock": ("hung", "hang", "hangs", "stuck", "deadlocks"),
+    "race condition": ("race", "races", "racy"),
+    "memory leak": ("leak", "leaks", "leaking"),
+    "leak": ("leaks", "leaking"),
+    "single gpu": ("one gpu", "only gpu", "CUDA_VISIBLE_DEVICES"),
+    "one gpu": ("single gpu", "only gpu", "CUDA_VISIBLE_DEVICES"),
+    "no gpu": ("hide every gpu", "without a gpu", "cpu code path", "cpu only"),
+    "right file": ("which file", "break it on purpose"),
+    "console script": ("console_scripts", "entry point", "entry-point", "project.scripts"),
+    "entry point": ("console_scripts", "entry-point", "console script", "project.scripts"),
+    "umount": ("unmount",),
+    "unmount": ("umount",),
+    "segfault": ("segmentation fault", "SIGSEGV"),
+    "oom": ("out of memory", "OutOfMemoryError"),
+}
+LONGEST_KEY = max(len(key.split()) for key in SYNONYMS)
 
 
 def has_capital(term: str, regex: bool) -> bool:
@@ -41,7 +70,11 @@ class Matcher:
 
     def as_word(self, text: str) -> bool:
         """Does the term stand in ``text`` as a whole word ("ls", not inside "failures")?"""
-        return any(_bounded(text, start, end) for start, end in self.spans(text))
+        return self.word_at(text) >= 0
+
+    def word_at(self, text: str) -> int:
+        """Where the term first stands in ``text`` as a whole word; -1 if nowhere."""
+        return next((start for start, end in self.spans(text) if _bounded(text, start, end)), -1)
 
     def may_be_in(self, lowered: str) -> bool:
         """False only when the term is surely not in the text ``lowered`` is the lower case of."""
@@ -53,12 +86,11 @@ def _is_word_char(char: str) -> bool:
 
 
 def _bounded(text: str, start: int, end: int) -> bool:
+    """Does ``text[start:end]`` stand alone: no letter or digit glued to either end? A term of
+    punctuation stands alone too only when no word touches it (``":"``, not ``demand:``)."""
     before = text[start - 1] if start else " "
     after = text[end] if end < len(text) else " "
-    word = text[start:end]
-    starts = not (_is_word_char(before) and _is_word_char(word[:1]))
-    ends = not (_is_word_char(after) and _is_word_char(word[-1:]))
-    return starts and ends
+    return not _is_word_char(before) and not _is_word_char(after)
 
 
 class Literal(Matcher):
@@ -101,9 +133,53 @@ class Regex(Matcher):
         ]
 
 
+class AnyOf(Matcher):
+    """A literal term or one of its synonyms; ``direct`` is the term itself. A synonym counts
+    only as a whole word: "race" for "race condition", not the "race" in "trace"."""
+
+    __slots__ = ("direct", "others")
+
+    def __init__(self, direct: Literal, others: Sequence[Literal]) -> None:
+        self.direct = direct
+        self.others = tuple(others)
+
+    def search(self, text: str) -> bool:
+        return self.direct.search(text) or any(other.search(text) for other in self.others)
+
+    def spans(self, text: str) -> list[Span]:
+        """The term's own matches, and its synonyms' where they stand as whole words."""
+        found = self.direct.spans(text)
+        for other in self.others:
+            found += [span for span in other.spans(text) if _bounded(text, *span)]
+        return found
+
+    def may_be_in(self, lowered: str) -> bool:
+        return any(one.may_be_in(lowered) for one in (self.direct, *self.others))
+
+
+def phrases(words: Sequence[str]) -> list[str]:
+    """``words`` with each run of words that is a key of SYNONYMS joined into one term."""
+    terms: list[str] = []
+    index = 0
+    while index < len(words):
+        for size in range(min(LONGEST_KEY, len(words) - index), 1, -1):
+            phrase = " ".join(words[index : index + size])
+            if phrase.lower() in SYNONYMS:
+                terms.append(phrase)
+                index += size
+                break
+        else:
+            terms.append(words[index])
+            index += 1
+    return terms
+
+
 def compile_term(term: str, regex: bool) -> Matcher:
     if not regex:
-        return Literal(term)
+        others = SYNONYMS.get(term.lower(), ())
+        return (
+            AnyOf(Literal(term), [Literal(other) for other in others]) if others else Literal(term)
+        )
     import re
 
     flags = 0 if has_capital(term, regex=True) else re.IGNORECASE

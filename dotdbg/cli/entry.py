@@ -29,6 +29,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if word == "--version":
         return run(_print_version, "dotdbg")
+    if word == "--complete":  # the shells' TAB completion (dotdbg.cli.completion)
+        from dotdbg.cli.completion import main as complete
+
+        return run(lambda: complete(args[at + 1 :]), "dotdbg")
     if word is None or word in HELP_NAMES:
         return run(lambda: _print_help(0 if word else 2), "dotdbg")
     from dotdbg.cli.registry import COMMANDS

@@ -15,6 +15,7 @@ positional words.
 
 from __future__ import annotations
 
+from dotdbg.cli.layout import STANDARD_OPTIONS, label, table, width, wrap
 from dotdbg.errors import UsageError
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     Convert = Callable[[str, str], object]  # (text, option name) -> value, or UsageError
     Values = dict[str, Any]  # dest -> value, as the converters made them
 
-WIDTH = 80  # of help without a terminal; on one, its width (``width()``)
 HELP_NAMES = ("-h", "--help")
 PATH_METAVARS = {"FILE": "file", "DIR": "dir", "PYTHON": "file"}  # what TAB completes after them
 
@@ -77,15 +77,20 @@ class Option:
         # "file" or "dir": TAB completes paths after it (default: from the metavar)
         self.complete = complete or PATH_METAVARS.get(metavar or "")
 
+    def follows(self) -> str:
+        """What TAB completes after it: "" (a flag), "file", "dir", "a|b|c" or "value"."""
+        if self.metavar is None:
+            return ""
+        if isinstance(self.convert, choice):
+            return "|".join(self.convert.choices)
+        return self.complete or "value"
+
     @property
     def repeats(self) -> bool:
         return isinstance(self.default, list)
 
     def label(self) -> str:
-        short = [name for name in self.names if not name.startswith("--")]
-        long = [name for name in self.names if name.startswith("--")]
-        text = ", ".join(short + long) if short else "    " + ", ".join(long)
-        return f"{text} {self.metavar}" if self.metavar else text
+        return label(self.names, self.metavar)
 
 
 class Argument:
@@ -320,13 +325,18 @@ def _ranged(
     return convert
 
 
-def choice(*choices: str) -> Convert:
-    def convert(text: str, name: str) -> object:
-        if text not in choices:
-            raise UsageError(f"{name} {text!r} is not one of {', '.join(choices)}")
-        return text
+class choice:
+    """One of a few words; TAB completion offers them (``dotdbg.cli.completion``)."""
 
-    return convert
+    __slots__ = ("choices",)
+
+    def __init__(self, *choices: str) -> None:
+        self.choices = choices
+
+    def __call__(self, text: str, name: str) -> object:
+        if text not in self.choices:
+            raise UsageError(f"{name} {text!r} is not one of {', '.join(self.choices)}")
+        return text
 
 
 # Help, laid out as argparse does; words wrapped by hand (textwrap imports re).
@@ -344,12 +354,6 @@ def help_text(command: Command, prog: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-STANDARD_OPTIONS = (
-    ("-h, --help", "Show this help and exit."),
-    ("    --version", "Print the version."),
-)
-
-
 def option_rows(command: Command) -> list[tuple[str, str]]:
     shown = [option for option in command.options if not option.hidden]
     return [(option.label(), option.help) for option in shown] + list(STANDARD_OPTIONS)
@@ -359,47 +363,9 @@ def usage(command: Command) -> str:
     return command.usage or _usage(command)
 
 
-def width() -> int:
-    """Columns for help: the terminal's (or $COLUMNS), 80 without one, kept within 60..120."""
-    import os
-
-    text = os.environ.get("COLUMNS", "")
-    try:
-        columns = int(text) if text.isdigit() else os.get_terminal_size(1).columns
-    except OSError:
-        columns = WIDTH
-    return max(60, min(columns, 120))
-
-
 def _usage(command: Command) -> str:
     words = ["[OPTIONS]"]
     for argument in command.arguments:
         word = f"{argument.metavar}..." if argument.many else argument.metavar
         words.append(word if argument.required else f"[{word}]")
     return " ".join(words)
-
-
-def table(rows: Sequence[tuple[str, str]], wide: int = WIDTH, column: int = 0) -> list[str]:
-    """Two columns, labels then texts; a text wraps under itself, never cut."""
-    column = column or min(max(len(label) for label, _ in rows) + 4, 28)
-    lines = []
-    for label, text in rows:
-        wrapped = wrap(text, wide - column)
-        if len(label) + 4 > column:
-            lines.append(f"  {label}")
-        else:
-            lines.append(f"  {label:<{column - 2}}{wrapped.pop(0)}")
-        lines += [" " * column + line for line in wrapped]
-    return lines
-
-
-def wrap(text: str, width: int) -> list[str]:
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line]

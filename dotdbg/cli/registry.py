@@ -3,8 +3,8 @@
 A command is registered by one line here, its name and where its ``Command`` (or ``Group``) is
 defined: ``"module:attribute"`` under ``dotdbg.cli.commands``. The sections are the order of
 ``dotdbg --help`` (everyday work first, set-up last). The help, the man pages
-(``dotdbg.cli.manpage``), the shells' TAB completion (``dotdbg.cli.names``) and the helper
-scripts are derived from it; tests/cli/test_registry.py fails when one of them drifts.
+(``dotdbg.cli.manpage``) and the shells' TAB completion (``dotdbg.cli.completion``) are
+derived from it; tests/cli/ fails when a helper script or a man page drifts from it.
 This module imports nothing: ``dotdbg NAME`` imports only NAME's module.
 """
 
@@ -19,6 +19,8 @@ SECTIONS = {
     },
     "Find the cause": {
         "which": "which:COMMAND",
+        "errtrace": "errtrace:COMMAND",
+        "bisect": "bisect:COMMAND",
     },
     "Where is it stuck": {
         "pyspy": "watch:PYSPY",
@@ -34,6 +36,7 @@ SECTIONS = {
     },
     "Other machines": {
         "ssh": "ssh:COMMAND",
+        "shell": "shell:COMMAND",
         "push": "push:COMMAND",
     },
     "Your aliases and functions": {

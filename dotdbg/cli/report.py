@@ -6,20 +6,20 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from dotdbg.backup import backup_dirs, is_complete, read_backup, step_back
+from dotdbg.aliases.shadows import shadow_warnings
 from dotdbg.common.output import note, warn
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import Result
+from dotdbg.home.backup import backup_dirs, is_complete, read_backup, step_back
+from dotdbg.home.install import Result
+from dotdbg.home.plan import Plan, unified_diff
 from dotdbg.paths import Paths
-from dotdbg.plan import Plan, unified_diff
-from dotdbg.shadows import shadow_warnings
 from dotdbg.visible import one_line, pieces
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from dotdbg.doctor import Check
+    from dotdbg.home.doctor import Check
 
 VERBS = {"create": "create", "update": "update", "delete": "delete", "unchanged": "unchanged"}
 PAST = {"create": "created", "update": "updated", "delete": "deleted", "unchanged": "unchanged"}
@@ -92,20 +92,20 @@ def print_backups(paths: Paths) -> None:
 
 
 def print_status(paths: Paths, done: Result, *, installed: bool) -> int:
+    """Exit 1 only when a file is not what install would write; notes (a login file that does
+    not load ~/.bashrc) are said, and change nothing about that."""
     if not installed:
         print("not installed: run `dotdbg install`")
         return 1
-    problems = [*done.plan.notes]
-    for change in done.plan.pending:
-        problems.append(
-            f"{paths.display(change.path)} is not current with the config ({change.action} pending)"
-        )
     for change in done.plan.changes:
         if change.action == "unchanged" and change.after is not None:
             print(f"  {paths.display(change.path)}: current")
-    for line in problems:
-        print(f"  {line}")
-    if problems:
+    for change in done.plan.pending:
+        shown = paths.display(change.path)
+        print(f"  {shown} is not current with the config ({change.action} pending)")
+    for said in done.plan.notes:
+        print(f"  note: {said}")
+    if done.plan.pending:
         print("run `dotdbg diff` to see the differences and `dotdbg install` to update")
         return 1
     print("installed and current")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dotdbg.cli.parser import table, width, wrap
+from dotdbg.cli.layout import table, width, wrap
 from dotdbg.cli.registry import SECTIONS
 
 SUMMARY = "dotdbg: the shell you debug in, set up in one command."

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Callable
 
 TYPE_CHECKING = False  # the typing module costs milliseconds on the fast paths; mypy knows this
@@ -28,6 +29,21 @@ def said(program: str, text: str) -> str:
 
 def note(line: str, program: str = PROGRAM) -> None:
     print(said(program, line), file=sys.stderr, flush=True)
+
+
+def progress(line: str, program: str = PROGRAM) -> None:
+    """What a wait of more than a second is for, where a person watches stderr (a terminal); a
+    node-side or piped run keeps its stderr for what went wrong."""
+    if sys.stderr.isatty():
+        note(line, program)
+
+
+def after_a_second(line: str, program: str = PROGRAM) -> threading.Timer:
+    """``progress(line)`` if the wait is not over within a second: ``.cancel()`` it at the end."""
+    timer = threading.Timer(1.0, progress, (line, program))
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 def warn(line: str, program: str = PROGRAM) -> None:

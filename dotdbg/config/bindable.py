@@ -20,6 +20,11 @@ def readline_functions() -> frozenset[str] | None:
     return bind_l(shutil.which("bash"))
 
 
+def _without_startup_files(env: os._Environ[str]) -> dict[str, str]:
+    """The environment less BASH_ENV and ENV: the files a non-interactive bash would run."""
+    return {key: value for key, value in env.items() if key not in ("BASH_ENV", "ENV")}
+
+
 def bind_l(bash: str | None) -> frozenset[str] | None:
     """The names ``bash`` lists with ``bind -l``; None when it cannot say."""
     if bash is None:
@@ -29,7 +34,7 @@ def bind_l(bash: str | None) -> frozenset[str] | None:
             # Not -i: an interactive bash would try to take the terminal from us. bind -l works
             # without line editing (it warns, on stderr). INPUTRC: the user's is not needed.
             [bash, "--norc", "--noprofile", "-c", "bind -l"],
-            env={**os.environ, "INPUTRC": "/dev/null"},
+            env={**_without_startup_files(os.environ), "INPUTRC": "/dev/null"},
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg.config.position import locate
+from dotdbg.config.position import find, locate
 
 if TYPE_CHECKING:
     from dotdbg.config.source import Source
@@ -148,7 +148,11 @@ class Config:
     def where(self, key_path: Sequence[str]) -> str:
         """``file:line:col`` of a setting, in the user's file when it is set there."""
         for origin in reversed(self.origins):
-            line, column = locate(origin.text, key_path)
-            if (line, column) != (1, 1) or origin is self.origins[0]:
-                return f"{origin.path}:{line}:{column}"
-        return ""
+            found = find(origin.text, key_path)
+            if found is not None:
+                return f"{origin.path}:{found[0]}:{found[1]}"
+        if not self.origins:
+            return ""
+        first = self.origins[0]
+        line, column = locate(first.text, key_path)
+        return f"{first.path}:{line}:{column}"

@@ -57,7 +57,13 @@ def locate(text: str, path: Sequence[str]) -> tuple[int, int]:
     An element of an array of tables is addressed by its index as a string:
     ``("cheat", "paths", "1", "name")``.
     """
-    best = (1, 1)
+    return find(text, path) or (1, 1)
+
+
+def find(text: str, path: Sequence[str]) -> tuple[int, int] | None:
+    """``locate``, but None when not even the first key of ``path`` is in ``text`` (a key
+    found on line 1, column 1 is found: ``[functions.f]`` as a file's first line)."""
+    best: tuple[int, int] | None = None
     best_depth = 0
     table: tuple[str, ...] = ()
     array_counts: dict[tuple[str, ...], int] = {}
@@ -79,7 +85,7 @@ def locate(text: str, path: Sequence[str]) -> tuple[int, int]:
         if _common_prefix(table, path) < len(table):
             continue
         depth = _common_prefix(full, path)
-        if depth == len(full) and depth > best_depth:
+        if depth in (len(full), len(path)) and depth > best_depth:
             best, best_depth = (number, key.start("key") + 1), depth
             inner = _locate_inline(line, path[depth:])
             if inner:

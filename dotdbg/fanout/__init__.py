@@ -7,7 +7,6 @@ the command behind it.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,6 +53,8 @@ class NodeResult:
         if self.returncode is None:
             return f"{self.node}: ended without an exit code ({said or 'no message'})"
         if self.returncode == NOT_FOUND:
+            import shlex
+
             return f"{self.node}: cannot run {shlex.quote(argv[0])} there ({said or 'not found'})"
         if self.returncode > 128:
             return (

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from dotdbg.errors import DotdbgError
 from dotdbg.fanout import NodeResult, found_on_node
+from dotdbg.fanout.engine import Engine
 
 MARK = "@dotdbg-fanout-"
 WRAPPER = (
@@ -35,7 +36,26 @@ WRAPPER = (
 )
 PIECE_BYTES = 1024
 _RC = re.compile(rb"^(.*)" + re.escape(MARK.encode()) + rb"rc (\d+)$", re.DOTALL)
-SLURM_TIMEOUT = 30.0  # seconds for squeue and scontrol
+SLURM_TIMEOUT = 30.0  # seconds for squeue
+END_GRACE = 1.0  # seconds srun has to end the step after SIGTERM
+
+
+@dataclass(frozen=True)
+class SlurmJob(Engine):
+    """The nodes of a running SLURM job of this user; one ``srun --overlap`` step runs a command
+    on each, and only the job's own processes there are looked at."""
+
+    job: str
+    remote: str | None = None
+
+    def nodes(self) -> list[str]:
+        return job_nodes(self.job)
+
+    def run(self, nodes: Sequence[str], argv: Sequence[str], timeout: float) -> list[NodeResult]:
+        return run_on_job(self.job, nodes, argv, timeout)
+
+    def node_filter(self) -> list[str]:
+        return ["--in-job", self.job]
 
 
 def _slurm_env() -> dict[str, str]:
@@ -90,8 +110,44 @@ def job_nodes(job: str) -> list[str]:
 
 
 def expand_hostlist(nodelist: str) -> list[str]:
-    done = _query([_require("scontrol"), "show", "hostnames", nodelist])
-    return done.stdout.split()
+    """SLURM's compressed host list (``gpu[01-03,07],login1``, ``r[1-2]-n[1-2]``) as names,
+    here rather than through ``scontrol show hostnames``: one SLURM query, not two in a row."""
+    return [host for item in _top_level(nodelist) for host in _expand(item)]
+
+
+def _top_level(nodelist: str) -> list[str]:
+    """The comma-separated items, commas inside brackets kept."""
+    items, depth, start = [], 0, 0
+    for at, char in enumerate(nodelist):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            items.append(nodelist[start:at])
+            start = at + 1
+    items.append(nodelist[start:])
+    return [item.strip() for item in items if item.strip()]
+
+
+def _expand(item: str) -> list[str]:
+    opened = item.find("[")
+    if opened < 0:
+        return [item]
+    closed = item.find("]", opened)
+    if closed < 0:
+        raise DotdbgError(f"SLURM gave a host list dotdbg cannot read: {item!r}")
+    prefix, body, rest = item[:opened], item[opened + 1 : closed], item[closed + 1 :]
+    tails = _expand(rest)
+    return [f"{prefix}{number}{tail}" for number in _numbers(body, item) for tail in tails]
+
+
+def _numbers(body: str, item: str) -> list[str]:
+    """``01-03,07`` as ``01 02 03 07``: the width of the first number of a range is kept."""
+    found = []
+    for part in body.split(","):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or not (last or first).isdigit():
+            raise DotdbgError(f"SLURM gave a host list dotdbg cannot read: {item!r}")
+        found += [str(n).zfill(len(first)) for n in range(int(first), int(last or first) + 1)]
+    return found
 
 
 def srun_argv(job: str, nodes: Sequence[str], argv: Sequence[str]) -> list[str]:
@@ -212,11 +268,13 @@ def _read(
 
 
 def _end(proc: subprocess.Popen[bytes]) -> None:
-    """srun cancels the step on SIGTERM: slurmstepd then kills every process of it."""
+    """srun asks slurmctld to cancel the step on SIGTERM (slurmstepd then kills every process of
+    it) and waits for every node to confirm; a node that cannot (stopped, dead) would hold it
+    for ten seconds and more, so srun gets a second, then KILL: the cancel is already asked."""
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
     try:
-        proc.wait(10)
+        proc.wait(END_GRACE)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()

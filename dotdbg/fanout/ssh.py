@@ -17,10 +17,12 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from dotdbg.errors import DotdbgError
 from dotdbg.fanout import NodeResult, found_on_node
+from dotdbg.fanout.engine import Engine
 
 SSH_FAILED = 255
 FANOUT = 64  # ssh sessions at once
@@ -31,6 +33,24 @@ WATCHDOG = (
     "kill -KILL 0 ) "
     ">/dev/null 2>&1 & w=$!; exec 3<&-; wait $c; rc=$?; kill -KILL $w 2>/dev/null; exit $rc"
 )
+
+
+@dataclass(frozen=True)
+class SshHosts(Engine):
+    """The hosts of a ClusterShell node set, over ssh; every process of the user's there."""
+
+    hosts: str
+    remote: str | None = None
+    ssh_options: str | None = None
+
+    def nodes(self) -> list[str]:
+        return expand(self.hosts)
+
+    def run(self, nodes: Sequence[str], argv: Sequence[str], timeout: float) -> list[NodeResult]:
+        return run_on_nodes(nodes, argv, timeout, self.ssh_options)
+
+    def problem(self, result: NodeResult, argv: Sequence[str], timeout: float) -> str:
+        return ssh_problem(result) or result.problem(argv, timeout)
 
 
 def expand(nodeset: str) -> list[str]:

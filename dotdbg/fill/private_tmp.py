@@ -13,6 +13,7 @@ import ctypes
 import ctypes.util
 import os
 import shlex
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,6 +119,33 @@ def run_with_private_tmp(plan: PrivateTmp, argv: list[str]) -> int:
         raise DotdbgError(error.message, hint=USERNS_HINT) from error
 
 
+def hidden_places(plan: PrivateTmp, places: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """(what, path, mount point) of each of ``places`` the plan's mounts cover: the command
+    finds an empty tmpfs where they were (a checkout or a venv under /tmp, say)."""
+    hidden = []
+    for what, path in places:
+        if not path:
+            continue
+        spellings = {os.path.abspath(path), os.path.realpath(path)}
+        point = next((p for p in plan.mount_points if any(_under(s, p) for s in spellings)), "")
+        if point:
+            hidden.append((what, path, point))
+    return hidden
+
+
+def _under(path: str, point: str) -> bool:
+    return path == point or path.startswith(point.rstrip("/") + "/")
+
+
+def _places_the_command_uses(argv: list[str]) -> list[tuple[str, str]]:
+    program = shutil.which(argv[0]) or argv[0]
+    return [
+        ("the working directory", os.getcwd()),
+        (f"the program {argv[0]}", os.path.abspath(program)),
+        ("the active virtualenv", os.environ.get("VIRTUAL_ENV", "")),
+    ]
+
+
 def run_private_tmp(size: int, argv: list[str], report: Report) -> int:
     """Run ``argv`` over a private ``size`` tmpfs; its exit code as a shell shows it."""
     child.require_program(argv[0])
@@ -126,6 +154,11 @@ def run_private_tmp(size: int, argv: list[str], report: Report) -> int:
     how = "as root" if plan.privileged else "through a user namespace"
     places = ", ".join(plan.mount_points + plan.inner_dirs)
     tmpfs = f"a private {format_size(size)} tmpfs on {places}"
+    for what, path, point in hidden_places(plan, _places_the_command_uses(argv)):
+        report(
+            f"warning: the tmpfs on {point} hides {what}, {path}: the command finds nothing "
+            f"there (start it from outside {point}, with its venv outside {point})"
+        )
     report(f"running {shlex.join(argv)} with {tmpfs}, {how}")
     returncode = run_with_private_tmp(plan, argv)
     report(f"{argv[0]} {child.describe_exit(returncode)}; its tmpfs went with it")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from dotdbg.gdb.needs import Needs, init_commands
 from dotdbg.gdb.pystack_dump import DumpFailure
-from dotdbg.stackrecord import Thread, thread_from_dict
+from dotdbg.stacks.record import Thread, thread_from_dict
 
 INGDB = str(Path(__file__).with_name("ingdb.py"))
 JSON_MARK = "@dotdbg-json@ "

@@ -17,8 +17,8 @@ from dotdbg.gdb.driver import Target
 from dotdbg.gdb.interpreter import Interpreter
 from dotdbg.gdb.pystack_dump import DumpFailure
 from dotdbg.procs import procfs, pycmdline
-from dotdbg.stackrecord import StackRecord, Thread
 from dotdbg.stacks import identity
+from dotdbg.stacks.record import StackRecord, Thread
 
 _FINAL = frozenset({"denied", "gone", "timeout"})  # gdb would fare no better
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from dotdbg.stackrecord import Frame, Thread
+from dotdbg.stacks.record import Frame, Thread
 
 UNKNOWN = "??"
 

@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from dotdbg.gdb import frames
-from dotdbg.stackrecord import Frame, Thread
+from dotdbg.stacks.record import Frame, Thread
 
 if TYPE_CHECKING:
     from pystack.types import PyFrame, PyThread

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import linecache
 
-from dotdbg.stackrecord import Frame, StackRecord, Thread, title
+from dotdbg.stacks.record import Frame, StackRecord, Thread, title
 from dotdbg.visible import one_line
 
 

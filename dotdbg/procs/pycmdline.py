@@ -86,6 +86,23 @@ def split_invocation(argv: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     return "", ()
 
 
+# dotdbg's commands that look at processes: a concurrent one (a ``stacks --job`` helper on a
+# node) is a tool, not part of what is looked at. The fillers stay visible: they are the load.
+_INSPECTORS = frozenset({"stacks", "pyspy", "watch-python", "gdb"})
+
+
+def is_dotdbg_inspector(argv: tuple[str, ...]) -> bool:
+    """``dotdbg stacks …`` (``pyspy``, ``gdb``, ``watch-python``), its ``watch-python`` script,
+    or the same through ``python -m dotdbg``."""
+    kind, rest = split_invocation(argv)
+    program = os.path.basename(rest[0]) if kind == "script" and rest else ""
+    if program == "watch-python":
+        return True
+    if program != "dotdbg" and (kind != "-m" or rest[:1] != ("dotdbg",)):
+        return False
+    return any(word in _INSPECTORS for word in rest[1:4])  # after options such as --home DIR
+
+
 @lru_cache(maxsize=1024)
 def launcher_of(argv: tuple[str, ...]) -> str | None:
     """``torchrun``, ``accelerate``, ``deepspeed``, ``pytest``, ``ipykernel`` or ``jupyter``."""

@@ -30,8 +30,13 @@ class ScanFilter:
     uid: int | None  # None: every user
     pattern: re.Pattern[str] | None
     exclude: frozenset[int]
+    # dotdbg's own commands are tools, not the job: a concurrent ``stacks --job``'s helper on a
+    # node, or the caller itself where a node is this machine, would show as one of its processes
+    skip_dotdbg: bool = False
 
     def wants_argv(self, argv: tuple[str, ...]) -> bool:
+        if self.skip_dotdbg and pycmdline.is_dotdbg_inspector(argv):
+            return False
         return self.pattern is None or self.pattern.search(" ".join(argv)) is not None
 
 
@@ -161,9 +166,13 @@ def _read_env_facts(candidate: Candidate, argv: tuple[str, ...]) -> EnvFacts | N
     return facts._replace(env=procfs.interpreter_env(candidate.pid, argv, candidate.exe))
 
 
-def own_filter(pattern: re.Pattern[str] | None, all_users: bool) -> ScanFilter:
-    """The current user's processes (or everyone's), never this process itself."""
-    return ScanFilter(None if all_users else os.getuid(), pattern, frozenset({os.getpid()}))
+def own_filter(
+    pattern: re.Pattern[str] | None, all_users: bool, skip_dotdbg: bool = True
+) -> ScanFilter:
+    """The current user's processes (or everyone's), never this process itself, nor (unless
+    asked for by pid) any other dotdbg command."""
+    me = frozenset({os.getpid()})
+    return ScanFilter(None if all_users else os.getuid(), pattern, me, skip_dotdbg)
 
 
 def compile_pattern(text: str | None, what: str = "--pattern") -> re.Pattern[str] | None:

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from dotdbg.errors import DotdbgError
-from dotdbg.paths import own_program
 from dotdbg.procs import procfs, pyprocs
 from dotdbg.procs.pyprocs import PyProcess, Scanner
 
@@ -43,11 +40,13 @@ _running_lock = threading.Lock()
 
 def find_py_spy() -> str:
     """py-spy on PATH (which tests and users may point at a wrapper), else in dotdbg's own env."""
+    from dotdbg.paths import own_program  # pathlib and typing: only when py-spy is not on PATH
+
     found = shutil.which("py-spy") or own_program("py-spy")
     if found is None:
         raise DotdbgError(
             "py-spy is not installed (not on PATH, nor beside dotdbg)",
-            hint=f"{shlex.quote(sys.executable)} -m pip install py-spy   (into dotdbg's own "
+            hint=f"{_quoted(sys.executable)} -m pip install py-spy   (into dotdbg's own "
             "environment; or: pipx install py-spy), then run dotdbg pyspy again",
         )
     return found
@@ -66,9 +65,15 @@ def select_targets(
             )
         pids = sorted(procfs.descendants(tree, parents))
     # --tree names the processes itself, whoever owns them
-    wanted = pyprocs.own_filter(pattern, all_users or tree is not None)
+    wanted = pyprocs.own_filter(pattern, all_users or tree is not None, skip_dotdbg=tree is None)
     # in the order they started: a launcher before its ranks, even where pids wrapped around
     return sorted(Scanner(wanted).scan(pids), key=lambda p: (p.stat.start_ticks, p.pid))
+
+
+def _quoted(word: str) -> str:
+    import shlex
+
+    return shlex.quote(word)
 
 
 def classify(returncode: int, output: str) -> str:
@@ -138,21 +143,69 @@ def dump_all(
 ) -> Iterator[Dump]:
     """Dumps in the order of ``targets``, each yielded once it and all before it are done."""
     targets = list(targets)
-    pool = ThreadPoolExecutor(max_workers=max(1, min(MAX_PARALLEL, len(targets))))
+    work = _Work(len(targets))
+
+    def worker() -> None:
+        while (at := work.take()) is not None:
+            work.finish(at, lambda: dump_one(py_spy, targets[at], native, timeout, as_json))
+
+    # threads of our own: concurrent.futures brings logging and more into every node's start
+    threads = [threading.Thread(target=worker) for _ in range(min(MAX_PARALLEL, len(targets)))]
+    for thread in threads:
+        thread.start()
     try:
-        futures = [pool.submit(dump_one, py_spy, p, native, timeout, as_json) for p in targets]
-        for future in futures:
-            yield future.result()
+        for at in range(len(targets)):
+            yield work.result(at)
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        work.stop()
         kill_running()
-        pool.shutdown(wait=True)
+        for thread in threads:
+            thread.join()
+
+
+class _Work:
+    """Positions handed to the dumping threads in order, and each one's dump or exception."""
+
+    def __init__(self, count: int) -> None:
+        self._lock = threading.Lock()
+        self._next = 0
+        self._count = count
+        self._stopped = False
+        self._done = [threading.Event() for _ in range(count)]
+        self._results: list[Dump | BaseException | None] = [None] * count
+
+    def take(self) -> int | None:
+        with self._lock:
+            if self._stopped or self._next == self._count:
+                return None
+            self._next += 1
+            return self._next - 1
+
+    def finish(self, at: int, dump: Callable[[], Dump]) -> None:
+        try:
+            self._results[at] = dump()
+        except BaseException as error:  # handed to the reader, as a future would
+            self._results[at] = error
+        finally:
+            self._done[at].set()
+
+    def result(self, at: int) -> Dump:
+        self._done[at].wait()
+        found = self._results[at]
+        if isinstance(found, BaseException):
+            raise found
+        assert found is not None
+        return found
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
 
 
 def section(dump: Dump) -> str:
     """A title naming the process, then py-spy's output (or what went wrong)."""
-    from dotdbg.stackrecord import title
     from dotdbg.stacks import identity
+    from dotdbg.stacks.record import title
     from dotdbg.visible import one_line, visible
 
     body = dump.text if dump.status == "ok" else f"[{dump.status}] {dump.text}"
@@ -178,6 +231,8 @@ _SCOPE_MEANING = {
 
 def ptrace_advice(scope: int | None, others: bool, argv: list[str], tool: str = "py-spy") -> str:
     """Why ``tool`` could not attach and how to allow it, with what allowing it means."""
+    import shlex
+
     again = 'sudo env "PATH=$PATH" ' + shlex.join(argv)
     lines = [f"{tool} was not allowed to attach to the process (ptrace was refused)."]
     if scope is not None:

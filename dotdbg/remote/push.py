@@ -18,9 +18,10 @@ from pathlib import Path
 from dotdbg.config import Config, load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.fanout.ssh import chosen_options
+from dotdbg.home.render import Rendered
 from dotdbg.paths import Paths
 from dotdbg.remote.sshfs import SshFS
-from dotdbg.render import Rendered
+from dotdbg.visible import json_safe, one_line
 
 INSTALL, UNINSTALL, STATUS = "install", "uninstall", "status"
 MAX_HOSTS_AT_ONCE = 16
@@ -36,6 +37,7 @@ class HostResult:
     detail: str = ""
     notes: tuple[str, ...] = ()
     diff: str = ""
+    files: tuple[str, ...] = ()  # --status: the files that drifted, as the home shows them
 
 
 def push(
@@ -61,7 +63,7 @@ class Renders:
         self._lock = threading.Lock()
 
     def of(self, shells: tuple[str, ...]) -> Rendered:
-        from dotdbg.install import checked_render
+        from dotdbg.home.install import checked_render
 
         with self._lock:
             if shells not in self._made:
@@ -78,7 +80,7 @@ def on_host(
     options: Sequence[str],
     renders: Renders,
 ) -> HostResult:
-    from dotdbg.install import selected_shells
+    from dotdbg.home.install import selected_shells
 
     try:
         fs = SshFS(host, options)
@@ -86,7 +88,7 @@ def on_host(
         return HostResult(host, False, "failed", error.message)
     try:
         paths = Paths.from_env(fs.home).on(fs)
-        shells = selected_shells(paths, which=fs.has_program)  # asks the host which it has
+        shells = selected_shells(paths, which=fs.has_program, login="")  # asks the host
         rendered = renders.of(shells)
         if action == STATUS:
             return _status(host, paths, config, shells, rendered)
@@ -109,9 +111,9 @@ def _change(
     shells: tuple[str, ...],
     rendered: Rendered,
 ) -> HostResult:
-    from dotdbg import install as installer
-    from dotdbg.launcher import launcher_dir
-    from dotdbg.plan import unified_diff
+    from dotdbg.home import install as installer
+    from dotdbg.home.launcher import launcher_dir
+    from dotdbg.home.plan import unified_diff
 
     if action == UNINSTALL:
         done = installer.uninstall(paths, dry_run=dry_run)
@@ -134,9 +136,9 @@ def _change(
 def _status(
     host: str, paths: Paths, config: Config, shells: tuple[str, ...], rendered: Rendered
 ) -> HostResult:
-    from dotdbg import install as installer
-    from dotdbg.recover import interrupted
-    from dotdbg.state import is_installed
+    from dotdbg.home import install as installer
+    from dotdbg.home.recover import interrupted
+    from dotdbg.home.state import is_installed
 
     pending = interrupted(paths)
     if pending:
@@ -144,18 +146,43 @@ def _status(
     if not is_installed(paths):
         return HostResult(host, False, "not installed")
     done = installer.install(paths, config, dry_run=True, shells=shells, prerendered=rendered)
-    if done.plan.pending or done.plan.notes:
-        names = ", ".join(paths.display(change.path) for change in done.plan.pending)
-        return HostResult(host, False, "drifted", names, done.plan.notes)
-    return HostResult(host, True, "current")
+    if done.plan.pending:
+        files = tuple(paths.display(change.path) for change in done.plan.pending)
+        return HostResult(host, False, "drifted", ", ".join(files), done.plan.notes, files=files)
+    return HostResult(host, True, "current", notes=done.plan.notes)  # a note is advice
 
 
 def table(results: Sequence[HostResult]) -> list[str]:
-    """One aligned row per host, then its notes indented."""
-    width = max(len("HOST"), *(len(result.host) for result in results))
+    """One aligned row per host, then its notes indented; remote words through one_line."""
+    width = max(len("HOST"), *(len(one_line(result.host)) for result in results))
     kind = max(len("RESULT"), *(len(result.result) for result in results))
     lines = [f"{'HOST':<{width}}  {'RESULT':<{kind}}  DETAIL"]
     for result in results:
-        lines.append(f"{result.host:<{width}}  {result.result:<{kind}}  {result.detail}".rstrip())
-        lines += [f"{'':<{width}}  note: {note}" for note in result.notes]
+        row = (
+            f"{one_line(result.host):<{width}}  {result.result:<{kind}}  {one_line(result.detail)}"
+        )
+        lines.append(row.rstrip())
+        lines += [f"{'':<{width}}  note: {one_line(note)}" for note in result.notes]
     return lines
+
+
+JSON_VERSION = 1  # docs/remote.md, "push --json"; tests/remote/test_push_json.py checks it
+
+
+def as_json(action: str, results: Sequence[HostResult], *, dry_run: bool = False) -> str:
+    """The results as docs/remote.md's schema says: one object per host, in the order given."""
+    import json
+
+    hosts = [
+        {
+            "host": result.host,
+            "ok": result.ok,
+            "result": result.result,
+            "detail": result.detail,
+            "files": list(result.files),
+            "notes": list(result.notes),
+        }
+        for result in results
+    ]
+    document = {"version": JSON_VERSION, "action": action, "dry_run": dry_run, "hosts": hosts}
+    return json_safe(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"

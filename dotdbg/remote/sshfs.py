@@ -1,8 +1,11 @@
-"""A home filesystem on another host (dotdbg.homefs.HomeFS), over one ssh connection.
+"""A home filesystem on another host (dotdbg.home.homefs.HomeFS), over one ssh connection.
 
 One ``ssh HOST exec /bin/sh`` stays open for the whole run; each operation is a short sh
 snippet written to its stdin, answered by one line of output (data in base64) and a status
-line ``@@ STATUS MESSAGE``. Only sh and coreutils are needed on the host (and flock for the
+line ``@@NONCE STATUS MESSAGE``. The nonce is random, made here and sent on stdin, so nothing
+the user's rc files print on the way in (sshd's ``$SHELL -c`` reads ``~/.bashrc``) can pass for
+an answer: the home comes from a record that nonce delimits, and is refused unless it is an
+absolute path to a directory. Only sh and coreutils are needed on the host (and flock for the
 lock), no Python. A file is written as a local install writes it: into a temp file in the same
 directory (named as ``fileops.TMP_SUFFIX`` says, with the remote shell's pid), synced, then
 renamed over the old one, so a connection that drops at any moment leaves the old file or the
@@ -17,6 +20,7 @@ import contextlib
 import errno
 import functools
 import os
+import re
 import secrets
 import shlex
 import subprocess
@@ -26,12 +30,12 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from dotdbg.errors import DotdbgError
-from dotdbg.fileops import TMP_SUFFIX
-from dotdbg.homefs import NOT_PLAIN, FileInfo, HomeFS
+from dotdbg.home.fileops import TMP_SUFFIX
+from dotdbg.home.homefs import NOT_PLAIN, FileInfo, HomeFS
+from dotdbg.visible import one_line
 
 P = ParamSpec("P")
 R = TypeVar("R")
-STATUS = "@@ "
 LOCK_FD = 8
 # errnos a remote program may report, found by their strerror text in its message
 KNOWN_ERRORS = (
@@ -48,11 +52,16 @@ KNOWN_ERRORS = (
     errno.EISDIR,
     errno.EIO,
 )
-# Run once at the start: what the remote session needs to answer (home, umask, its pid), and a
-# private dir for each snippet's stderr, removed when the shell ends.
+# Run once at the start: a private dir for each snippet's stderr, removed when the shell ends
+# (also when a dropped connection ends it with a signal: dotdbg killed, its ssh then gone), and
+# what the remote session needs to answer: one record, its fields between the nonce's marks
+# (the home in base64: any byte, a newline too, stays inside its field).
+NONCE = "@NONCE@"
 PRELUDE = (
-    "e=$(mktemp -d) || exit 1; trap 'rm -rf \"$e\"' EXIT; "
-    'printf "%s\\n%s\\n%s\\n" "$HOME" "$(umask)" "$$"'
+    "e=; trap '[ -z \"$e\" ] || rm -rf \"$e\"' EXIT; trap 'exit 1' HUP INT TERM PIPE; "
+    'e=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-push.XXXXXXXXXX") || exit 1; '
+    'h=$(printf %s "$HOME" | base64 -w0) && [ -d "$HOME" ] && d=1 || d=0; '
+    'printf "\\n<%s %s %s %s %s %s>\\n" @NONCE@ "$h" "$d" "$(umask)" "$$" @NONCE@'
 )
 
 
@@ -85,21 +94,22 @@ class SshFS(HomeFS):
         # stat and lstat answers, dropped at every write and lock: plan and apply ask about the
         # same few paths 98 times in one install (measured), each a round trip and a process
         self._infos: dict[tuple[Path, bool], FileInfo | None] = {}
-        home, umask, pid = self._prelude()
-        self.home, self._umask, self.pid = Path(home), int(umask, 8), int(pid)
+        self._nonce = secrets.token_hex(16)
+        self._status = f"@@{self._nonce} ".encode()
+        self.home, self._umask, self.pid = self._prelude()
 
     # -- the connection ------------------------------------------------------------------------
-    def _prelude(self) -> list[str]:
-        lines = self._send(f"{PRELUDE}\nprintf '\\n{STATUS}0 \\n'\n").splitlines()
-        if len(lines) != 3:
-            raise self._lost()
-        return lines
+    def _prelude(self) -> tuple[Path, int, int]:
+        said = self._send(
+            f"{PRELUDE.replace(NONCE, self._nonce)}\nprintf '\\n@@{self._nonce} 0 \\n'\n"
+        )
+        return prelude_answer(said, self._nonce, self.host)
 
     def _call(self, snippet: str) -> str:
         """Run ``snippet`` in the remote shell; its output, or the OSError it failed with."""
         return self._send(
             f'{{ {snippet}\n}} 2>"$e/err"; s=$?; m=; [ -s "$e/err" ] && read -r m <"$e/err"; '
-            f'printf \'\\n{STATUS}%s %s\\n\' "$s" "$m"\n'
+            f'printf \'\\n@@{self._nonce} %s %s\\n\' "$s" "$m"\n'
         )
 
     def _send(self, request: str) -> str:
@@ -112,11 +122,11 @@ class SshFS(HomeFS):
             except (OSError, ValueError):  # ValueError: the pipe was closed after a loss
                 raise self._lost() from None
             lines = []
-            while not (line := stdout.readline()).startswith(STATUS.encode()):
+            while not (line := stdout.readline()).startswith(self._status):
                 if not line:
                     raise self._lost()
                 lines.append(line)
-        status, _, message = line.decode(errors="replace")[len(STATUS) :].partition(" ")
+        status, _, message = line.decode(errors="replace")[len(self._status) :].partition(" ")
         if status != "0":
             raise _os_error(message.strip())
         return b"".join(lines).decode(errors="replace").rstrip("\n")
@@ -255,7 +265,8 @@ class SshFS(HomeFS):
             raise OSError(errno.EINVAL, NOT_PLAIN, str(path))
         p = _q(path)
         self._infos.clear()  # what another run changed before it let go of the lock
-        self._call(f"exec {LOCK_FD}>>{p} && chmod 600 {p} && flock {LOCK_FD}")
+        # `command`: a redirection that fails on the special builtin exec would end the shell
+        self._call(f"command exec {LOCK_FD}>>{p} && chmod 600 {p} && flock {LOCK_FD}")
         try:
             yield
         finally:
@@ -280,6 +291,32 @@ class SshFS(HomeFS):
 
     def has_program(self, name: str) -> bool:
         return self._call(f"command -v {shlex.quote(name)} >/dev/null && echo 1 || echo 0") == "1"
+
+
+def prelude_answer(said: str, nonce: str, host: str) -> tuple[Path, int, int]:
+    """(home, umask, pid) from the prelude's record, wherever the rc files' text put it; a
+    DotdbgError when there is no such record or its home is not an absolute path to a
+    directory there."""
+    found = re.findall(rf"<{nonce} (\S*) ([01]) ([0-7]+) ([0-9]+) {nonce}>", said)
+    if len(found) != 1:
+        raise DotdbgError(
+            "cannot read the remote home: its answer did not come back whole",
+            hint="check that `ssh HOST true` prints nothing odd and that the host has base64",
+            location=host,
+        )
+    encoded, is_dir, umask, pid = found[0]
+    try:
+        home = base64.b64decode(encoded, validate=True).decode()
+    except (ValueError, UnicodeDecodeError):
+        home = ""
+    if not home.startswith("/") or is_dir != "1" or "\n" in home:
+        raise DotdbgError(
+            f"the remote $HOME ({one_line(home) or 'empty'}) is not a directory there, "
+            "so dotdbg changed nothing",
+            hint="set HOME in the account there (its passwd entry), then run it again",
+            location=host,
+        )
+    return Path(home), int(umask, 8), int(pid)
 
 
 def _q(path: Path) -> str:

@@ -54,6 +54,9 @@ class ShellTarget:
     path_file: Callable[[Paths], Path] | None = None
     # The PATH block's body in this shell's language: (folder, home) -> lines appending it.
     path_lines: Callable[[Path, Path], str] | None = None
+    # The file whose presence says the user uses this shell (its rc file, fish's folder): the
+    # first install sets up those shells and the login shell, no other.
+    used_if: Callable[[Paths], Path] | None = None
 
     def generated_path(self, paths: Paths) -> Path:
         return self.directory(paths) / self.generated
@@ -85,6 +88,13 @@ def _load_builtin() -> None:
 def selected(config: Config) -> tuple[ShellTarget, ...]:
     """The shells ``config`` installs for (every registered one today)."""
     return registered()
+
+
+def login_shell(env: Mapping[str, str] | None = None) -> str:
+    """The name of the user's login shell, from ``$SHELL`` ("" when it is not set)."""
+    import os
+
+    return os.path.basename((os.environ if env is None else env).get("SHELL", ""))
 
 
 def target_named(name: str) -> ShellTarget:

@@ -1,5 +1,5 @@
 """bash: ``dotdbg.bash`` in dotdbg's data directory, loaded by a block in ~/.bashrc, quoted in
-POSIX single quotes, checked by ``bash -n`` and shellcheck (``dotdbg.bashcheck``)."""
+POSIX single quotes, checked by ``bash -n`` and shellcheck (``dotdbg.shells.bashcheck``)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg.launcher import posix_path_lines
-from dotdbg.render import bash_source_line, function_definition, shquote
+from dotdbg.home.launcher import posix_path_lines
+from dotdbg.home.render import bash_source_line, function_definition, shquote
 from dotdbg.shells import ShellTarget
-from dotdbg.zshfish import entry_names
+from dotdbg.shells.zshfish import entry_names
 
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
@@ -28,20 +28,20 @@ def load_block(generated: Path, home: Path) -> str:
 
 
 def check(text: str, config: Config) -> None:
-    from dotdbg.bashcheck import check_bash
+    from dotdbg.shells.bashcheck import check_bash
 
     check_bash(text, config)
 
 
 def parts(text: str) -> dict[str, str]:
     """shellcheck's verdict depends on what it reads alone."""
-    from dotdbg.bashcheck import shellcheck_input
+    from dotdbg.shells.bashcheck import shellcheck_input
 
     return {"shellcheck": shellcheck_input(text)}
 
 
 def check_known(text: str, config: Config, passed: frozenset[str]) -> None:
-    from dotdbg.bashcheck import check_bash
+    from dotdbg.shells.bashcheck import check_bash
 
     check_bash(text, config, shellchecked="shellcheck" in passed)
 
@@ -49,7 +49,7 @@ def check_known(text: str, config: Config, passed: frozenset[str]) -> None:
 def checker_key() -> str:
     """bash and shellcheck, each by path, size and change time: a new version checks again
     (cheaper than asking them their versions, which costs a process each)."""
-    from dotdbg.bashcheck import shellcheck_program
+    from dotdbg.shells.bashcheck import shellcheck_program
 
     programs = [shutil.which("bash") or "/bin/bash", shellcheck_program() or "no shellcheck"]
     return ";".join(identity(program) for program in programs)
@@ -77,4 +77,5 @@ BASH = ShellTarget(
     check_known=check_known,
     path_file=_bashrc,  # before its interactive guard: bash reads it for `ssh HOST cmd` too
     path_lines=posix_path_lines,
+    used_if=_bashrc,
 )

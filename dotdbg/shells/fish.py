@@ -1,6 +1,6 @@
 """fish: ``dotdbg.fish`` straight in ``~/.config/fish/conf.d``, which fish loads by itself (no
 block in any file of the user's; the PATH block has a file of its own there), quoted in fish's
-single quotes, checked by ``fish --no-execute`` (``dotdbg.zshfishcheck``)."""
+single quotes, checked by ``fish --no-execute`` (``dotdbg.shells.zshfishcheck``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg import zshfish
-from dotdbg.launcher import in_home
-from dotdbg.shells import ShellTarget
+from dotdbg.home.launcher import in_home
+from dotdbg.shells import ShellTarget, zshfish
 from dotdbg.shells.bash import identity, load_block
 
 if TYPE_CHECKING:
@@ -20,6 +19,11 @@ if TYPE_CHECKING:
 
 def _conf_d(paths: Paths) -> Path:
     return paths.fish_conf.parent
+
+
+def _fish_dir(paths: Paths) -> Path:
+    """~/.config/fish: fish makes it the first time it runs."""
+    return paths.fish_conf.parent.parent
 
 
 def _path_conf(paths: Paths) -> Path:
@@ -37,7 +41,7 @@ def path_lines(folder: Path, home: Path) -> str:
 
 
 def check(text: str, config: Config) -> None:
-    from dotdbg.zshfishcheck import check_fish
+    from dotdbg.shells.zshfishcheck import check_fish
 
     check_fish(text, config)
 
@@ -68,4 +72,5 @@ FISH = ShellTarget(
     directory=_conf_d,
     path_file=_path_conf,
     path_lines=path_lines,
+    used_if=_fish_dir,
 )

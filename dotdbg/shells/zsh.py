@@ -1,6 +1,6 @@
 """zsh: ``dotdbg.zsh`` in dotdbg's data directory, loaded by a block in ``${ZDOTDIR:-~}/.zshrc``
 (the same lines as bash's block), quoted in POSIX single quotes, checked by ``zsh -n``
-(``dotdbg.zshfishcheck``)."""
+(``dotdbg.shells.zshfishcheck``)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg import zshfish
-from dotdbg.launcher import posix_path_lines
-from dotdbg.render import shquote
-from dotdbg.shells import ShellTarget
+from dotdbg.home.launcher import posix_path_lines
+from dotdbg.home.render import shquote
+from dotdbg.shells import ShellTarget, zshfish
 from dotdbg.shells.bash import identity, load_block
 
 if TYPE_CHECKING:
@@ -28,7 +27,7 @@ def _zshenv(paths: Paths) -> Path:
 
 
 def check(text: str, config: Config) -> None:
-    from dotdbg.zshfishcheck import check_zsh
+    from dotdbg.shells.zshfishcheck import check_zsh
 
     check_zsh(text, config)
 
@@ -57,4 +56,5 @@ ZSH = ShellTarget(
     checker_key=checker_key,
     path_file=_zshenv,  # every zsh reads it, `ssh HOST cmd`'s too
     path_lines=posix_path_lines,
+    used_if=_zshrc,
 )

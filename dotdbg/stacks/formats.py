@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from dotdbg.stackrecord import Frame, StackRecord
 from dotdbg.stacks import ranksets, states
 from dotdbg.stacks.merge import Merged, StackClass, TreeNode
+from dotdbg.stacks.record import Frame, StackRecord
 from dotdbg.stacks.render import short_file
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from dotdbg.stackrecord import Frame
+from dotdbg.stacks.record import Frame
 
 UNKNOWN = "??"
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+|\?+")

@@ -6,17 +6,16 @@ so that records of one process from different dumpers merge.
 from __future__ import annotations
 
 import os
-import socket
 
 from dotdbg.procs import pycmdline, ranks
 from dotdbg.procs.procfs import EnvFacts, Stat
 from dotdbg.procs.pyprocs import PyProcess
-from dotdbg.stackrecord import StackRecord
+from dotdbg.stacks.record import StackRecord
 
 
 def host_name() -> str:
     """The node's name as SLURM knows it inside a job step, else the host name."""
-    return os.environ.get("SLURMD_NODENAME") or socket.gethostname()
+    return os.environ.get("SLURMD_NODENAME") or os.uname().nodename  # gethostname, without socket
 
 
 def of_process(

@@ -10,9 +10,9 @@ from dataclasses import replace
 from dotdbg.procs import procfs
 from dotdbg.procs.pyprocs import PyProcess
 from dotdbg.pyspy import dump as pyspy
-from dotdbg.stackrecord import StackRecord
 from dotdbg.stacks import identity
 from dotdbg.stacks.pyspyjson import threads_from_dump
+from dotdbg.stacks.record import StackRecord
 
 
 def record_of(dump: pyspy.Dump) -> StackRecord:
@@ -42,6 +42,11 @@ def sample_records(
     interval: float,
 ) -> list[list[StackRecord]]:
     """``samples`` rounds of dumps of the same processes, ``interval`` seconds apart."""
+    if (samples - 1) * interval > 1:
+        from dotdbg.common.output import progress
+
+        wait = (samples - 1) * interval
+        progress(f"{samples} samples of {len(targets)} processes, {interval:g}s apart ({wait:g}s)…")
     rounds = []
     for number in range(samples):
         started = time.monotonic()

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from dotdbg.stackrecord import Frame, StackRecord, Thread
 from dotdbg.stacks import states
 from dotdbg.stacks.framekey import key
+from dotdbg.stacks.record import Frame, StackRecord, Thread
 
 Path = tuple[Frame, ...]  # outermost frame first, merge keys
 Signature = tuple[Path, ...]  # the shown threads of one process
@@ -93,7 +93,7 @@ def shown_threads(record: StackRecord, all_threads: bool) -> list[Thread]:
 
 class _Paths:
     """Each thread's path, built once per distinct thread object: records read from JSON share
-    the thread objects of identical stacks (``stackrecord.read``)."""
+    the thread objects of identical stacks (``record.read``)."""
 
     def __init__(self) -> None:
         self._seen: dict[int, tuple[Thread, Path]] = {}

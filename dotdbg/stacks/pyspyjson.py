@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from dotdbg.stackrecord import Frame, Thread
+from dotdbg.stacks.record import Frame, Thread
 
 
 def threads_from_dump(text: str) -> tuple[Thread, ...]:

@@ -6,9 +6,9 @@ Hand-written rather than ClusterShell's RangeSet: formatting 10k ranks took Rang
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from dotdbg.stackrecord import StackRecord
+from dotdbg.stacks.record import StackRecord
 
 
 def compact(numbers: Iterable[int]) -> str:
@@ -62,3 +62,56 @@ def _pids_by_host(records: Sequence[StackRecord], limit: int | None) -> str:
     text = " ".join(parts)
     rest = len(records) - named
     return f"{text} +{rest} more" if rest else text
+
+
+def not_seen(
+    records: Sequence[StackRecord], nodes: Sequence[str], unanswered: Sequence[str]
+) -> list[str]:
+    """One line per group of ranks the job's world size promised but no record shows, naming
+    the node each was expected on where the layout tells it, and whether that node answered.
+
+    ``nodes`` is the job's node list in the engine's order; with ranks placed in blocks of the
+    same size in that order (srun's and torchrun's default), the block of a rank names its node.
+    """
+    world = max((r.world_size for r in records if r.world_size), default=0)
+    seen = {r.rank for r in records if r.rank is not None}
+    lost = [rank for rank in range(world) if rank not in seen]
+    if not lost:
+        return []
+    if not nodes:  # records read from a file: which nodes were asked is not known
+        return [f"{_what(lost)} not seen"]
+    placed = _block_layout(records, nodes, world)
+    if placed is None:
+        return [_line(lost, list(unanswered))]
+    by_node: dict[str, list[int]] = {}
+    for rank in lost:
+        by_node.setdefault(placed(rank), []).append(rank)
+    return [_line(ranks, [node], node in unanswered) for node, ranks in by_node.items()]
+
+
+def _block_layout(
+    records: Sequence[StackRecord], nodes: Sequence[str], world: int
+) -> Callable[[int], str] | None:
+    """Rank → node, when the ranks seen sit in equal blocks along ``nodes``; else None."""
+    if not nodes or world % len(nodes):
+        return None
+    size = world // len(nodes)
+    for record in records:
+        if record.rank is None:
+            continue
+        if record.rank >= world or nodes[record.rank // size] != record.host:
+            return None
+    return lambda rank: nodes[rank // size]
+
+
+def _what(ranks: list[int]) -> str:
+    return f"{'rank' if len(ranks) == 1 else 'ranks'} {compact(ranks)}"
+
+
+def _line(ranks: list[int], nodes: list[str], silent: bool = True) -> str:
+    what = f"{_what(ranks)} not seen"
+    if not nodes:
+        return f"{what} (every node answered: exited, or not matching the PATTERN?)"
+    if not silent:
+        return f"{what}: {nodes[0]} answered without {'it' if len(ranks) == 1 else 'them'}"
+    return f"{what}: {', '.join(nodes)} did not answer"

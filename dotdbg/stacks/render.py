@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dotdbg.stackrecord import Frame, StackRecord, title
 from dotdbg.stacks import ranksets, states
 from dotdbg.stacks.merge import Merged, StackClass, TreeNode
+from dotdbg.stacks.record import Frame, StackRecord, title
 from dotdbg.visible import one_line
 
 if TYPE_CHECKING:

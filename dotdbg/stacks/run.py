@@ -5,22 +5,22 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
-from dotdbg.stackrecord import MAX_FRAMES, RecordError, StackRecord, read, write
-from dotdbg.stacks import identity, local
-from dotdbg.stacks.job import START_SLACK, Gathered, Target, collect, run_everywhere
+from dotdbg.stacks import identity, local, ranksets
+from dotdbg.stacks.job import START_SLACK, Gathered, collect
+from dotdbg.stacks.record import MAX_FRAMES, RecordError, StackRecord, read, write
 
+TYPE_CHECKING = False  # the node-side pyspy --json imports this module: typing costs its start
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from dotdbg.fanout.engine import Engine
     from dotdbg.stacks.merge import Merged
 
 READ_BUFFER = 1 << 20  # a record file can be gigabytes of long lines
@@ -50,9 +50,8 @@ class View:
     extra: dict[str, object] = field(default_factory=dict)
 
 
-def remote_argv(remote: str, options: DumpOptions, job: str | None) -> list[str]:
-    argv = [remote, "pyspy", "--json", "--timeout", f"{options.timeout:g}"]  # fastdump's form
-    argv += ["--in-job", job] if job is not None else []
+def remote_argv(remote: str, options: DumpOptions, node_filter: list[str]) -> list[str]:
+    argv = [remote, "pyspy", "--json", "--timeout", f"{options.timeout:g}", *node_filter]
     argv += ["--samples", str(options.samples), "--interval", f"{options.interval:g}"]
     argv += ["--native"] * options.native + ["--all-users"] * options.all_users
     return argv + ([options.pattern] if options.pattern is not None else [])
@@ -77,8 +76,8 @@ def _compile(pattern: str | None) -> re.Pattern[str] | None:
     return compile_pattern(pattern, "PATTERN")
 
 
-def gather(options: DumpOptions, target: Target | None) -> Gathered:
-    if target is None:
+def gather(options: DumpOptions, engine: Engine | None) -> Gathered:
+    if engine is None:
         records = local_records(options)
         if records is None:
             return Gathered([], ["no Python process matches"], [identity.host_name()])
@@ -87,17 +86,25 @@ def gather(options: DumpOptions, target: Target | None) -> Gathered:
         raise DotdbgError(
             "--tree names a process on this machine", hint="use a PATTERN with --job or --nodes"
         )
-    argv = remote_argv(target.remote_dotdbg, options, target.job)
+    argv = remote_argv(engine.remote_dotdbg, options, engine.node_filter())
     # dumps take up to --timeout each, samples wait their interval, dotdbg takes time to start
     budget = options.timeout + (options.samples - 1) * options.interval
     budget += min(START_SLACK, options.timeout)
-    return collect(run_everywhere(target, argv, budget), argv, budget)
+    from dotdbg.common.output import after_a_second
+
+    nodes = engine.nodes()
+    waiting = after_a_second(f"asking {len(nodes)} nodes (up to {budget:g}s)…")
+    try:
+        results = engine.run(nodes, argv, budget)
+    finally:
+        waiting.cancel()
+    return collect(engine, results, argv, budget)
 
 
-def _gather_stoppable(options: DumpOptions, target: Target | None) -> Gathered:
+def _gather_stoppable(options: DumpOptions, engine: Engine | None) -> Gathered:
     """``gather``, with py-spy's children stopped when dotdbg is interrupted."""
     with stop_on_signals(EXIT_STOPPED_SIGNALS):
-        return gather(options, target)
+        return gather(options, engine)
 
 
 def read_file(path: str) -> list[StackRecord]:
@@ -121,46 +128,49 @@ def samples_in(records: list[StackRecord]) -> int:
     return max(counts.values(), default=1)
 
 
-def pyspy_json(options: DumpOptions, target: Target | None) -> int:
+def pyspy_json(options: DumpOptions, engine: Engine | None) -> int:
     """One record per line per process and sample; 0 when every dump worked."""
-    gathered = _gather_stoppable(options, target)
+    gathered = _gather_stoppable(options, engine)
     write(gathered.records, sys.stdout)
     sys.stdout.flush()
     return _problems_said(gathered)
 
 
-def pyspy_text(options: DumpOptions, target: Target | None) -> int:
+def pyspy_text(options: DumpOptions, engine: Engine | None) -> int:
     """The dumps as py-spy prints them, one titled section per process, from every node."""
     from dotdbg.stacks.render import dump_text
 
-    gathered = _gather_stoppable(options, target)
+    gathered = _gather_stoppable(options, engine)
     for record in gathered.records:
         print(dump_text(record), flush=True)
     return _problems_said(gathered)
 
 
 def _problems_said(gathered: Gathered) -> int:
-    """Each node's problem on stderr; the exit code: 0 when every dump worked."""
+    """Each node's problem, and the ranks not seen, on stderr; the exit code: 0 when every dump
+    worked."""
     from dotdbg.visible import one_line
 
-    for problem in gathered.problems:
+    missing = ranksets.not_seen(gathered.records, gathered.nodes, gathered.unanswered)
+    for problem in [*gathered.problems, *missing]:
         print(f"dotdbg: {one_line(problem)}", file=sys.stderr)  # the nodes' own words
     failed = any(record.error for record in gathered.records)
     return 1 if gathered.problems or failed or not gathered.records else 0
 
 
 def stacks(
-    options: DumpOptions, target: Target | None, view: View, from_file: str | None = None
+    options: DumpOptions, engine: Engine | None, view: View, from_file: str | None = None
 ) -> int:
     if from_file is not None:
         gathered = Gathered(read_file(from_file), [], [])
     else:
-        gathered = _gather_stoppable(options, target)
+        gathered = _gather_stoppable(options, engine)
     from dotdbg.stacks.merge import merge_samples
 
     records = gathered.records
     merged = merge_samples(_split_samples(records), view.all_threads)
-    _show(merged, gathered.problems, view)
+    missing = ranksets.not_seen(records, gathered.nodes, gathered.unanswered)
+    _show(merged, gathered.problems, missing, view)
     if not records:
         return 1
     return 1 if gathered.problems or merged.failed else 0
@@ -177,7 +187,7 @@ def _split_samples(records: list[StackRecord]) -> list[list[StackRecord]]:
     return rounds
 
 
-def _show(merged: Merged, problems: list[str], view: View) -> None:
+def _show(merged: Merged, problems: list[str], missing: list[str], view: View) -> None:
     from dotdbg.stacks import formats, render
 
     # the tree is as deep as the deepest stack (at most MAX_FRAMES): JSON and DOT walk it
@@ -189,13 +199,14 @@ def _show(merged: Merged, problems: list[str], view: View) -> None:
     if view.svg is not None:
         _write_svg(view.svg, dot_text)
     if view.as_json:
-        report = formats.to_json(merged, {"node_problems": problems})
+        report = formats.to_json(merged, {"node_problems": problems, "ranks_not_seen": missing})
         # json's indenting encoder is pure Python and quadratic in the depth: deep trees compact
         deepest = max((len(path) for c in merged.classes for path in c.paths), default=0)
         print(json.dumps(report, indent=1 if deepest <= INDENTED_DEPTH else None))
         return
     lines = render.all_lines(merged, view.full)
     lines += [render.Line(f"no answer: {problem}", "error") for problem in problems]
+    lines += [render.Line(line, "error") for line in missing]
     if sys.stdout.isatty():
         from dotdbg.common.output import rich_console
 
@@ -205,7 +216,7 @@ def _show(merged: Merged, problems: list[str], view: View) -> None:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    from dotdbg.fileops import atomic_write
+    from dotdbg.home.fileops import atomic_write
 
     try:
         atomic_write(path, text.encode())
@@ -214,6 +225,9 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def _write_svg(path: Path, dot_text: str) -> None:
+    import shutil
+    import subprocess
+
     dot = shutil.which("dot")
     if dot is None:
         raise DotdbgError(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dotdbg.stackrecord import Frame, Thread
+from dotdbg.stacks.record import Frame, Thread
 
 STUCK, BUSY, IDLE, MOVING = "stuck", "busy", "idle", "moving"
 NAMES = (STUCK, BUSY, IDLE, MOVING)

@@ -124,9 +124,16 @@ class Watcher:
         return replace(row, pss_bytes=sizes and sizes[0], uss_bytes=sizes and sizes[1])
 
 
-def take_snapshot(options: WatchOptions, gpu_reader: GpuReader | None = None) -> Snapshot:
+def take_snapshot(
+    options: WatchOptions, gpu_reader: GpuReader | None = None, over: float = 0.0
+) -> Snapshot:
+    """One snapshot; with ``over``, %CPU is each process's over that many seconds, not over its
+    life (two scans that far apart)."""
     watcher = Watcher(options, gpu_reader)
     try:
+        if over > 0:
+            watcher.refresh()
+            time.sleep(over)
         return watcher.refresh()
     finally:
         watcher.close()

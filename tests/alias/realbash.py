@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from dotdbg.history import HistoryEntry
+from dotdbg.aliases.history import HistoryEntry
 
 # `history` prints "  N  <HISTTIMEFORMAT><command>"; \x01 and \x02 frame the epoch so that the
 # continuation lines of a multi-line entry cannot be mistaken for the start of an entry.

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dotdbg.config import load_config
-from dotdbg.install import install
+from dotdbg.home.install import install
 from dotdbg.paths import Paths
 from tests.clirun import run_cli
 

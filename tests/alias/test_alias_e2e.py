@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from dotdbg.aliases.expand import expand
 from dotdbg.config import load_config
-from dotdbg.expand import expand
 from dotdbg.paths import Paths
 from tests.alias.realbash import bash_parses
 from tests.e2e.conftest import TmuxShell

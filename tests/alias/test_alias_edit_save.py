@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import edit
-from dotdbg.backup import backup_dirs, read_backup
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
-from dotdbg.install import install, restore
+from dotdbg.home import edit
+from dotdbg.home.backup import backup_dirs, read_backup
+from dotdbg.home.install import install, restore
 from dotdbg.paths import Paths
 from tests.test_install import home_files, is_current
 

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dotdbg.config import load_config, tomledit
-from dotdbg.edit import remove_entry, set_entry
 from dotdbg.errors import DotdbgError
+from dotdbg.home.edit import remove_entry, set_entry
+from dotdbg.home.render import render_starter_config
 from dotdbg.paths import Paths
-from dotdbg.render import render_starter_config
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dotdbg.expand import expand
+from dotdbg.aliases.expand import expand
 from tests.alias.realbash import bash_parses, bash_runs
 
 ALIASES = {

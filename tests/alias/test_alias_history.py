@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from dotdbg.aliases.history import HistoryEntry, history_path, parse_history, read_history
 from dotdbg.errors import DotdbgError
-from dotdbg.history import HistoryEntry, history_path, parse_history, read_history
 from dotdbg.paths import Paths
 from tests.alias.realbash import bash_reads_history
 

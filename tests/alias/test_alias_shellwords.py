@@ -2,7 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from dotdbg.shellwords import command_words, ends_open, is_assignment, operator_at, scan_word
+from dotdbg.aliases.shellwords import (
+    command_words,
+    ends_open,
+    is_assignment,
+    operator_at,
+    scan_word,
+)
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.suggest import BASH_RESERVED, Existing, Proposal, learned_stems, rc_names, suggest
+from dotdbg.aliases.suggest import (
+    BASH_RESERVED,
+    Existing,
+    Proposal,
+    learned_stems,
+    rc_names,
+    suggest,
+)
 
 
 def history(*counted: tuple[int, str]) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 
 from dotdbg.config import load_config
 from dotdbg.config.names import FUNCTION
-from dotdbg.install import install
+from dotdbg.home.install import install
 from dotdbg.paths import Paths
 from tests.clirun import run_cli
 

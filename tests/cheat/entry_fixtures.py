@@ -95,8 +95,15 @@ GIT = SheetFixture(
         "log --oneline main..fix": Check(output="fix tokenizer"),
         "--left-right main...fix": Check(output="^> .*fix tokenizer"),
         "git show --stat ':/fix tokenizer'": Check(output="src/tokenizer.py"),
-        "git checkout -q 57f44dc4288a~1 && python repro.py; git checkout -q -": Check(
-            after="test $(git branch --show-current) = main"
+        "git checkout -q 57f44dc4288a~1 && { python repro.py; git checkout -q -; }": Check(
+            status=None,  # the checkout refused in the setting: exit 1
+            after="test $(git branch --show-current) = main",
+            # a local edit the checkout would overwrite: it fails, and `checkout -` would then
+            # leave for the branch before (issue 28.1)
+            settings=(
+                "git checkout -q -b side && git checkout -q main"
+                " && echo '# wip' >> src/transformers/padding.py",
+            ),
         ),
         "git checkout -": Check(
             after="test $(git branch --show-current) = fix",
@@ -219,13 +226,25 @@ GIT = SheetFixture(
             after="test $(git rev-list --count main..HEAD) = 1",
         ),
         "git range-diff main pr-v1 pr-v2": Check(output="pr: v1"),
-        "git diff > debug.patch": Check(
-            before="echo '# debug' >> setup.py", after="grep -q '+# debug' debug.patch"
+        "git diff HEAD > debug.patch": Check(
+            before="echo '# debug' >> setup.py",
+            after="grep -q '+# debug' debug.patch",
+            settings=("git add setup.py",),  # a staged change (issue 28.1)
         ),
         "git apply --3way debug.patch": Check(
             before="echo '# debug' >> setup.py && git diff > debug.patch && git checkout -q -- setup.py",
             after="grep -q '^# debug' setup.py",
         ),
+        "git diff --no-index": Check(
+            before="mkdir run1 run2 && echo '{\"lr\": 1}' > run1/config.json && echo '{\"lr\": 2}' > run2/config.json",
+            status=1,
+            output='^-\\{"lr": 1\\}$',
+        ),
+        "git stash push -u": Check(
+            before="echo 'print(1)' >> src/model.py && echo scratch > scratch.txt",
+            after="test ! -e scratch.txt && git diff --quiet && git stash list | grep -q 'scratch files'",
+        ),
+        "$(git rev-list --all)": Check(output=r"old_utils\.py:1:def helper"),
         "git clean -xdn": Check(output="Would remove build/"),
         "git clean -xdf": Check(after="test ! -e build && test ! -e untracked.txt"),
         "--is-shallow-repository": Check(output="^false$"),
@@ -424,8 +443,14 @@ PYTEST = SheetFixture(
             after="pytest -q -o pythonpath=src > out.txt; grep -q '11 passed' out.txt"
             " && ! grep -qE '[0-9]+ failed|DeprecationWarning' out.txt",
         ),
-        "sed -i '1i import sys, pathlib": Check(
-            after="head -1 tests/conftest.py | grep -q 'sys.path.insert(0' && pytest -q -o pythonpath= | grep -q passed"
+        "python - tests/conftest.py": Check(
+            after="python -m py_compile tests/conftest.py && pytest -q -o pythonpath= tests/test_tokenization.py | grep -q '3 passed'",
+            settings=(  # issue 28.1: sed '1i' failed, inserted nothing, or broke the file
+                "rm tests/conftest.py",
+                ": > tests/conftest.py",
+                "sed -i '1i from __future__ import annotations' tests/conftest.py",
+                'sed -i \'1i from __future__ import annotations\' tests/conftest.py && sed -i \'1i """Fixtures."""\' tests/conftest.py',
+            ),
         ),
         "pytest --collect-only | head -6": Check(output="rootdir: "),
         "--timeout=300": Check(env={"PYTEST_PLUGINS": "pytest_timeout"}, output="timeout: 300"),
@@ -493,15 +518,27 @@ STOP = PDB_PROGRAM.split("\n").index("        out = model(x)") + 1
 PDB_SETUP = f"""
 cat > program.py <<'PY'
 {PDB_PROGRAM}PY
-mkdir -p src lib/transformers/commands tests
+mkdir -p src lib/transformers/cli lib/mypkg tests bin
 for i in $(seq 100); do echo "x$i = $i"; done > src/model.py
 : > lib/transformers/__init__.py
 printf 'class Trainer:\\n    def training_step(self):\\n        return 1\\n' > lib/transformers/trainer.py
-printf 'raise RuntimeError("cli failed")\\n' > lib/transformers/commands/transformers_cli.py
-: > lib/transformers/commands/__init__.py
+: > lib/transformers/cli/__init__.py
+: > lib/mypkg/__init__.py
+printf 'def main():\\n    raise RuntimeError("cli failed")\\n' | tee lib/transformers/cli/transformers.py > lib/mypkg/train.py
+echo 'main()' >> lib/mypkg/train.py
+{{ printf '#!/usr/bin/env python\\n# -*- coding: utf-8 -*-\\nimport re\\nimport sys\\n'
+  printf 'from transformers.cli.transformers import main\\n'
+  printf 'if __name__ == "__main__":\\n    sys.argv[0] = re.sub(r"(-script\\\\.pyw|\\\\.exe)?$", "", sys.argv[0])\\n'
+  printf '    sys.exit(main())\\n'; }} > bin/transformers
+chmod +x bin/transformers
 printf 'import sys\\n\\nbreakpoint()\\nif "--lr" in sys.argv:\\n    raise ValueError("lr is not a float")\\nprint("trained")\\n' > train.py
 printf 'def test_resume():\\n    assert 1\\n\\n\\ndef test_fails():\\n    assert 1 + 1 == 3\\n' > tests/test_trainer.py
 """
+TRANSFORMERS_4 = (
+    "mkdir lib/transformers/commands && : > lib/transformers/commands/__init__.py"
+    " && mv lib/transformers/cli/transformers.py lib/transformers/commands/transformers_cli.py"
+    " && rm -r lib/transformers/cli && sed -i 's/cli.transformers/commands.transformers_cli/' bin/transformers"
+)
 # [python] entries are pasted at ENTRY: a crash was just caught (as python -i leaves it for pm()).
 PDB_PYTHON = """\
 import os
@@ -532,6 +569,17 @@ print("qq: the end")
 """
 STOPPED = Check(stdin="c\n", output=r"\(Pdb\)(.|\n)*qq: the end")
 AT_THE_END = f"printf 'b program.py:{STOP}\\nc\\nnl\\npd batch\\np k\\nc\\nc\\nc\\n' | python -m pdb program.py"
+# README: Enter after nl repeats l alone: the listing goes on from where nl's ended (here the
+# file's end), no step
+ENTER_AFTER_NL = f"""printf 'b program.py:{STOP}\\nc\\nnl\\n\\nq\\n' | python -m pdb program.py > nl.txt 2>&1; python - <<'PY'
+import re
+parts = open("nl.txt").read().split("(Pdb) ")
+listed, again = (re.findall(r"^ *(\\d+) ", part, re.M) for part in parts[3:5])
+assert "\\n> " not in "\\n" + parts[4], parts  # n would have stepped and said where
+assert parts[4].startswith("[EOF]") or int(again[0]) == int(listed[-1]) + 1, parts
+PY"""
+# pd where it broke (issue 28.1): keys of two types, a call with a space in it, a long value
+PD_PROBE = f"""printf '%s\\n' 'b program.py:{STOP}' c 'pd {{1: 2, "b": 3}}' 'pd dict(a=1, b=2)' 'pd {{"long": "x" * 200}}' q | python -m pdb program.py > pd.txt 2>&1; ! grep -q '[*][*][*]' pd.txt && grep -q '^(Pdb) 1  *= 2$' pd.txt && grep -q '^b  *= 3$' pd.txt && grep -q '^(Pdb) a  *= 1$' pd.txt && grep -q "= 'x*…$" pd.txt"""
 PDB = SheetFixture(
     setup=PDB_SETUP,
     env={"PYTHONPATH": "lib"},
@@ -548,9 +596,15 @@ PDB = SheetFixture(
             env={"PYTHONBREAKPOINT": "0"},
             output="Uncaught exception. Entering post mortem debugging(.|\n)*lr is not a float",
         ),
-        "-m transformers.commands.transformers_cli env": Check(
-            stdin="q\n", output="Uncaught exception(.|\n)*cli failed"
+        # transformers 5's layout (cli/transformers.py, pip's launcher on PATH); the setting is
+        # 4.x's, where transformers.commands.transformers_cli was the module (issue 28.1)
+        '"$(command -v transformers)" env': Check(
+            before='export PATH="$PWD/bin:$PATH"',
+            stdin="q\n",
+            output="Uncaught exception(.|\n)*cli failed",
+            settings=(TRANSFORMERS_4,),
         ),
+        "-m mypkg.train --lr": Check(stdin="q\n", output="Uncaught exception(.|\n)*cli failed"),
         "python -m pdb train.py --lr 1e-3": Check(stdin="q\n", output=r"train\.py\(1\)<module>"),
         "import pdb; pdb.pm()": Check(stdin="p sys.last_value\nc\n", output="bad batch"),
         "pdb.post_mortem()": Check(
@@ -606,7 +660,7 @@ PDB = SheetFixture(
         "retval": Check(before="cl 1\nr", output=r"\(Pdb\) 0\.0625\n"),
         "restart": Check(output="Restarting .*program.py"),
         "cat >> ~/.pdbrc": Check(
-            after=f"{AT_THE_END} > out.txt 2>&1; grep -q 'input_ids *= <' out.txt && grep -q \"'qq-own-k'$\" out.txt && grep -q 'k at the end: qq-own-k$' out.txt"
+            after=f"{AT_THE_END} > out.txt 2>&1; grep -q 'input_ids *= <' out.txt && grep -q \"'qq-own-k'$\" out.txt && grep -q 'k at the end: qq-own-k$' out.txt && {PD_PROBE} && {ENTER_AFTER_NL}"
         ),
         "alias sh pp": Check(stdin="sh batch\n", output=r"'input_ids': \(\(2, 3\), 'float32'\)"),
         "alias loc pp": Check(stdin="loc\n", output="'k': 'qq-own-k'"),
@@ -896,3 +950,51 @@ MAKE = SheetFixture(
     },
 )
 FIXTURES["make"] = MAKE
+
+
+# -- dotdbg ----------------------------------------------------------------------------------------
+# train.py trains at once, or with QQ_HANG=1 hangs in qq_sleeper() (a `ready` file says it is there)
+DOTDBG_SETUP = r"""
+cat > train.py <<'PY'
+import os
+import pathlib
+import time
+
+
+def qq_sleeper():
+    pathlib.Path("ready").touch()
+    time.sleep(60)
+
+
+if os.environ.get("QQ_HANG"):
+    qq_sleeper()
+print("trained")
+PY
+"""
+HANGING = (
+    "QQ_HANG=1 python train.py & QQPID=$!; trap 'kill $QQPID 2>/dev/null' EXIT\n"
+    "for _ in $(seq 600); do [ -e ready ] && break; sleep 0.1; done"
+)
+IN_THE_HANG = Check(before=HANGING, status=None, output=r"qq_sleeper\b.*train\.py:\d+")
+DOTDBG = SheetFixture(
+    setup=DOTDBG_SETUP,
+    values={"pid": "$QQPID"},
+    literals={"mem-fill 2G --": "mem-fill 64M --"},  # a light load on a shared machine
+    checks={
+        "dotdbg pyspy": IN_THE_HANG,
+        "dotdbg pyspy --native": IN_THE_HANG,
+        "dotdbg pyspy --tree": IN_THE_HANG,
+        "dotdbg pyspy --samples 5": IN_THE_HANG,
+        "dotdbg stacks 'train": IN_THE_HANG,
+        "dotdbg gdb <pid>": IN_THE_HANG,
+        "--once --tree": Check(before=HANGING, output="train.py"),
+        "memlimit 512M": Check(status=137, output="killed"),
+        "mem-fill 2G -- python train.py": Check(output="^trained$"),
+        "disk-fill --tmpfs 64M": Check(output="^/tmp$"),
+        "dotdbg cheat py-spy native": Check(output="py-spy dump"),
+        "dotdbg aliases": Check(output="pyt "),
+        "dotdbg expand": Check(output="^pytest "),
+        "dotdbg status": Check(status=1, output="not installed"),
+    },
+)
+FIXTURES["dotdbg"] = DOTDBG

@@ -20,7 +20,7 @@ import tempfile
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dotdbg.cheat.commands import NEED_TAGS, entry_syntax, entry_tags
@@ -48,6 +48,9 @@ class Check:
     before: str = ""  # bash run first, in the same shell (start a bisection, stage a change)
     stdin: str = ""
     env: dict[str, str] = field(default_factory=dict)
+    # More settings the entry must also work in, each a bash run after `before` in its own copy
+    # of the scratch (no conftest yet, an empty one, a staged change...).
+    settings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -186,22 +189,27 @@ def run_entry(
     entry: Entry, fixture: SheetFixture, commands: set[str], template: Path, scratch: Path
 ) -> Outcome:
     started = time.monotonic()
-    problem = _run_and_check(entry, fixture, commands, template, scratch, started + TIMEOUT)
+    try:
+        check = check_for(entry, fixture, commands)
+    except LookupError as error:
+        return Outcome(entry, str(error))
+    problem = ""
+    for setting in ("", *check.settings):
+        before = "\n".join(part for part in (check.before, setting) if part)
+        problem = _run_and_check(entry, fixture, replace(check, before=before), template, scratch)
+        if problem:
+            problem = f"in the setting `{setting}`: {problem}" if setting else problem
+            break
     return Outcome(entry, problem, time.monotonic() - started)
 
 
 def _run_and_check(
-    entry: Entry,
-    fixture: SheetFixture,
-    commands: set[str],
-    template: Path,
-    scratch: Path,
-    deadline: float,
+    entry: Entry, fixture: SheetFixture, check: Check, template: Path, scratch: Path
 ) -> str:
     """What went wrong ("" for nothing); the command and the check afterwards share one limit."""
+    deadline = time.monotonic() + TIMEOUT
     try:
         command = filled(entry, fixture)
-        check = check_for(entry, fixture, commands)
     except LookupError as error:
         return str(error)
     place = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{entry.sheet}-{entry.line}-"))
@@ -293,16 +301,21 @@ def _judge(entry: Entry, check: Check, status: int, output: str) -> str:
 
 
 def run_sheets(
-    sheets: Iterable[tuple[str, Path, SheetFixture]], scratch: Path
+    sheets: Iterable[tuple[str, Path, SheetFixture]],
+    scratch: Path,
+    only: set[str] | None = None,
 ) -> dict[str, list[Outcome]]:
-    """Every runnable entry of every sheet, concurrently; entries with unmet needs are left out
-    of the outcomes (the caller counts them from ``entries_of``)."""
+    """Every runnable entry of every sheet (of ``only``, ``sheet:line``s, when given),
+    concurrently; entries with unmet needs are left out of the outcomes."""
     jobs = []
     for sheet, path, fixture in sheets:
-        template = build_template(fixture, scratch / sheet)
         entries = entries_of(sheet, path)
+        wanted = [e for e in entries if not e.needs and (only is None or e.where in only)]
+        if not wanted:
+            continue
+        template = build_template(fixture, scratch / sheet)
         commands = {entry.command for entry in entries}
-        jobs += [(entry, fixture, commands, template) for entry in entries if not entry.needs]
+        jobs += [(entry, fixture, commands, template) for entry in wanted]
     jobs.sort(key=lambda job: _cost(job[0]), reverse=True)  # the slow ones first: a short tail
     with ThreadPoolExecutor(WORKERS) as pool:
         outcomes = list(pool.map(lambda job: run_entry(*job, scratch), jobs))

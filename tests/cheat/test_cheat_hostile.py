@@ -150,9 +150,9 @@ def test_completion_offers_names_as_data(
 def _process_outputs(text: str) -> list[str]:
     """Every text output that shows another process's strings, with ``text`` in each of them."""
     from dotdbg.gdb import render as gdb_render
-    from dotdbg.stackrecord import Frame, StackRecord, Thread
     from dotdbg.stacks import render
     from dotdbg.stacks.merge import merge
+    from dotdbg.stacks.record import Frame, StackRecord, Thread
     from dotdbg.watch.job import table
 
     frames = (Frame(text, text, 3), Frame(text, text, None, True))

@@ -11,7 +11,7 @@ from cheat_helpers import RunCheat, write_sheet
 
 from dotdbg.cheat.cache import CACHE_NAME, Index
 from dotdbg.cheat.cheatpaths import Cheatpath
-from dotdbg.cheat.index import Catalog
+from dotdbg.cheat.index import MAX_SHEET_BYTES, Catalog
 
 
 class CountingIndex(Index):
@@ -94,8 +94,8 @@ def test_huge_file_is_skipped_with_a_warning(tmp_path: Path) -> None:
     sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
     write_sheet(sheets, "ok", "# ok\nok\n")
     with open(sheets / "huge", "wb") as huge:
-        huge.truncate(16 * 2**20 + 1)
-    assert load(sheets, cache) == (["ok"], ["huge: larger than 16 MiB: split it up; sheet skipped"])
+        huge.truncate(MAX_SHEET_BYTES + 1)
+    assert load(sheets, cache) == (["ok"], ["huge: larger than 4 MiB: split it up; sheet skipped"])
 
 
 def test_unwritable_cache_dir_still_answers(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dotdbg.cheat.output import match_spans, paint, placeholder_spans, use_color
@@ -80,6 +80,7 @@ command_line = line_text.filter(lambda text: not text.startswith("#"))
 entry = st.tuples(st.lists(line_text, max_size=3), st.lists(command_line, min_size=1, max_size=3))
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a loaded machine
 @given(st.lists(entry, max_size=8))
 def test_written_entries_parse_back(entries: list[tuple[list[str], list[str]]]) -> None:
     text = "\n\n".join(

@@ -34,17 +34,25 @@ RUNNABLE = [
 
 
 @pytest.fixture(scope="module")
-def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Outcome]]:
+def outcomes(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Outcome]]:
     # Hundreds of small scratch copies: in memory where there is a tmpfs, not on a slow disk.
     shm = Path("/dev/shm")
     in_memory = shm.is_dir() and os.access(shm, os.W_OK)
     scratch = Path(tempfile.mkdtemp(dir=shm)) if in_memory else tmp_path_factory.mktemp("entries")
     try:
         sheets = [(sheet, SHEETS / sheet, fixture) for sheet, fixture in FIXTURES.items()]
-        ran = run_sheets(sheets, scratch)
+        ran = run_sheets(sheets, scratch, selected_entries(request.session.items))
         yield {outcome.entry.where: outcome for found in ran.values() for outcome in found}
     finally:
         remove(scratch)
+
+
+def selected_entries(items: list[pytest.Item]) -> set[str]:
+    """The entries this run asks for: `-k pytest:116` runs that one alone."""
+    params = [getattr(getattr(item, "callspec", None), "params", {}) for item in items]
+    return {found["entry"].where for found in params if "entry" in found}
 
 
 @pytest.mark.parametrize("entry", RUNNABLE, ids=[entry.where for entry in RUNNABLE])

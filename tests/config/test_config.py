@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
+from dotdbg.aliases.shadows import defined_names, shadow_warnings
 from dotdbg.config import bindable, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
-from dotdbg.shadows import defined_names, shadow_warnings
 
 
 def load(home: Path, text: str) -> Config:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import blocks
 from dotdbg.config import load_config
-from dotdbg.install import install
+from dotdbg.home import blocks
+from dotdbg.home.install import install
 from dotdbg.paths import Paths
 from tests.e2e.conftest import TmuxShell
 from tests.homeshell import run_in_home

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dotdbg.config import load_config
-from dotdbg.install import install
+from dotdbg.home.install import install
 from dotdbg.paths import Paths
 from tests.e2e.conftest import TmuxShell
 from tests.homeshell import run_in_home

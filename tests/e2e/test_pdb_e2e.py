@@ -12,7 +12,7 @@ import pexpect
 import pytest
 
 from dotdbg.config import load_config
-from dotdbg.install import install
+from dotdbg.home.install import install
 from dotdbg.paths import Paths
 
 pytestmark = pytest.mark.e2e

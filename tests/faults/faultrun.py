@@ -18,10 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dotdbg.backup import backup_dirs, is_complete, read_backup, verified_copy
 from dotdbg.config import load_config
-from dotdbg.edit import add
-from dotdbg.install import install
+from dotdbg.home.backup import backup_dirs, is_complete, read_backup, verified_copy
+from dotdbg.home.edit import add
+from dotdbg.home.install import install
 from dotdbg.paths import Paths
 
 STRACE = shutil.which("strace")

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg import blocks
+from dotdbg.home import blocks
+from dotdbg.home.writer import session
 from dotdbg.paths import Paths
-from dotdbg.writer import session
 from tests.faults.faultrun import (
     FAULTS,
     OPERATIONS,

@@ -182,3 +182,46 @@ def test_sigterm_reaches_the_command_in_its_namespace(start: type[Running]) -> N
     filler.process.send_signal(signal.SIGTERM)
     assert filler.finish(timeout=30) == 143
     assert not sleeper.is_running()
+
+
+def test_a_working_directory_and_a_venv_under_tmp_are_said_to_be_hidden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tmpfs covers /tmp: a checkout or a venv there vanishes for the command (issue 28.1)."""
+    monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / ".venv"))
+    argv = [script("disk-fill"), "--tmpfs", "8M", "--", "sh", "-c", "ls -a /tmp; exit 3"]
+    done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    warnings = [line for line in done.stderr.splitlines() if "warning:" in line]
+    assert warnings == [
+        f"disk-fill: warning: the tmpfs on /tmp hides the working directory, {tmp_path}: the "
+        "command finds nothing there (start it from outside /tmp, with its venv outside /tmp)",
+        f"disk-fill: warning: the tmpfs on /tmp hides the active virtualenv, {tmp_path}/.venv: "
+        "the command finds nothing there (start it from outside /tmp, with its venv outside /tmp)",
+    ]
+    if done.returncode == 2 and "CLONE_NEWUSER" in done.stderr:
+        pytest.skip(f"this kernel refuses user namespaces: {done.stderr}")
+    assert done.returncode == 3, done.stderr
+    assert done.stdout.split() == [".", ".."]  # what the warning says: /tmp is empty for it
+
+
+def test_nothing_is_said_when_nothing_is_under_tmp(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    done = subprocess.run(
+        [script("disk-fill"), "--tmpfs", "8M", "--", "true"],
+        cwd="/",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "warning" not in done.stderr
+
+
+def test_hidden_places_follow_the_plan() -> None:
+    plan = private_tmp.plan_private_tmp(MiB, "/scratch/me", privileged=True)
+    places = [("a", "/tmp/x"), ("b", "/scratch/me/job"), ("c", "/scratchy"), ("d", "")]
+    assert private_tmp.hidden_places(plan, places) == [
+        ("a", "/tmp/x", "/tmp"),
+        ("b", "/scratch/me/job", "/scratch/me"),
+    ]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from dotdbg.gdb import tracee
-from dotdbg.stackrecord import Frame, StackRecord, from_json
+from dotdbg.stacks.record import Frame, StackRecord, from_json
 from tests.infra.spawner import BIN
 
 DOTDBG = str(BIN / "dotdbg")

@@ -24,7 +24,7 @@ from gdb_procs import (
 )
 
 from dotdbg.gdb import render, run
-from dotdbg.stackrecord import StackRecord, Thread
+from dotdbg.stacks.record import StackRecord, Thread
 
 pytestmark = pytest.mark.e2e
 
@@ -163,9 +163,9 @@ def test_a_core_and_its_live_process_merge_into_one_class(real_gdb: None, tmp_pa
     and so must the core's (it said ``_start (python)`` against ``_start (python3.11)``)."""
     from dataclasses import replace
 
-    from dotdbg.stackrecord import Frame
     from dotdbg.stacks.framekey import key
     from dotdbg.stacks.merge import merge
+    from dotdbg.stacks.record import Frame
 
     script = tmp_path / "blocked.py"
     script.write_text(BLOCKED)

@@ -25,6 +25,7 @@ from gdb_procs import (
     c,
     dotdbg,
     gdb_wrapper,
+    py,
     record_of,
     start,
     stop,
@@ -227,3 +228,18 @@ def test_a_process_stopped_on_purpose_stays_stopped(real_gdb: None) -> None:
         assert tracee.thread_states(proc.pid) == {proc.pid: "T"}  # someone's Ctrl-Z, kept
     finally:
         stop(proc)
+
+
+def test_without_pystack_gdb_reads_the_stack(blocked: int, tmp_path: Path) -> None:
+    """pystack is not installed where it has no wheel (issue 25.1): `dotdbg gdb` falls back
+    to gdb and still shows the Python and native frames."""
+    absent = tmp_path / "pystack"
+    absent.mkdir()
+    (absent / "__init__.py").write_text("raise ImportError(\"No module named 'pystack'\")\n")
+    done = dotdbg("--json", str(blocked), env={"PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    record = record_of(done)
+    assert record.source == "gdb"
+    main = max(record.threads, key=lambda thread: len(thread.frames))
+    assert_in_order(main.frames, c("time_sleep"), py("compare"), c("qsort", "msort"))
+    assert_running(blocked)

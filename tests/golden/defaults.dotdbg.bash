@@ -16,11 +16,29 @@ HISTCONTROL='ignoredups:ignorespace'
 HISTSIZE=100000
 HISTFILESIZE=200000
 shopt -s histappend
-# Append each command to $HISTFILE as it runs, so parallel shells lose nothing.
-case ";${PROMPT_COMMAND-};" in
-    *";history -a;"*) ;;
-    *) PROMPT_COMMAND="history -a${PROMPT_COMMAND:+;$PROMPT_COMMAND}" ;;
-esac
+# Append each command to $HISTFILE as it runs, so parallel shells lose nothing. The command's
+# status is returned and "$_" goes in as the last word: whatever PROMPT_COMMAND runs after this
+# (starship, liquidprompt, a PS1 showing $?) still sees the command's $? and $_.
+__dotdbg_history_append() {
+    local status=$?
+    # bash-preexec (atuin, bash-it) takes ignorespace out of HISTCONTROL: a command typed with a
+    # leading space is taken out of the history here before it is written.
+    if [[ :$HISTCONTROL: != *:ignorespace:* && :$HISTCONTROL: != *:ignoreboth:* ]]; then
+        local last spaced='^ *([0-9]+)[* ]  '
+        last=$(HISTTIMEFORMAT='' builtin history 1)
+        [[ $last =~ $spaced ]] && builtin history -d "${BASH_REMATCH[1]}"
+    fi
+    builtin history -a
+    return "$status"
+}
+# shellcheck disable=SC2016 # "$_" is expanded when PROMPT_COMMAND runs, not here
+if ((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && [[ ${PROMPT_COMMAND@a} == *a* ]]; then
+    [[ ${PROMPT_COMMAND[*]} == *__dotdbg_history_append* ]] ||
+        PROMPT_COMMAND=('__dotdbg_history_append "$_"' "${PROMPT_COMMAND[@]}")
+elif [[ ${PROMPT_COMMAND-} != *__dotdbg_history_append* ]]; then
+    # shellcheck disable=SC2128,SC2178 # the string form: bash before 5.1, or not an array
+    PROMPT_COMMAND='__dotdbg_history_append "$_"'${PROMPT_COMMAND:+$'\n'$PROMPT_COMMAND}
+fi
 
 # -- aliases (`dotdbg aliases` lists them) -------------------------------------------------------
 # pyt: pytest with a short summary of every test outcome [pytest]
@@ -149,19 +167,29 @@ git-replace() {
     git diff --shortstat
 }
 
-# -- TAB completion for dotdbg (runs dotdbg only when TAB is pressed) -------------------------
+# -- TAB completion for dotdbg and its helpers (runs dotdbg only when TAB is pressed) --------
+# `dotdbg --complete WORDS` answers from dotdbg's command registry: the candidates, or what to
+# complete here (::dir, ::file, ::none, or cheat's and the aliases' own lists).
 _dotdbg_complete() {
     local cur=${COMP_WORDS[COMP_CWORD]}
-    if (( COMP_CWORD == 1 )); then
-        __dotdbg_complete_words "$cur" 'alias' 'aliases' 'cheat' 'diff' 'disk-fill' 'doctor' 'expand' 'fn' 'gdb' 'gpu-fill' 'init' 'install' 'mem-fill' 'memlimit' 'pack' 'push' 'pyspy' 'render' 'restore' 'ssh' 'stacks' 'status' 'suggest' 'uninstall' 'watch-python'
-    elif [[ ${COMP_WORDS[1]} == cheat ]]; then
-        __dotdbg_cheat_complete
-    elif [[ ${COMP_WORDS[1]} == aliases ]]; then
-        __dotdbg_complete_words "$cur" 'pyt' 'pytc' 'pytf' 'wn' 'wnm' 'gs' 'gd' 'gds' 'ga' 'gc' 'gp' 'gpl' 'gl' 'gco' 'gb' 'l' 'lt' 'la' 'df' 'wrap' 'git-replace'
-    fi
+    local -a found
+    mapfile -t found < <(command dotdbg --complete "${COMP_WORDS[@]:0:COMP_CWORD+1}" 2>/dev/null)
+    COMPREPLY=()
+    case ${found[0]-} in
+        ::dir | ::file)
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen "-${found[0]:2:1}" -- "$cur")
+            ;;
+        ::none) compopt +o default 2>/dev/null ;;
+        ::cheat) __dotdbg_cheat_complete ;;
+        ::aliases)
+            __dotdbg_complete_words "$cur" 'pyt' 'pytc' 'pytf' 'wn' 'wnm' 'gs' 'gd' 'gds' 'ga' 'gc' 'gp' 'gpl' 'gl' 'gco' 'gb' 'l' 'lt' 'la' 'df' 'wrap' 'git-replace'
+            ;;
+        *) __dotdbg_complete_words "$cur" "${found[@]}" ;;
+    esac
     return 0
 }
-complete -F _dotdbg_complete dotdbg
+complete -o default -F _dotdbg_complete dotdbg watch-python memlimit mem-fill disk-fill gpu-fill
 
 # -- dotdbg cheat: a picker that puts a cheatsheet command on the prompt line (never runs it)
 # Picker: fzf when installed, else dotdbg's numbered list; DOTDBG_CHEAT_PICKER=list forces it.
@@ -232,7 +260,7 @@ __dotdbg_cheat_complete() {
     [[ ${COMP_WORDS[0]} == dotdbg ]] && index=2 # `dotdbg cheat ...` rather than the alias
     for (( ; index < COMP_CWORD; index++)); do
         case ${COMP_WORDS[index]} in
-            -t | --tag | -s | --search | --color | -e | --edit | --new | --add | --comment)
+            -t | --tag | -s | --search | --color | -e | --edit | --new | --add | --comment | --above)
                 ((index++))
                 ;;
             -*) ;;
@@ -242,11 +270,10 @@ __dotdbg_cheat_complete() {
     COMPREPLY=()
     case $previous in
         --color) __dotdbg_complete_words "$word" auto always never ;;
-        -t | --tag | -s | --search | --new | --comment) ;;
+        -t | --tag | -s | --search | --new | --comment | --above) ;;
         *)
             if [[ $word == -* ]]; then
-                __dotdbg_complete_words "$word" --regex --tag --commands --list --search --copy \
-                    --json --color --edit --new --add --comment --lint --names --help
+                __dotdbg_complete_words "$word" --regex --tag --commands --list --search --copy --json --color --edit --new --add --comment --lint --names --pick --menu --above --help
             elif [[ $previous == -e || $previous == --edit || $previous == --add ]] ||
                 ((!seen_word)); then
                 local -a names

@@ -183,12 +183,39 @@ function git-replace --description 'replace a literal string in every file git t
 end
 
 
-# -- TAB completion for dotdbg (runs dotdbg only when TAB is pressed) -------------------------
-complete -c dotdbg -f
-complete -c dotdbg -n __fish_use_subcommand -a 'alias aliases cheat diff disk-fill doctor expand fn gdb gpu-fill init install mem-fill memlimit pack push pyspy render restore ssh stacks status suggest uninstall watch-python'
-complete -c dotdbg -n '__fish_seen_subcommand_from cheat' -a '(command dotdbg cheat --names 2>/dev/null)'
-complete -c dotdbg -n '__fish_seen_subcommand_from cheat' -l regex -l tag -l commands -l list -l search -l copy -l json -l color -l edit -l new -l add -l comment -l lint -l names -l help
-complete -c dotdbg -n '__fish_seen_subcommand_from aliases' -a 'pyt pytc pytf wn wnm gs gd gds ga gc gp gpl gl gco gb l lt la df wrap git-replace'
+# -- TAB completion for dotdbg and its helpers (runs dotdbg only when TAB is pressed) --------
+# `dotdbg --complete WORDS` answers from dotdbg's command registry: the candidates, or what to
+# complete here (::dir, ::file, ::none, or cheat's and the aliases' own lists).
+function __dotdbg_complete --description 'dotdbg: TAB completion'
+    set -l words (commandline -opc)
+    set -l current (commandline -ct)
+    set -l found (command dotdbg --complete $words $current 2>/dev/null)
+    switch "$found[1]"
+        case ::dir
+            __fish_complete_directories $current
+        case ::file
+            __fish_complete_path $current
+        case ::none
+        case ::cheat
+            if test "$words[-1]" = --color
+                printf '%s\n' auto always never
+            else if string match -q -- '-*' $current
+                printf '%s\n' --regex --tag --commands --list --search --copy --json --color --edit --new --add --comment --lint --names --pick --menu --above --help
+            else
+                command dotdbg cheat --names 2>/dev/null
+            end
+        case ::aliases
+            printf '%s\n' 'pyt' 'pytc' 'pytf' 'wn' 'wnm' 'gs' 'gd' 'gds' 'ga' 'gc' 'gp' 'gpl' 'gl' 'gco' 'gb' 'l' 'lt' 'la' 'df' 'wrap' 'git-replace'
+        case '*'
+            printf '%s\n' $found
+    end
+end
+complete -c dotdbg -f -a '(__dotdbg_complete)'
+complete -c watch-python -f -a '(__dotdbg_complete)'
+complete -c memlimit -f -a '(__dotdbg_complete)'
+complete -c mem-fill -f -a '(__dotdbg_complete)'
+complete -c disk-fill -f -a '(__dotdbg_complete)'
+complete -c gpu-fill -f -a '(__dotdbg_complete)'
 
 # -- dotdbg cheat: a picker that puts a cheatsheet command on the command line (never runs it)
 # Picker: fzf when installed, else dotdbg's numbered list; DOTDBG_CHEAT_PICKER=list forces it.

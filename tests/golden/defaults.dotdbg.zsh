@@ -171,28 +171,36 @@ function git-replace {
 }
 
 
-# -- TAB completion for dotdbg (runs dotdbg only when TAB is pressed) -------------------------
+# -- TAB completion for dotdbg and its helpers (runs dotdbg only when TAB is pressed) --------
+# `dotdbg --complete WORDS` answers from dotdbg's command registry: the candidates, or what to
+# complete here (::dir, ::file, ::none, or cheat's and the aliases' own lists).
 _dotdbg() {
-    if (( CURRENT == 2 )); then
-        compadd -- 'alias' 'aliases' 'cheat' 'diff' 'disk-fill' 'doctor' 'expand' 'fn' 'gdb' 'gpu-fill' 'init' 'install' 'mem-fill' 'memlimit' 'pack' 'push' 'pyspy' 'render' 'restore' 'ssh' 'stacks' 'status' 'suggest' 'uninstall' 'watch-python'
-    elif [[ ${words[2]} == cheat ]]; then
-        if [[ ${words[CURRENT]} == -* ]]; then
-            compadd -- --regex --tag --commands --list --search --copy --json --color --edit \
-                --new --add --comment --lint --names --help
-        else
-            compadd -- ${(f)"$(command dotdbg cheat --names 2>/dev/null)"}
-        fi
-    elif [[ ${words[2]} == aliases ]]; then
-        compadd -- 'pyt' 'pytc' 'pytf' 'wn' 'wnm' 'gs' 'gd' 'gds' 'ga' 'gc' 'gp' 'gpl' 'gl' 'gco' 'gb' 'l' 'lt' 'la' 'df' 'wrap' 'git-replace'
-    fi
+    local -a found
+    found=(${(f)"$(command dotdbg --complete "${(@)words[1,CURRENT]}" 2>/dev/null)"})
+    case ${found[1]-} in
+        ::dir) _files -/ ;;
+        ::file) _files ;;
+        ::none) ;;
+        ::cheat)
+            if [[ ${words[CURRENT-1]} == --color ]]; then
+                compadd -- auto always never
+            elif [[ ${words[CURRENT]} == -* ]]; then
+                compadd -- --regex --tag --commands --list --search --copy --json --color --edit --new --add --comment --lint --names --pick --menu --above --help
+            else
+                compadd -- ${(f)"$(command dotdbg cheat --names 2>/dev/null)"}
+            fi
+            ;;
+        ::aliases) compadd -- 'pyt' 'pytc' 'pytf' 'wn' 'wnm' 'gs' 'gd' 'gds' 'ga' 'gc' 'gp' 'gpl' 'gl' 'gco' 'gb' 'l' 'lt' 'la' 'df' 'wrap' 'git-replace' ;;
+        *) compadd -- $found ;;
+    esac
 }
 # compdef comes with compinit: now if it ran (oh-my-zsh, most setups), else once it has run.
 if (( $+functions[compdef] )); then
-    compdef _dotdbg dotdbg
+    compdef _dotdbg dotdbg watch-python memlimit mem-fill disk-fill gpu-fill
 else
     __dotdbg_compdef() {
         (( $+functions[compdef] )) || return 0
-        compdef _dotdbg dotdbg
+        compdef _dotdbg dotdbg watch-python memlimit mem-fill disk-fill gpu-fill
         precmd_functions=(${precmd_functions:#__dotdbg_compdef})
     }
     precmd_functions+=(__dotdbg_compdef)

@@ -184,8 +184,11 @@ class SshServer:
         keys.chmod(0o644)
 
     def add_user(self, name: str, shell: str = "/bin/bash") -> TestUser:
-        """A user with a home of its own, deleted when the server stops."""
+        """A user with a home of its own, deleted when the server stops. The name gets this
+        process's tag: two copies of the suite running at once must not delete each other's users.
+        """
         assert self.shared is not None, "the server is not started"
+        name = f"{name}x{_RUN_TAG}"
         home = self.shared / "homes" / name
         home.parent.mkdir(mode=0o711, exist_ok=True)
         subprocess.run([str(USERDEL), "--force", "--remove", name], capture_output=True)
@@ -200,6 +203,12 @@ class SshServer:
         self.users.append(user)
         self.authorize(name)
         return user
+
+
+# base 36 of the pid: short enough for useradd's 32 characters, distinct per process alive
+_RUN_TAG = "".join(
+    "0123456789abcdefghijklmnopqrstuvwxyz"[os.getpid() // 36**place % 36] for place in range(4)
+)
 
 
 def _remove_runtime_dir(name: str) -> None:

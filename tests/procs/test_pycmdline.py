@@ -127,3 +127,20 @@ def test_env_from_environ_prefers_virtualenv() -> None:
 def test_env_prefix_of() -> None:
     assert pycmdline.env_prefix_of("/opt/conda/envs/x/bin/python") == "/opt/conda/envs/x"
     assert pycmdline.env_prefix_of("python") is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "inspector"),
+    [
+        (("/v/bin/python3", "/v/bin/dotdbg", "pyspy", "--json", "--in-job", "7"), True),
+        (("/v/bin/python3", "/v/bin/dotdbg", "--home", "/h", "stacks", "-w", "n1"), True),
+        (("python3", "-m", "dotdbg", "gdb", "42"), True),
+        (("/v/bin/python3", "/v/bin/watch-python", "--json"), True),
+        (("/v/bin/python3", "/v/bin/dotdbg", "mem-fill", "1G"), False),  # the load itself
+        (("python3", "train.py", "stacks"), False),
+        (("python3", "-m", "dotdbgx", "stacks"), False),
+        (("python3",), False),
+    ],
+)
+def test_dotdbgs_own_inspecting_commands(argv: tuple[str, ...], inspector: bool) -> None:
+    assert pycmdline.is_dotdbg_inspector(argv) is inspector

@@ -123,7 +123,7 @@ def test_push_status_uninstall_round_trip(
 def test_a_connection_killed_mid_push_leaves_every_file_old_or_new(
     ssh_server: SshServer, users: list[RemoteUser], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dotdbg import install as installer
+    from dotdbg.home import install as installer
 
     user = users[0]
     old = seed(user)
@@ -231,9 +231,9 @@ def refuse(*args: object) -> list[str]:
 def test_push_renders_and_checks_once_for_every_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dotdbg import bashcheck
-    from dotdbg import install as installer
-    from dotdbg.install import checked_render, install
+    from dotdbg.home import install as installer
+    from dotdbg.home.install import checked_render, install
+    from dotdbg.shells import bashcheck
 
     config = load_config(Paths.from_env(tmp_path / "local"))
     once = checked_render(Paths.from_env(Path(pushing.ANY_HOME)), config)

@@ -9,9 +9,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from dotdbg.config import load_config
-from dotdbg.install import checked_render
+from dotdbg.home.install import checked_render
 from dotdbg.paths import Paths
-from dotdbg.zshfish import fishquote
+from dotdbg.shells.zshfish import fishquote
 from tests.test_render import alias_values, toml_basic_string
 
 SETTINGS = settings(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.install import install
+from dotdbg.home.install import install
 from dotdbg.paths import Paths
 from tests.shells.tmuxshell import TmuxShell
 
@@ -98,6 +98,20 @@ def test_tab_completes_dotdbg_commands(shell: TmuxShell) -> None:
     shell.type("dotdbg uninst")
     shell.keys("Tab")
     shell.wait_for(lambda _: "dotdbg uninstall " in shell.line() + " ", "the completed word")
+    shell.keys("C-e", "C-u")
+
+
+def test_tab_completes_options_and_directories_from_the_registry(shell: TmuxShell) -> None:
+    """`dotdbg --complete` answers from the registry: an option, a directory after --home."""
+    if shell.name == "zsh":  # a second compinit would forget dotdbg's compdef
+        shell.run("(( $+functions[compdef] )) || { autoload -Uz compinit && compinit -u }")
+    shell.keys("C-e", "C-u")
+    shell.type("dotdbg install --ho")
+    shell.keys("Tab")
+    shell.wait_for(lambda _: "dotdbg install --home " in shell.line() + " ", "the option")
+    shell.type("d")
+    shell.keys("Tab")
+    shell.wait_for(lambda _: "--home d/" in shell.line(), "the directory")
     shell.keys("C-e", "C-u")
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from dotdbg.errors import DotdbgError
-from dotdbg.install import install, uninstall
+from dotdbg.home.install import install, uninstall
+from dotdbg.home.state import read_manifest
 from dotdbg.paths import Paths
-from dotdbg.state import read_manifest
 
 # What oh-my-zsh's installer leaves in ~/.zshrc, in outline: its variables, the plugin list,
 # the line that loads it, the user's lines after it.
@@ -214,7 +214,7 @@ def test_start_up_spawns_no_process(tmp_path: Path, shell: str) -> None:
 def test_doctor_says_which_shells_are_set_up_and_whether_shell_is_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dotdbg.doctor import check_shells
+    from dotdbg.home.doctor import check_shells
 
     paths = Paths.from_env(tmp_path)
     assert not check_shells(paths).ok
@@ -242,7 +242,7 @@ def test_doctor_says_which_shells_are_set_up_and_whether_shell_is_one(
 def test_an_edit_says_how_the_running_shell_sees_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, login: str, added: str, removed: str
 ) -> None:
-    from dotdbg.edit import reload_line
+    from dotdbg.home.edit import reload_line
 
     paths = Paths.from_env(tmp_path)
     install(paths, shells=("bash", "zsh", "fish"))

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stacks_support import run_dotdbg
+from stacks_support import DOTDBG, run_dotdbg
 
 from tests.infra.jobs import RANKS_PROGRAM
 
@@ -155,3 +155,30 @@ def test_a_deep_stack_within_the_limit_merges_in_json(tmp_path: Path) -> None:
     finally:
         sys.setrecursionlimit(limit)
     assert len(report["classes"][0]["threads"][0]) == 5_000
+
+
+def stderr_on_a_terminal(argv: list[str]) -> tuple[int, str]:
+    """Run with stderr on a pseudo-terminal, as at a prompt; the exit code and what it said."""
+    leader, follower = os.openpty()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    said = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # EIO: the last writer has gone
+            break
+        if not chunk:
+            break
+        said += chunk
+    os.close(leader)
+    return proc.wait(60), said.decode(errors="replace")
+
+
+def test_a_wait_of_seconds_says_what_it_is_for(launcher: subprocess.Popen[str]) -> None:
+    """Three samples 0.8 s apart are 1.6 s of waiting: a terminal is told, a pipe is not."""
+    args = ("stacks", "--tree", str(launcher.pid), "--samples", "3", "--interval", "0.8")
+    code, said = stderr_on_a_terminal([DOTDBG, *args])
+    assert code == 0
+    assert said.strip() == "dotdbg: 3 samples of 6 processes, 0.8s apart (1.6s)…"
+    assert run_dotdbg(*args, env=dict(os.environ)).stderr == ""

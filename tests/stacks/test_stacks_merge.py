@@ -12,10 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dotdbg.stackrecord import Frame, RecordError, StackRecord, Thread, from_json, read, write
 from dotdbg.stacks import formats, ranksets, render
 from dotdbg.stacks.merge import merge, merge_samples
 from dotdbg.stacks.pyspyjson import threads_from_dump
+from dotdbg.stacks.record import (
+    Frame,
+    RecordError,
+    StackRecord,
+    Thread,
+    from_json,
+    read,
+    write,
+)
 
 DATA = Path(__file__).parent / "data"
 

@@ -115,7 +115,7 @@ def with_fault(env: dict[str, str], fault: str) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("fault", "expected"),
     [
-        ("hang", ["node3: no answer within 2s (0 lines sent)"]),
+        ("hang", ["node3: no answer within 6s (0 lines sent)"]),
         (
             "kill+no-py-spy",
             [
@@ -129,7 +129,8 @@ def test_a_failing_node_is_named_and_the_rest_still_merged(
     rank_job: RankJob, env: dict[str, str], tmp_path: Path, fault: str, expected: list[str]
 ) -> None:
     remote = fault_dotdbg(tmp_path)
-    args = ("--job", str(rank_job.job), "--remote-dotdbg", str(remote), "--timeout", "1")
+    # 3 s: at load 20 the nodes that answer took more than 2 s to start dotdbg and dump
+    args = ("--job", str(rank_job.job), "--remote-dotdbg", str(remote), "--timeout", "3")
     done = run_dotdbg("stacks", *args, rank_job.token, env=with_fault(env, fault))
     assert done.returncode == 1
     problems = [line for line in done.stdout.splitlines() if line.startswith("no answer: ")]
@@ -260,3 +261,98 @@ def test_gdb_and_py_spy_records_of_one_node_name_it_alike(
     assert report["hosts"] == [node]
     ranks = sorted(p["rank"] for c in report["classes"] for p in c["processes"])
     assert ranks == sorted(r for r, n in rank_job.nodes.items() if n == node)
+
+
+def test_a_stopped_node_is_named_with_its_missing_ranks_within_the_timeout(
+    slurm_cluster: SlurmCluster, rank_job: RankJob, env: dict[str, str]
+) -> None:
+    """node3's slurmd stopped (SIGSTOP), as a hung node is: the step cannot start there. The
+    ranks srun placed on it are named from the job's world size, and the wait ends with the
+    budget (2 x --timeout) plus srun's second of grace, not 10 s later (it took 16 s)."""
+    slurmd = next(proc for proc in slurm_cluster.daemons if "node3" in proc.args)
+    os.kill(slurmd.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        done = run_dotdbg(
+            "stacks", "--job", str(rank_job.job), "--timeout", "3", rank_job.token, env=env
+        )
+        took = time.monotonic() - started
+    finally:
+        os.kill(slurmd.pid, signal.SIGCONT)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1
+    assert "no answer: node3: no answer within 6s (0 lines sent)" in lines
+    on_node3 = sorted(rank for rank, node in rank_job.nodes.items() if node == "node3")
+    assert on_node3 == [4, 5]
+    assert lines[-1] == "ranks 4-5 not seen: node3 did not answer"
+    assert took < 14, took  # 6 s of budget, 1 s of grace, dotdbg's start (a loaded machine)
+
+
+def test_a_concurrent_stacks_helper_is_not_a_row_of_watch_python(
+    rank_job: RankJob, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A ``stacks --job`` running at the same time has its dotdbg on every node, in the job and
+    matching the PATTERN (its command line holds it): watch-python --job lists the ranks only."""
+    remote = fault_dotdbg(tmp_path)
+    argv = [DOTDBG, "stacks", "--job", str(rank_job.job), "--remote-dotdbg", str(remote)]
+    helper = subprocess.Popen(
+        [*argv, "--timeout", "60", rank_job.token],
+        env=with_fault(env, "slow-py-spy"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:  # node3's dotdbg is running, its py-spy asleep
+        wait_for(lambda: len(step_processes(rank_job.job)) >= 2, 30, "the helpers to start")
+        args = ("watch-python", "--job", str(rank_job.job), "--json", "-p", rank_job.token)
+        done = run_dotdbg(*args, env=env)
+    finally:
+        helper.send_signal(signal.SIGINT)
+        helper.wait(30)
+    snapshot = json.loads(done.stdout)
+    pids = sorted(p["pid"] for node in snapshot["nodes"].values() for p in node["processes"])
+    assert pids == sorted(rank_job.pids.values())
+
+
+SPUN_THEN_IDLE = (
+    "import subprocess, sys, time\n"
+    "end = time.monotonic() + 1.5\n"
+    "while time.monotonic() < end:\n"
+    "    pass\n"
+    "sleep = [sys.executable, '-c', 'import time; time.sleep(600)', sys.argv[1]]\n"
+    "child = subprocess.Popen(sleep)\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(600)\n"
+)
+
+
+def test_watch_python_over_the_job_keeps_tree_pss_sort_and_cpu_over_the_interval(
+    slurm_cluster: SlurmCluster, rank_job: RankJob, env: dict[str, str]
+) -> None:
+    """A step of the job: a process that spun 1.5 s and went idle, with a child. Its %CPU is
+    over the interval watched (about 0), not over its life; --tree puts the child under it,
+    --pss adds the columns, --sort pid orders them."""
+    token = f"{rank_job.token}spun"
+    step = subprocess.Popen(
+        ["srun", f"--jobid={rank_job.job}", "--overlap", "-w", "node2", "-N1", "-n1",
+         sys.executable, "-c", SPUN_THEN_IDLE, token],
+        env=env, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert step.stdout is not None and step.stdout.readline() == "ready\n"
+        args = ("--job", str(rank_job.job), "--once", "--tree", "--pss", "--sort", "pid")
+        done = run_dotdbg("watch-python", *args, "--interval", "1", "-p", token, env=env)
+    finally:
+        step.terminate()
+        step.wait(30)
+    assert done.returncode == 0, done.stderr
+    header, *rows = done.stdout.splitlines()
+    parent, child, total = [row for row in rows if row.startswith("node2 ")]
+    assert header.split() == [
+        "HOST", "PID", "RSS_GB", "%CPU", "THR", "ELAPSED", "GPU_GB", "RANK", "PSS_GB", "USS_GB",
+        "COMMAND",
+    ]  # fmt: skip
+    assert parent.split()[0] == "node2" and "-c import subprocess, sys, time" in parent
+    assert "└─ -c import time; time.sleep(600)" in child
+    assert int(parent.split()[1]) < int(child.split()[1])
+    assert float(parent.split()[3]) < 5.0  # its life's average is over 20%: 1.5 s of a few
+    assert total.split()[:2] == ["node2", "2"]

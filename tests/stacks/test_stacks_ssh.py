@@ -90,7 +90,8 @@ def test_an_unreachable_host_and_a_missing_dotdbg_are_named(
     ssh_server: SshServer, local_ranks: str
 ) -> None:
     env = {**os.environ, "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options}
-    done = run_dotdbg("stacks", "--nodes", "n1,127.0.0.5", "--timeout", "2", local_ranks, env=env)
+    # 5 s: the refused host fails at once; at load 20 n1 took more than 4 s to answer
+    done = run_dotdbg("stacks", "--nodes", "n1,127.0.0.5", "--timeout", "5", local_ranks, env=env)
     assert done.returncode == 1
     problems = [line for line in done.stdout.splitlines() if line.startswith("no answer: ")]
     refused = "ssh: connect to host 127.0.0.5 port 22: Connection refused"
@@ -153,3 +154,16 @@ def remote_dumpers(pattern: str) -> list[int]:
         for p in os.listdir("/proc")
         if p.isdigit() and " pyspy --json" in cmdline_of(int(p)) and pattern in cmdline_of(int(p))
     ]
+
+
+def test_the_caller_is_not_a_class_where_a_node_is_this_machine(
+    ssh_server: SshServer, local_ranks: str
+) -> None:
+    """n1 is this machine, and the caller's own command line matches the PATTERN (the token
+    without its brackets): it is a dotdbg command, not part of the job."""
+    token = local_ranks.split("[", 1)[0]
+    env = {**os.environ, "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options}
+    done = run_dotdbg("stacks", "--json", "--nodes", "n1", "--timeout", "5", token, env=env)
+    report = json.loads(done.stdout)
+    ranks = [p["rank"] for c in report["classes"] for p in c["processes"]]
+    assert None not in ranks and sorted(ranks) == list(range(6)), report["classes"]

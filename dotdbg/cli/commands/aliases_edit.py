@@ -3,28 +3,34 @@ them, are in ``edits.py``)."""
 
 from __future__ import annotations
 
-from dotdbg.cli.commands.home import HOME, home_paths
+from dotdbg.cli.commands.home import HOME, JSON, home_paths
 from dotdbg.cli.parser import Argument, Command, Option, integer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dotdbg.aliases.suggest import Existing
     from dotdbg.cli.parser import Values
     from dotdbg.config.model import Config
     from dotdbg.paths import Paths
-    from dotdbg.suggest import Existing
 
 
 def suggest(values: Values) -> int:
     import os
     from pathlib import Path
 
-    from dotdbg import edit
+    from dotdbg.aliases.history import history_path, read_history
+    from dotdbg.aliases.suggest import format_suggestions, pick
+    from dotdbg.aliases.suggest import suggest as propose
     from dotdbg.cli.commands.edits import report
     from dotdbg.config import load_config
-    from dotdbg.history import history_path, read_history
-    from dotdbg.suggest import format_suggestions, pick
-    from dotdbg.suggest import suggest as propose
+    from dotdbg.home import edit
 
+    if values["json"] and values["apply"] is not None:
+        from dotdbg.errors import UsageError
+
+        raise UsageError(
+            "--json and --apply cannot be used together", help_command="dotdbg suggest"
+        )
     paths = home_paths(values)
     config = load_config(paths)
     # --home is hermetic: it ignores $HISTFILE as it ignores the XDG variables.
@@ -35,6 +41,11 @@ def suggest(values: Values) -> int:
     entries = read_history(path)
     existing = existing_names(config, defined_elsewhere(paths, config))
     found = propose([entry.command for entry in entries], existing, top=values["top"])
+    if values["json"]:
+        from dotdbg.cli import jsonout
+
+        jsonout.emit(jsonout.suggestions(found, path, len(entries)))
+        return 0
     if values["apply"] is None:
         print(format_suggestions(found, paths.display(path), len(entries)), end="")
         return 0
@@ -53,7 +64,7 @@ def shell_aliases(config: Config) -> dict[str, str]:
 def existing_names(config: Config, elsewhere: frozenset[str] = frozenset()) -> Existing:
     import shutil
 
-    from dotdbg.suggest import Existing, learned_stems
+    from dotdbg.aliases.suggest import Existing, learned_stems
 
     bodies = {function.name: function.body for function in config.functions}
     return Existing(
@@ -73,7 +84,7 @@ def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
     shell's start-up files, and the entries of packs switched off (adding one lands there)."""
     import contextlib
 
-    from dotdbg.suggest import rc_names
+    from dotdbg.aliases.suggest import rc_names
 
     names: set[str] = set()
     for name in RC_FILES:
@@ -90,9 +101,9 @@ def defined_elsewhere(paths: Paths, config: Config) -> frozenset[str]:
 def expand(values: Values) -> int:
     import sys
 
+    from dotdbg.aliases.expand import expand as expand_aliases
     from dotdbg.common.output import note, warn
     from dotdbg.config import load_config
-    from dotdbg.expand import expand as expand_aliases
     from dotdbg.visible import visible
 
     config = load_config(home_paths(values))
@@ -125,6 +136,7 @@ SUGGEST = Command(
         Option(["--top"], "Show at most N proposals.", metavar="N", convert=integer(1), default=10),
         Option(["--apply"], "Add proposal N with `alias add`.", metavar="N", convert=integer(1)),
         HOME,
+        JSON,
     ],
 )
 EXPAND = Command(

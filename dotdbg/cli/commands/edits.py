@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from dotdbg.cli.parser import Values
-    from dotdbg.edit import Outcome, Saved, Section
+    from dotdbg.home.edit import Outcome, Saved, Section
     from dotdbg.paths import Paths
 
 PACK = Option(["--pack"], "Put it in PACK (switchable in [packs]).", metavar="PACK")
@@ -25,8 +25,8 @@ DESC = Option(["--desc"], "One line for `dotdbg aliases`.", metavar="TEXT")
 def report(paths: Paths, outcome: Outcome, name: str) -> int:
     import shutil
 
+    from dotdbg.aliases.shadows import shadow_warnings
     from dotdbg.common.output import note, warn
-    from dotdbg.shadows import shadow_warnings
 
     note(f"{outcome.action} {name} in {paths.display(paths.config_file)}")
     for line in shadow_warnings(outcome.saved.config, shutil.which):
@@ -47,7 +47,7 @@ def report(paths: Paths, outcome: Outcome, name: str) -> int:
 
 def _add(section: Section, value_key: str) -> Callable[[Values], int]:
     def run(values: Values) -> int:
-        from dotdbg import edit
+        from dotdbg.home import edit
 
         paths, name = home_paths(values), values["name"]
         outcome = edit.add(
@@ -66,7 +66,7 @@ def _add(section: Section, value_key: str) -> Callable[[Values], int]:
 
 def _remove(section: Section) -> Callable[[Values], int]:
     def run(values: Values) -> int:
-        from dotdbg import edit
+        from dotdbg.home import edit
 
         paths = home_paths(values)
         return report(paths, edit.remove(paths, section, values["name"]), values["name"])
@@ -76,7 +76,7 @@ def _remove(section: Section) -> Callable[[Values], int]:
 
 def _switch_on(section: Section) -> Callable[[Values], int]:
     def run(values: Values) -> int:
-        from dotdbg import edit
+        from dotdbg.home import edit
 
         paths = home_paths(values)
         return report(paths, edit.switch_on(paths, section, values["name"]), values["name"])
@@ -86,7 +86,7 @@ def _switch_on(section: Section) -> Callable[[Values], int]:
 
 def _pack(on: bool) -> Callable[[Values], int]:
     def run(values: Values) -> int:
-        from dotdbg import edit
+        from dotdbg.home import edit
 
         paths = home_paths(values)
         return _report_pack(paths, edit.switch_pack(paths, values["pack"], on), values["pack"])

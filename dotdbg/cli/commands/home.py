@@ -1,6 +1,6 @@
 """install, uninstall, status and diff: the commands that check and change the home, on the
 command line (``dotdbg.cli.parser``); status and diff reuse
-the check `install` made of the same text (``dotdbg.checks``)."""
+the check `install` made of the same text (``dotdbg.home.checks``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
     from dotdbg.cli.parser import Values
     from dotdbg.config.model import Config
-    from dotdbg.install import Result
+    from dotdbg.home.install import Result
     from dotdbg.paths import Paths
 
 
@@ -78,11 +78,12 @@ SHELL = Option(
 )
 DRY_RUN = Option(["--dry-run", "-n"], "Show what would change; write nothing.", default=False)
 DIFF = Option(["--diff"], "Show a unified diff of every change.", default=False)
+JSON = Option(["--json"], "Print one JSON record (docs/json.md).", default=False)
 
 
 def install(values: Values) -> int:
-    from dotdbg import install as installer
     from dotdbg.cli import report
+    from dotdbg.home import install as installer
 
     paths, dry_run = home_paths(values), values["dry_run"]
     done = installer.install(paths, dry_run=dry_run, shells=values["shell"])
@@ -96,7 +97,7 @@ def _new_shadows(paths: Paths, config: Config, done: Result) -> list[str]:
     """Shadows this install brings in; those the installed file had were told before."""
     import shutil
 
-    from dotdbg.shadows import defined_names, shadow_warnings
+    from dotdbg.aliases.shadows import defined_names, shadow_warnings
     from dotdbg.shells.bash import BASH
 
     bash = BASH.generated_path(paths)
@@ -105,8 +106,8 @@ def _new_shadows(paths: Paths, config: Config, done: Result) -> list[str]:
 
 
 def uninstall(values: Values) -> int:
-    from dotdbg import install as installer
     from dotdbg.cli import report
+    from dotdbg.home import install as installer
 
     paths = home_paths(values)
     done = installer.uninstall(paths, dry_run=values["dry_run"])
@@ -115,31 +116,47 @@ def uninstall(values: Values) -> int:
 
 
 def status(values: Values) -> int:
-    from dotdbg import install as installer
     from dotdbg.cli import report
-    from dotdbg.plan import NotOurBlock
-    from dotdbg.recover import interrupted
-    from dotdbg.state import is_installed
+    from dotdbg.home import install as installer
+    from dotdbg.home.plan import NotOurBlock
+    from dotdbg.home.recover import interrupted
+    from dotdbg.home.state import is_installed
 
     paths = home_paths(values)
     pending = interrupted(paths)
     if pending:
-        print(pending)
-        return 1
+        return _status_problem(values, paths, [pending])
     try:
         done = installer.install(paths, dry_run=True)
     except NotOurBlock as problem:
-        for line in problem.lines():
-            print(line.removeprefix("dotdbg: error: "))
-        return 1
+        lines = [line.removeprefix("dotdbg: error: ") for line in problem.lines()]
+        return _status_problem(values, paths, lines)
+    if values["json"]:
+        from dotdbg.cli import jsonout
+
+        record = jsonout.status(paths, done, is_installed(paths))
+        jsonout.emit(record)
+        return 0 if record["current"] else 1
     return report.print_status(paths, done, installed=is_installed(paths))
+
+
+def _status_problem(values: Values, paths: Paths, lines: list[str]) -> int:
+    """Exit 1: an interrupted run or a block that is not dotdbg's; what status can say."""
+    if values["json"]:
+        from dotdbg.cli import jsonout
+        from dotdbg.home.state import is_installed
+
+        jsonout.emit(jsonout.status(paths, None, is_installed(paths), lines))
+    else:
+        print("\n".join(lines))
+    return 1
 
 
 def diff(values: Values) -> int:
     import sys
 
-    from dotdbg import install as installer
-    from dotdbg.plan import unified_diff
+    from dotdbg.home import install as installer
+    from dotdbg.home.plan import unified_diff
 
     paths = home_paths(values)
     done = installer.install(paths, dry_run=True)
@@ -164,7 +181,7 @@ STATUS = Command(
     "status",
     "Is dotdbg installed, current with the config, and untouched? Exit 1 if not.",
     status,
-    options=[HOME],
+    options=[HOME, JSON],
 )
 DIFF_COMMAND = Command(
     "diff",

@@ -14,6 +14,7 @@ UNINSTALL = Option(["--uninstall"], "Remove exactly what push installed.", defau
 STATUS = Option(["--status"], "Installed, current or drifted, per host.", default=False)
 DRY_RUN = Option(["--dry-run", "-n"], "Show what would change; write nothing.", default=False)
 DIFF = Option(["--diff"], "Show a unified diff of every change, per host.", default=False)
+JSON = Option(["--json"], "One JSON document instead of the table (docs/remote.md).", default=False)
 
 
 def push(values: Values) -> int:
@@ -33,7 +34,12 @@ def push(values: Values) -> int:
         if values["uninstall"]
         else pushing.INSTALL
     )
+    if values["json"] and values["diff"]:
+        raise UsageError("--json and --diff do not go together", "dotdbg push")
     results = pushing.push(list(dict.fromkeys(hosts)), action, dry_run=values["dry_run"])
+    if values["json"]:
+        print(pushing.as_json(action, results, dry_run=values["dry_run"]), end="")
+        return 0 if all(result.ok for result in results) else 1
     for line in pushing.table(results):
         print(line)
     if values["diff"]:
@@ -47,7 +53,7 @@ COMMAND = Command(
     "push",
     "Install for good on remote hosts over ssh (--status, --uninstall, --dry-run, --diff).",
     push,
-    options=[NODES, UNINSTALL, STATUS, DRY_RUN, DIFF],
+    options=[NODES, UNINSTALL, STATUS, DRY_RUN, DIFF, JSON],
     arguments=[HOSTS],
     description=(
         "The install runs here, against each remote home, over one ssh connection per host\n"

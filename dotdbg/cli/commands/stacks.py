@@ -10,7 +10,7 @@ from dotdbg.cli.parser import Argument, Command, Option, integer, number
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dotdbg.cli.parser import Values
-    from dotdbg.stacks.job import Target
+    from dotdbg.fanout.engine import Engine
     from dotdbg.stacks.run import DumpOptions
 
 PATTERN = Argument("pattern", "Only processes whose command line matches this REGEX.")
@@ -44,6 +44,12 @@ JOB = Option(
     ["--job", "-j"], "Every node of this running SLURM job (srun --overlap).", metavar="JOBID"
 )
 NODES = Option(["--nodes", "-w"], "These hosts over ssh: 'gpu[01-16]'.", metavar="HOSTS")
+EXEC = Option(
+    ["--exec"],
+    "Reach each --nodes host through this command: 'kubectl exec {host} -c trainer --'.",
+    metavar="TEMPLATE",
+    dest="exec_template",
+)
 REMOTE = Option(
     ["--remote-dotdbg"],
     "dotdbg's absolute path on the nodes (default: $DOTDBG_REMOTE, else this one's).",
@@ -55,15 +61,34 @@ IN_JOB = Option(
 )  # what --job asks of each node
 
 
-def target_of(job: str | None, nodes: str | None, remote: str | None) -> Target | None:
+def engine_of(values: Values) -> Engine | None:
+    """The engine the options name: --job (SLURM), --nodes (ssh), --nodes with --exec; None for
+    this machine."""
     from dotdbg.errors import DotdbgError
-    from dotdbg.stacks.job import Target
 
+    job, nodes, template, remote = (
+        values.get(key) for key in ("job", "nodes", "exec_template", "remote")
+    )
     if job is not None and nodes is not None:
         raise DotdbgError("--job and --nodes do not go together", hint="pick one")
-    if job is None and nodes is None:
-        return None
-    return Target(job=job, nodes=nodes, remote=remote)
+    if template is not None and nodes is None:
+        raise DotdbgError(
+            "--exec needs --nodes HOSTS: the names its {host} takes",
+            hint="e.g. --nodes 'trainer-[0-3]' --exec 'kubectl exec {host} -c trainer --'",
+        )
+    if job is not None:
+        from dotdbg.fanout.slurm import SlurmJob
+
+        return SlurmJob(job, remote)
+    if template is not None and nodes is not None:
+        from dotdbg.fanout.generic import ExecTemplate
+
+        return ExecTemplate(template, nodes, remote)
+    if nodes is not None:
+        from dotdbg.fanout.ssh import SshHosts
+
+        return SshHosts(nodes, remote)
+    return None
 
 
 def dump_options(values: Values) -> DumpOptions:
@@ -88,8 +113,7 @@ def stacks(values: Values) -> int:
 
     dot, svg = (None if values[k] is None else Path(values[k]) for k in ("dot", "svg"))
     view = run.View(values["all_threads"], values["full"], values["json"], dot, svg)
-    target = target_of(values["job"], values["nodes"], values["remote"])
-    return run.stacks(dump_options(values), target, view, values["from"])
+    return run.stacks(dump_options(values), engine_of(values), view, values["from"])
 
 
 COMMAND = Command(
@@ -101,6 +125,7 @@ COMMAND = Command(
         TREE,
         JOB,
         NODES,
+        EXEC,
         SAMPLES,
         INTERVAL,
         Option(["--all-threads"], "Show idle threads too (folded by default).", default=False),

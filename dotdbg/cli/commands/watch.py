@@ -14,13 +14,18 @@ def watch_python(values: Values) -> int:
     from dotdbg.procs.pyprocs import compile_pattern
 
     pattern, interval = values["pattern"], values["interval"]
-    target = shared.target_of(values["job"], values["nodes"], values["remote"])
-    if target is not None:
+    engine = shared.engine_of(values)
+    if engine is not None:
         from dotdbg.watch import job
 
         compile_pattern(pattern)  # a bad one is refused here, not on every node
-        every = max(interval, job.MIN_INTERVAL)  # a refresh starts a process on every node
-        return job.run(target, pattern, values["all_users"], every, values["once"], values["json"])
+        once = values["once"] or values["json"]
+        # live, a refresh starts a process on every node: at most one every MIN_INTERVAL
+        window = interval if once else max(interval, job.MIN_INTERVAL)
+        view = job.JobView(
+            pattern, values["all_users"], values["sort"], values["tree"], values["pss"], window
+        )
+        return job.run(engine, view, values["once"], values["json"])
     from dotdbg.watch import watcher
 
     options = watcher.WatchOptions(
@@ -28,24 +33,25 @@ def watch_python(values: Values) -> int:
         values["all_users"],
         values["tree"],
         values["pss"],
-        values["sort"],
+        values["sort"] or "rss",
         interval,
         values["in_job"],
     )
     if values["once"] or values["json"]:
-        watcher.print_once(watcher.take_snapshot(options), values["json"])
+        snapshot = watcher.take_snapshot(options, over=values["over"] or 0.0)
+        watcher.print_once(snapshot, values["json"])
     else:
         watcher.run_live(options)
     return 0
 
 
 def pyspy(values: Values) -> int:
-    target = shared.target_of(values["job"], values["nodes"], values["remote"])
-    if values["json"] or target is not None or values["samples"] > 1 or values["in_job"]:
+    engine = shared.engine_of(values)
+    if values["json"] or engine is not None or values["samples"] > 1 or values["in_job"]:
         from dotdbg.stacks import run
 
         show = run.pyspy_json if values["json"] else run.pyspy_text
-        return show(shared.dump_options(values), target)
+        return show(shared.dump_options(values), engine)
     from dotdbg.procs.pyprocs import compile_pattern
     from dotdbg.pyspy import dump
 
@@ -75,17 +81,24 @@ WATCH_PYTHON = Command(
         ),
         Option(
             ["--sort", "-s"],
-            "Order of the rows: rss (default), cpu, gpu or pid.",
+            "Order of the rows: rss (default; ranks with --job), cpu, gpu or pid.",
             metavar="KEY",
             convert=choice("rss", "cpu", "gpu", "pid"),
-            default="rss",
         ),
         Option(["--once"], "Print one snapshot and exit.", default=False),
         Option(["--json"], "Print one snapshot as JSON and exit.", default=False),
         shared.JOB,
         shared.NODES,
+        shared.EXEC,
         shared.REMOTE,
         shared.IN_JOB,
+        Option(
+            ["--over"],
+            "With --json: %CPU over this many seconds, not over each process's life.",
+            metavar="SECONDS",
+            convert=number(minimum=0),
+            hidden=True,
+        ),  # what watch-python --job asks of each node
     ),
 )
 
@@ -104,6 +117,7 @@ PYSPY = Command(
         shared.INTERVAL,
         shared.JOB,
         shared.NODES,
+        shared.EXEC,
         shared.REMOTE,
         shared.IN_JOB,
     ),

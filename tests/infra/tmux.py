@@ -1,0 +1,135 @@
+"""The tests' one terminal: a tmux server of the test's own whose one pane runs a program (a real
+interactive bash, zsh or fish, or what starts one), with keys to type and the screen to read."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import pytest
+
+# What a test waits for on the screen; generous: the suite runs at load 15 on 2 cores, where a
+# shell's start takes about 100 times its quiet 20 ms.
+WAIT = 30.0
+
+# Typed once the shell is up: a prompt that is easy to find.
+PLAIN_PROMPT = {
+    "bash": "PS1='$ '",
+    "zsh": "PS1='$ '; RPROMPT=",
+    "fish": "function fish_prompt; echo -n '$ '; end; function fish_right_prompt; end",
+}
+
+
+def shell_env(home: Path, shell: str = "bash", **extra: str) -> dict[str, str]:
+    """A user's environment, bare: HOME, a terminal, dotdbg's folder and the system on PATH."""
+    return {
+        "HOME": str(home),
+        "TERM": "xterm-256color",
+        "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "SHELL": f"/bin/{shell}" if shell == "bash" else f"/usr/bin/{shell}",
+        **extra,
+    }
+
+
+def need_tmux() -> None:
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is required for the terminal tests (apt-get install tmux)")
+
+
+class Tmux:
+    """``Tmux(argv, env=…)``: ``argv`` runs in a pane of ``width`` by ``height`` with exactly
+    ``env`` (nothing of the test's own environment)."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: Path | None = None,
+        width: int = 150,
+        height: int = 40,
+        name: str = "dotdbg",
+    ) -> None:
+        need_tmux()
+        self.socket = f"{name}-{uuid.uuid4().hex[:8]}"
+        command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), *argv]
+        where = ["-c", str(cwd)] if cwd else []
+        size = ["-x", str(width), "-y", str(height)]
+        self("-f", "/dev/null", "new-session", "-d", *size, "-s", "t", *where, "sleep", "60")
+        self("respawn-pane", "-k", "-t", "t", *where, *command)
+
+    @classmethod
+    def shell(
+        cls, shell: str, home: Path, *args: str, env: Mapping[str, str] | None = None
+    ) -> Tmux:
+        """An interactive ``shell`` in ``home`` (its own rc files read), with a plain prompt."""
+        term = cls([shell, *args, "-i"], env=env or shell_env(home, shell), cwd=home, name=shell)
+        term.wait_for(lambda screen: bool(screen.strip()), "the first prompt")
+        term.plain_prompt(shell)
+        return term
+
+    def plain_prompt(self, shell: str) -> None:
+        self.type(PLAIN_PROMPT[shell] + "; clear")
+        self.keys("Enter")
+        self.wait_for(lambda screen: screen.strip() == "$", "the plain prompt")
+
+    def __call__(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    def keys(self, *keys: str) -> None:
+        self("send-keys", "-t", "t", *keys)
+
+    def type(self, text: str) -> None:
+        self("send-keys", "-t", "t", "-l", "--", text)
+
+    def screen(self) -> str:
+        """The visible screen, wrapped lines joined, trailing spaces kept."""
+        return self("capture-pane", "-p", "-J", "-N", "-t", "t")
+
+    def wait_for(self, ready: Callable[[str], bool], what: str, timeout: float = WAIT) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if ready(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; screen:\n{screen}")
+            time.sleep(0.05)
+
+    def answer(self, question: str, reply: str) -> None:
+        """Wait for ``question`` on the screen, then type ``reply`` and Enter."""
+        self.wait_for(lambda screen: question in screen, repr(question))
+        self.type(reply)
+        self.keys("Enter")
+
+    def run(self, command: str) -> str:
+        """Run ``command`` on a clear screen; what it printed before the next prompt."""
+        marker = f"end-{uuid.uuid4().hex[:6]}"
+        self.keys("C-e", "C-u")
+        self.type(f"clear; {command}; echo {marker}")
+        self.keys("Enter")
+        screen = self.wait_for(lambda s: marker in s.splitlines(), f"{command!r} to finish")
+        lines = [line.rstrip() for line in screen.splitlines()]
+        return "\n".join(lines[: lines.index(marker)])
+
+    def line(self) -> str:
+        """The command line being edited (the last line with text on the screen)."""
+        lines = [line.rstrip() for line in self.screen().splitlines() if line.strip()]
+        return lines[-1] if lines else ""
+
+    def cursor(self) -> tuple[int, int]:
+        """(column, row) of the cursor, counted from 0."""
+        x, y = self("display", "-p", "-t", "t", "#{cursor_x} #{cursor_y}").split()
+        return int(x), int(y)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
