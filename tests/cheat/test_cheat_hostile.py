@@ -153,20 +153,21 @@ def _process_outputs(text: str) -> list[str]:
     from dotdbg.stacks import render
     from dotdbg.stacks.merge import merge
     from dotdbg.stacks.record import Frame, StackRecord, Thread
-    from dotdbg.watch.job import table
+    from dotdbg.watch.job import JobView, table
 
     frames = (Frame(text, text, 3), Frame(text, text, None, True))
     threads = (Thread(text, 1, 7, True, None, frames), Thread(text, 2, 8, False, None, frames))
     record = StackRecord(text, 7, 1, None, None, text, text, "py-spy", threads)
     failed = StackRecord(text, 9, 1, None, None, None, text, "py-spy", (), text)
-    row = {"pid": 7, "rss_bytes": 0, "cpu_percent": 0.0, "threads": 1, "elapsed_seconds": 1}
+    row = {"pid": 7, "ppid": 1, "rss_bytes": 0, "cpu_percent": 0.0, "threads": 1}
+    row["elapsed_seconds"] = 1
     return [
         render.plain(render.all_lines(merge([record, failed], all_threads=True), full=True)),
         render.dump_text(record),
         render.dump_text(failed),
         gdb_render.record_text(record),
         gdb_render.record_text(failed),
-        table({text: {"processes": [{**row, "command": text}]}}, [text]),
+        table({text: {"processes": [{**row, "command": text}]}}, [text], JobView(tree=True)),
     ]
 
 
