@@ -21,6 +21,7 @@ SECTIONS = {
         "which": "which:COMMAND",
         "errtrace": "errtrace:COMMAND",
         "bisect": "bisect:COMMAND",
+        "memstep": "memstep:COMMAND",
     },
     "Where is it stuck": {
         "pyspy": "watch:PYSPY",
