@@ -206,9 +206,11 @@ def section(dump: Dump) -> str:
     """A title naming the process, then py-spy's output (or what went wrong)."""
     from dotdbg.stacks import identity
     from dotdbg.stacks.record import title
+    from dotdbg.visible import one_line, visible
 
     body = dump.text if dump.status == "ok" else f"[{dump.status}] {dump.text}"
-    return f"{title(identity.of_scanned(dump.process, 'py-spy'))}\n{body}\n"
+    # thread names, file names and the title are the target's: an OSC 52 must not get through
+    return f"{one_line(title(identity.of_scanned(dump.process, 'py-spy')))}\n{visible(body)}\n"
 
 
 def read_ptrace_scope() -> int | None:

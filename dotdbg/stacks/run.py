@@ -14,7 +14,7 @@ from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
 from dotdbg.stacks import identity, local, ranksets
 from dotdbg.stacks.job import START_SLACK, Gathered, collect
-from dotdbg.stacks.record import RecordError, StackRecord, read, write
+from dotdbg.stacks.record import MAX_FRAMES, RecordError, StackRecord, read, write
 
 TYPE_CHECKING = False  # the node-side pyspy --json imports this module: typing costs its start
 if TYPE_CHECKING:
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from dotdbg.fanout.engine import Engine
     from dotdbg.stacks.merge import Merged
 
+READ_BUFFER = 1 << 20  # a record file can be gigabytes of long lines
+INDENTED_DEPTH = 200  # frames; a deeper tree's JSON is written on one line
 EXIT_STOPPED_SIGNALS = (2, 15, 1)  # SIGINT, SIGTERM, SIGHUP: py-spy children die with dotdbg
 
 
@@ -109,8 +111,8 @@ def read_file(path: str) -> list[StackRecord]:
     """Records from a JSON Lines file (``-``: standard input), e.g. ``dotdbg gdb --json``."""
     try:
         if path == "-":
-            return list(read(sys.stdin, "<stdin>"))
-        with open(path, encoding="utf-8") as handle:
+            return list(read(sys.stdin.buffer, "<stdin>"))
+        with open(path, "rb", buffering=READ_BUFFER) as handle:
             return list(read(handle, path))
     except OSError as error:
         raise DotdbgError(f"cannot read {path}: {error.strerror}") from None
@@ -147,9 +149,11 @@ def pyspy_text(options: DumpOptions, engine: Engine | None) -> int:
 def _problems_said(gathered: Gathered) -> int:
     """Each node's problem, and the ranks not seen, on stderr; the exit code: 0 when every dump
     worked."""
+    from dotdbg.visible import one_line
+
     missing = ranksets.not_seen(gathered.records, gathered.nodes, gathered.unanswered)
     for problem in [*gathered.problems, *missing]:
-        print(f"dotdbg: {problem}", file=sys.stderr)
+        print(f"dotdbg: {one_line(problem)}", file=sys.stderr)  # the nodes' own words
     failed = any(record.error for record in gathered.records)
     return 1 if gathered.problems or failed or not gathered.records else 0
 
@@ -186,14 +190,19 @@ def _split_samples(records: list[StackRecord]) -> list[list[StackRecord]]:
 def _show(merged: Merged, problems: list[str], missing: list[str], view: View) -> None:
     from dotdbg.stacks import formats, render
 
+    # the tree is as deep as the deepest stack (at most MAX_FRAMES): JSON and DOT walk it
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * MAX_FRAMES + 1_000))
+
     dot_text = formats.to_dot(merged) if view.dot is not None or view.svg is not None else ""
     if view.dot is not None:
         _write_atomic(view.dot, dot_text)
     if view.svg is not None:
         _write_svg(view.svg, dot_text)
     if view.as_json:
-        extra = {"node_problems": problems, "ranks_not_seen": missing}
-        print(json.dumps(formats.to_json(merged, extra), indent=1))
+        report = formats.to_json(merged, {"node_problems": problems, "ranks_not_seen": missing})
+        # json's indenting encoder is pure Python and quadratic in the depth: deep trees compact
+        deepest = max((len(path) for c in merged.classes for path in c.paths), default=0)
+        print(json.dumps(report, indent=1 if deepest <= INDENTED_DEPTH else None))
         return
     lines = render.all_lines(merged, view.full)
     lines += [render.Line(f"no answer: {problem}", "error") for problem in problems]
