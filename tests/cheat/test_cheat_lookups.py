@@ -102,6 +102,7 @@ TABLE = [
     ("chores errtrace", "chores", "which failing system call explains a crash:"),
     ("chores bisect", "chores", "find the commit that broke a test: reinstall"),
     ("chores memstep", "chores", "RSS (and CUDA) growth of each # %% cell, or"),
+    ("chores salloc", "chores", "the salloc line for a job script's #SBATCH"),
     ("console script", "pdb", "post-mortem for a module entry point (python -m"),
     ("python backtrace", "gdb", "Python backtrace of the current thread [gdb]"),
     ("git stash", "git", "stash only some paths with a message"),
