@@ -62,7 +62,19 @@ class StackRecord:
         return f"rank {self.rank}" if self.rank is not None else f"{self.host}:{self.pid}"
 
 
-TITLE_WIDTH = 72
+TITLE_WIDTH = 72  # without a terminal; on one (or with $COLUMNS), its width
+
+
+def title_width() -> int:
+    import os
+
+    text = os.environ.get("COLUMNS", "")
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    try:
+        return os.get_terminal_size(1).columns
+    except OSError:
+        return TITLE_WIDTH
 
 
 def title(record: StackRecord) -> str:
@@ -72,7 +84,7 @@ def title(record: StackRecord) -> str:
     if record.rank is not None:
         parts.append(f"rank {record.rank}")
     parts += [record.command, record.host, record.source]
-    return f"── {' · '.join(part for part in parts if part)} ".ljust(TITLE_WIDTH, "─")
+    return f"── {' · '.join(part for part in parts if part)} ".ljust(title_width(), "─")
 
 
 class RecordError(ValueError):

@@ -100,6 +100,7 @@ TABLE = [
     ("right file", "chores", "which file `import transformers` really loads"),
     ("chores which", "chores", "which file `import transformers` really loads"),
     ("chores errtrace", "chores", "which failing system call explains a crash:"),
+    ("chores bisect", "chores", "find the commit that broke a test: reinstall"),
     ("console script", "pdb", "post-mortem for a module entry point (python -m"),
     ("python backtrace", "gdb", "Python backtrace of the current thread [gdb]"),
     ("git stash", "git", "stash only some paths with a message"),
