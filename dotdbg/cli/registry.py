@@ -22,6 +22,7 @@ SECTIONS = {
         "errtrace": "errtrace:COMMAND",
         "bisect": "bisect:COMMAND",
         "memstep": "memstep:COMMAND",
+        "salloc": "salloc:COMMAND",
     },
     "Where is it stuck": {
         "pyspy": "watch:PYSPY",
