@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -87,8 +88,9 @@ def _bash_alias_roundtrip(value: str, marker: Path) -> str:
 
 # Anything a user can write in TOML for an alias: quotes, $( ), backticks, !, unicode, but no NUL
 # and no newline: validation refuses both (bash drops NUL bytes; an alias is one line).
+SURROGATES: tuple[Literal["Cs"]] = ("Cs",)  # lone surrogates cannot be encoded
 alias_values = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\n\r"),
+    alphabet=st.characters(exclude_categories=SURROGATES, exclude_characters="\x00\n\r"),
     min_size=1,
 ).map(lambda v: v + ' $(touch "$MARKER") `touch "$MARKER"`')
 
