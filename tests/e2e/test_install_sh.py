@@ -33,6 +33,10 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     link = home / ".local/bin/dotdbg"
     assert link.is_symlink()
     assert "exec bash" in first.stdout
+    # pip takes half a minute and more: a line says so before it starts (issue 26.5)
+    assert first.stdout.index("installing dotdbg and its dependencies") < first.stdout.index(
+        "exec bash"
+    )
     assert "~/.bashrc: updated" in first.stdout  # says what changed
     # The installed wheel (not this checkout) must carry the templates: the shell file exists.
     assert (home / ".local/share/dotdbg/dotdbg.bash").read_text().startswith("# shellcheck")
