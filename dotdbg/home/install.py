@@ -110,6 +110,18 @@ def used_shells(
     return tuple(used) or ("bash",)
 
 
+def _neighbours(
+    paths: Paths, config: Config, shells: Sequence[str], state: State, plan: Plan
+) -> list[str]:
+    """The keys and aliases dotdbg shares with what the user's rc files set up, as they will be
+    once ``plan`` is applied."""
+    from dotdbg.shells.peers import framework_aliases, key_clashes
+
+    texts = {**state.texts, **{change.path: change.after for change in plan.changes}}
+    keys = [clash.message() for clash in key_clashes(paths, config, shells, texts)]
+    return [*keys, *framework_aliases(paths, config, shells, texts)]
+
+
 def left_out_shells(
     paths: Paths, shells: Sequence[str], which: Callable[[str], object] = shutil.which
 ) -> list[str]:
@@ -182,7 +194,11 @@ def install(
             reused = installed_render(paths, config, state, shells) if dry_run else None
             rendered = reused or checked_render(paths, config, shells)
         plan = plan_install(paths, config, rendered, state)
-        warnings = (*config.warnings, *left_out_warnings(config, rendered.shells))
+        warnings = (
+            *config.warnings,
+            *left_out_warnings(config, rendered.shells),
+            *_neighbours(paths, config, rendered.shells, state, plan),
+        )
         if shells is None and not state.manifest.get("shells"):
             warnings = (*warnings, *left_out_shells(paths, rendered.shells))
         if dry_run:
