@@ -24,7 +24,9 @@ _INIT = (
     (re.compile(r"\batuin\s+init\s+(?:bash|zsh|fish)\b[^\n]*"), "atuin", "atuin's search"),
     (re.compile(r"\bnavi\s+widget\s+(?:bash|zsh|fish)\b"), "navi", "navi's widget"),
     (
-        re.compile(r"\bfzf\s+--(?:bash|zsh|fish)\b|fzf/(?:shell/)?key-bindings\.(?:bash|zsh|fish)"),
+        re.compile(
+            r"\bfzf\s+--(?:bash|zsh|fish)\b|fzf/(?:[^\s/]+/)*key-bindings\.(?:bash|zsh|fish)"
+        ),
         "fzf",
         "fzf's widgets",
     ),
