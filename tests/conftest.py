@@ -86,6 +86,7 @@ def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
 GROUPS = {
     "tests/memlimit/": "memlimit",
     "tests/stacks/test_stacks_slurm.py": "slurm",
+    "tests/cheat/test_sheet_slurm.py": "slurm",
     "tests/stacks/test_stacks_slurm_launchers.py": "slurm",
     "tests/stacks/test_stacks_ssh.py": "sshd",
     "tests/remote/test_ssh_session.py": "sshd",

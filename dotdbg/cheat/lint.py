@@ -9,6 +9,7 @@ path with ``readonly = true``) names tools this machine may lack on purpose: not
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import subprocess
@@ -59,6 +60,7 @@ def lint_file(path: str, check_programs: bool = True) -> list[Problem]:
     for comment, command, line in entries:
         problems += lint_entry(path, syntax, comment, command, line, check_programs)
     problems += _bash_errors(path, syntax, entries)
+    problems += _gdb_errors(path, syntax, entries)
     return sorted(problems, key=lambda problem: (problem.line, problem.column))
 
 
@@ -151,17 +153,51 @@ def _pdb_errors(path: str, command: str, first_line: int) -> list[Problem]:
 
 
 def pdb_fault(command: str) -> str:
-    """Why pdb would not take ``command``, or "" (what is not a pdb command runs as Python)."""
+    """Why pdb would not take ``command``, or "" (what is not a pdb command runs as Python):
+    the command's name, and the Python it holds (``p EXPR``, ``condition N EXPR``, ``b WHERE,
+    EXPR``, ``debug CODE``, an alias's body with its ``%1``/``%*`` filled in)."""
     if not command:
         return ""
-    word = command.split(maxsplit=1)[0]
+    word, _, rest = command.partition(" ")
+    rest = rest.strip()
     if word in PDB_COMMANDS:
-        return ""
+        python = _python_in(word, rest)
+        if python is None:
+            return ""
+        code, mode = python
+        if mode == "alias":
+            return next(filter(None, (pdb_fault(part.strip()) for part in code.split(";;"))), "")
+        return _python_fault(word, code, mode)
     code = command[1:] if command.startswith("!") else command
+    fault = _python_fault(word, code, "single")
+    return f"pdb: {word!r} is no pdb command and not Python ({fault})" if fault else ""
+
+
+EXPRESSION_COMMANDS = {"p", "pp", "whatis", "display"}
+
+
+def _python_in(word: str, rest: str) -> tuple[str, str] | None:
+    """(the Python a pdb command holds, how to compile it), or None."""
+    if word in EXPRESSION_COMMANDS and rest:
+        return rest, "eval"
+    if word == "condition" and " " in rest:
+        return rest.split(" ", 1)[1], "eval"
+    if word in ("b", "break", "tbreak") and "," in rest:
+        return rest.split(",", 1)[1], "eval"
+    if word == "debug" and rest:
+        return rest, "single"
+    if word == "alias" and " " in rest:
+        return re.sub(r"%(\d+|\*)", "placeholder", rest.split(" ", 1)[1]), "alias"
+    return None
+
+
+def _python_fault(word: str, code: str, mode: str) -> str:
+    """Python's complaint about ``code`` ("" for none); pdb's ``$_name`` (3.12+) is a name."""
+    code = re.sub(r"\$(_\w+)", r"\1", without_placeholders(code).strip())
     try:
-        compile(without_placeholders(code) + "\n", "<pdb>", "single")
+        compile(code + "\n" if mode != "eval" else code, "<pdb>", mode)
     except SyntaxError as error:
-        return f"pdb: {word!r} is no pdb command and not Python ({error.msg})"
+        return f"pdb: Python in {word!r}: {error.msg}" if word in PDB_COMMANDS else error.msg
     return ""
 
 
@@ -181,6 +217,29 @@ def _bash_errors(path: str, syntax: str, entries: list[tuple[str, str, int]]) ->
             offset, message = _bash_line(error)
             problems.append(Problem(path, line + offset, 1, ERROR, f"bash: {message}"))
     return problems
+
+
+def _gdb_errors(path: str, syntax: str, entries: list[tuple[str, str, int]]) -> list[Problem]:
+    """What gdb says of the ``[gdb]`` entries' commands: one gdb for the sheet. A ``[gdb gpu]``
+    entry is cuda-gdb's (``info cuda kernels``): plain gdb does not know it."""
+    commands = []  # (line, command) of each command of each gdb entry
+    for comment, command, line in entries:
+        if entry_syntax(comment, syntax) != "gdb" or "gpu" in entry_tags(comment):
+            continue
+        first = line + (comment.count("\n") + 1 if comment else 0)
+        text = without_placeholders(command)
+        for part in split(text, "gdb"):
+            commands.append((first + text[: text.index(part)].count("\n"), part))
+    if not commands:
+        return []
+    from dotdbg.cheat.gdblint import gdb_faults
+
+    faults = gdb_faults([part for _, part in commands])
+    return [
+        Problem(path, line, 1, ERROR, fault)
+        for (line, _), fault in zip(commands, faults)  # noqa: B905 (no strict= in 3.8)
+        if fault
+    ]
 
 
 def bash_error(script: str) -> str:

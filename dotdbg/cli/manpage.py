@@ -1,9 +1,10 @@
 """The man pages, derived from the registry: ``dotdbg(1)``, ``dotdbg-NAME(1)`` for every command
 and ``NAME(1)`` for every helper script.
 
-They ship in the wheel as shared data (``share/man/man1``), which pip and pipx put beside the
-venv's ``bin``: man-db finds them through PATH. ``python -m dotdbg.cli.manpage DIR`` writes
-them (the repository's ``man/man1``); tests/cli/test_manpage.py fails when they drift.
+The wheel's build writes them (hatch_build.py) as shared data in ``share/man/man1``, which pip
+and pipx put beside the venv's ``bin``: man-db finds them through PATH. Being written from the
+definitions at each build, they cannot drift from them. ``python -m dotdbg.cli.manpage DIR``
+writes them into DIR, to read one before a build (``man -l DIR/dotdbg-cheat.1``).
 """
 
 from __future__ import annotations

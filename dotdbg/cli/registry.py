@@ -20,6 +20,7 @@ SECTIONS = {
     "Find the cause": {
         "which": "which:COMMAND",
         "errtrace": "errtrace:COMMAND",
+        "bisect": "bisect:COMMAND",
     },
     "Where is it stuck": {
         "pyspy": "watch:PYSPY",

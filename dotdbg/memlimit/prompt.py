@@ -52,6 +52,45 @@ PROMPT_COMMAND="__memlimit_report${{PROMPT_COMMAND:+;$PROMPT_COMMAND}}"
 """
 
 
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Remove the directories that shell runs killed -9 left in ``folder`` (no cleanup ran),
+    and return them. Each names its memlimit's pid on its rcfile's first line: a directory
+    whose memlimit still runs, or that another user owns, is left alone."""
+    removed = []
+    for directory in folder.glob("memlimit-*"):
+        owner = _owner_pid(directory)
+        if owner is not None and not _running(owner):
+            shutil.rmtree(directory, ignore_errors=True)
+            removed.append(directory)
+    return removed
+
+
+def _owner_pid(directory: Path) -> int | None:
+    import re
+    import stat
+
+    try:
+        info = directory.lstat()
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            return None
+        with open(directory / "bashrc", "rb") as rcfile:
+            first = rcfile.readline(200)
+    except OSError:
+        return None
+    found = re.match(rb"# memlimit (\d+):", first)
+    return int(found[1]) if found else None
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process of that pid
+        return True
+    return True
+
+
 class PromptChannel:
     """The rcfile and the FIFO of one run, in a private directory; memlimit keeps the FIFO open
     (read-write, so that a reply waits there even before the shell opens it)."""

@@ -7,6 +7,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 from dotdbg.common.child import exit_code_of_status, require_program
 from dotdbg.common.output import reporter, said
@@ -106,12 +107,23 @@ def run_memlimit(
     # Signals stay held until the channel is gone too: a terminal closed at the end (SIGHUP)
     # must not stop memlimit halfway through removing it.
     with signals_held():
-        channel = PromptChannel.open() if runs_bash(argv) and sys.stdin.isatty() else None
+        channel = open_channel() if runs_bash(argv) and sys.stdin.isatty() else None
         try:
             return run_first_working(candidates, limits, argv, env, channel, backend == "auto")
         finally:
             if channel is not None:
                 channel.close()
+
+
+def open_channel() -> PromptChannel:
+    """The prompt channel of a shell run, after removing what killed runs left (issue 21.5)."""
+    import tempfile
+
+    from dotdbg.memlimit.prompt import remove_leftovers
+
+    for directory in remove_leftovers(Path(tempfile.gettempdir())):
+        say(f"removed {directory}, left by a memlimit that was killed")
+    return PromptChannel.open()
 
 
 def run_first_working(

@@ -235,6 +235,16 @@ GIT = SheetFixture(
             before="echo '# debug' >> setup.py && git diff > debug.patch && git checkout -q -- setup.py",
             after="grep -q '^# debug' setup.py",
         ),
+        "git diff --no-index": Check(
+            before="mkdir run1 run2 && echo '{\"lr\": 1}' > run1/config.json && echo '{\"lr\": 2}' > run2/config.json",
+            status=1,
+            output='^-\\{"lr": 1\\}$',
+        ),
+        "git stash push -u": Check(
+            before="echo 'print(1)' >> src/model.py && echo scratch > scratch.txt",
+            after="test ! -e scratch.txt && git diff --quiet && git stash list | grep -q 'scratch files'",
+        ),
+        "$(git rev-list --all)": Check(output=r"old_utils\.py:1:def helper"),
         "git clean -xdn": Check(output="Would remove build/"),
         "git clean -xdf": Check(after="test ! -e build && test ! -e untracked.txt"),
         "--is-shallow-repository": Check(output="^false$"),
@@ -559,6 +569,15 @@ print("qq: the end")
 """
 STOPPED = Check(stdin="c\n", output=r"\(Pdb\)(.|\n)*qq: the end")
 AT_THE_END = f"printf 'b program.py:{STOP}\\nc\\nnl\\npd batch\\np k\\nc\\nc\\nc\\n' | python -m pdb program.py"
+# README: Enter after nl repeats l alone: the listing goes on from where nl's ended (here the
+# file's end), no step
+ENTER_AFTER_NL = f"""printf 'b program.py:{STOP}\\nc\\nnl\\n\\nq\\n' | python -m pdb program.py > nl.txt 2>&1; python - <<'PY'
+import re
+parts = open("nl.txt").read().split("(Pdb) ")
+listed, again = (re.findall(r"^ *(\\d+) ", part, re.M) for part in parts[3:5])
+assert "\\n> " not in "\\n" + parts[4], parts  # n would have stepped and said where
+assert parts[4].startswith("[EOF]") or int(again[0]) == int(listed[-1]) + 1, parts
+PY"""
 # pd where it broke (issue 28.1): keys of two types, a call with a space in it, a long value
 PD_PROBE = f"""printf '%s\\n' 'b program.py:{STOP}' c 'pd {{1: 2, "b": 3}}' 'pd dict(a=1, b=2)' 'pd {{"long": "x" * 200}}' q | python -m pdb program.py > pd.txt 2>&1; ! grep -q '[*][*][*]' pd.txt && grep -q '^(Pdb) 1  *= 2$' pd.txt && grep -q '^b  *= 3$' pd.txt && grep -q '^(Pdb) a  *= 1$' pd.txt && grep -q "= 'x*…$" pd.txt"""
 PDB = SheetFixture(
@@ -641,7 +660,7 @@ PDB = SheetFixture(
         "retval": Check(before="cl 1\nr", output=r"\(Pdb\) 0\.0625\n"),
         "restart": Check(output="Restarting .*program.py"),
         "cat >> ~/.pdbrc": Check(
-            after=f"{AT_THE_END} > out.txt 2>&1; grep -q 'input_ids *= <' out.txt && grep -q \"'qq-own-k'$\" out.txt && grep -q 'k at the end: qq-own-k$' out.txt && {PD_PROBE}"
+            after=f"{AT_THE_END} > out.txt 2>&1; grep -q 'input_ids *= <' out.txt && grep -q \"'qq-own-k'$\" out.txt && grep -q 'k at the end: qq-own-k$' out.txt && {PD_PROBE} && {ENTER_AFTER_NL}"
         ),
         "alias sh pp": Check(stdin="sh batch\n", output=r"'input_ids': \(\(2, 3\), 'float32'\)"),
         "alias loc pp": Check(stdin="loc\n", output="'k': 'qq-own-k'"),
@@ -931,3 +950,51 @@ MAKE = SheetFixture(
     },
 )
 FIXTURES["make"] = MAKE
+
+
+# -- dotdbg ----------------------------------------------------------------------------------------
+# train.py trains at once, or with QQ_HANG=1 hangs in qq_sleeper() (a `ready` file says it is there)
+DOTDBG_SETUP = r"""
+cat > train.py <<'PY'
+import os
+import pathlib
+import time
+
+
+def qq_sleeper():
+    pathlib.Path("ready").touch()
+    time.sleep(60)
+
+
+if os.environ.get("QQ_HANG"):
+    qq_sleeper()
+print("trained")
+PY
+"""
+HANGING = (
+    "QQ_HANG=1 python train.py & QQPID=$!; trap 'kill $QQPID 2>/dev/null' EXIT\n"
+    "for _ in $(seq 600); do [ -e ready ] && break; sleep 0.1; done"
+)
+IN_THE_HANG = Check(before=HANGING, status=None, output=r"qq_sleeper\b.*train\.py:\d+")
+DOTDBG = SheetFixture(
+    setup=DOTDBG_SETUP,
+    values={"pid": "$QQPID"},
+    literals={"mem-fill 2G --": "mem-fill 64M --"},  # a light load on a shared machine
+    checks={
+        "dotdbg pyspy": IN_THE_HANG,
+        "dotdbg pyspy --native": IN_THE_HANG,
+        "dotdbg pyspy --tree": IN_THE_HANG,
+        "dotdbg pyspy --samples 5": IN_THE_HANG,
+        "dotdbg stacks 'train": IN_THE_HANG,
+        "dotdbg gdb <pid>": IN_THE_HANG,
+        "--once --tree": Check(before=HANGING, output="train.py"),
+        "memlimit 512M": Check(status=137, output="killed"),
+        "mem-fill 2G -- python train.py": Check(output="^trained$"),
+        "disk-fill --tmpfs 64M": Check(output="^/tmp$"),
+        "dotdbg cheat py-spy native": Check(output="py-spy dump"),
+        "dotdbg aliases": Check(output="pyt "),
+        "dotdbg expand": Check(output="^pytest "),
+        "dotdbg status": Check(status=1, output="not installed"),
+    },
+)
+FIXTURES["dotdbg"] = DOTDBG

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from dotdbg.cheat.commands import entry_syntax
 from dotdbg.cheat.index import read_record, sheet_files
-from dotdbg.cheat.lint import bash_error, without_placeholders
+from dotdbg.cheat.lint import ERROR, bash_error, lint_file, without_placeholders
 from dotdbg.paths import resource_dir
 
 BUILTIN = resource_dir("cheatsheets")
@@ -90,3 +91,17 @@ def test_python_commands_compile(name: str, path: str) -> None:
 def test_unterminated_here_document_fails_the_bash_check() -> None:
     assert "here-document" in bash_error("cat > x <<'EOF'\nline\n")
     assert bash_error("cat > x <<'EOF'\nline\nEOF\n") == ""
+
+
+@pytest.mark.parametrize(("name", "path"), SHEETS, ids=[name for name, _ in SHEETS])
+def test_debugger_commands_parse(name: str, path: str) -> None:
+    """[pdb]/[pdbrc] entries through pdb's command set and Python's compiler, [gdb] entries
+    through gdb itself (lint's checks), as the shell entries go through bash -n."""
+    syntax, _, entries, _ = parsed(path)
+    where = {entry_syntax(comment, syntax) for comment, _, _ in entries}
+    if not where & {"pdb", "pdbrc", "gdb"}:
+        pytest.skip(f"{name}: no debugger entries")
+    if "gdb" in where and shutil.which("gdb") is None:
+        pytest.skip("gdb is not installed here")
+    problems = [str(p) for p in lint_file(path, check_programs=False) if p.level == ERROR]
+    assert problems == []

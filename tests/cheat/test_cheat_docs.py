@@ -7,10 +7,12 @@ import shlex
 from pathlib import Path
 
 import pytest
+from entry_fixtures import FIXTURES
+from entry_runner import entries_of
 
 from dotdbg.cheat.cache import Index
 from dotdbg.cheat.cheatpaths import Cheatpath
-from dotdbg.cheat.index import Catalog
+from dotdbg.cheat.index import Catalog, sheet_files
 from dotdbg.cheat.search import Sheet, lookup, merge
 from dotdbg.paths import resource_dir
 
@@ -52,3 +54,41 @@ def test_ls_leads_with_entries_that_run_ls(sheets: dict[str, Sheet]) -> None:
     ]
     assert all(hits == sorted(hits, reverse=True) for hits in whole)
     assert [hits[0] for hits in whole] == sorted((hits[0] for hits in whole), reverse=True)
+
+
+def entry_counts() -> dict[str, int]:
+    builtin = resource_dir("cheatsheets")
+    return {name: len(entries_of(name, Path(path))) for name, path in sheet_files(str(builtin))}
+
+
+def test_the_counts_in_the_docs_are_those_of_the_sheets() -> None:
+    """README.md and docs/cheatsheets.md say how many sheets and entries ship, per sheet too."""
+    counts = entry_counts()
+    total = sum(counts.values())
+    doc = (REPO / "docs" / "cheatsheets.md").read_text()
+    readme = " ".join((REPO / "README.md").read_text().split())
+    assert re.search(r"(\d+) sheets in `cheatsheets/`, (\d+) entries", doc).groups() == (  # type: ignore[union-attr]
+        str(len(counts)),
+        str(total),
+    )
+    assert re.search(r"(\d+) starter sheets \((\d+) entries", readme).groups() == (  # type: ignore[union-attr]
+        str(len(counts)),
+        str(total),
+    )
+    rows = re.findall(r"^\| ((?:`[\w-]+`(?:, )?)+) \| ([\d, ]+) \|", doc, re.MULTILINE)
+    listed = {
+        name.strip("`"): int(count)
+        for names, numbers in rows
+        for name, count in zip(names.split(", "), numbers.split(", "))  # noqa: B905
+    }
+    assert listed == counts
+
+
+def test_the_run_entries_count_in_the_docs_is_right() -> None:
+    sheets = resource_dir("cheatsheets")
+    entries = [entry for sheet in FIXTURES for entry in entries_of(sheet, sheets / sheet)]
+    ran = sum(not entry.needs for entry in entries)
+    doc = " ".join((REPO / "docs" / "cheatsheets.md").read_text().split())
+    readme = " ".join((REPO / "README.md").read_text().split())
+    assert f"{ran} of their {len(entries)} entries" in doc
+    assert f"The suite runs {ran} of their entries" in readme

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import glob
+import shutil
 from pathlib import Path
 
 import pytest
 from cheat_helpers import RunCheat, write_sheet
 
 from dotdbg.cheat.commands import entry_tags, split
+from dotdbg.cheat.gdblint import EXTENSION_GLOBS
 from dotdbg.cheat.lint import placeholder_faults, program_of, programs_of
 
 BAD = """\
@@ -204,3 +207,57 @@ def test_split_python_and_prompts() -> None:
         "define hook\nbt\nend",
         "info threads",
     ]
+
+
+GDB_SHEET = """\
+---
+syntax: bash
+---
+# a command gdb does not have [gdb]
+info sharedlibs
+
+# fine, though there is no process here [gdb]
+bt full
+
+# an expression that does not parse [gdb]
+p 1 +
+
+# a set command with a trailing shell comment: gdb reads it as the value [gdb]
+set pagination off   # no --More--
+
+# a python block with a Python error [gdb]
+python
+print(1
+end
+
+# cuda-gdb's own command: plain gdb cannot judge it [gdb gpu]
+info cuda kernels
+
+# CPython's extension, loaded where python3-dbg is [gdb]
+py-bt
+
+# pdb: an expression that does not parse [pdb]
+p x.
+
+# pdb: an alias whose body does not parse [pdbrc]
+alias pd print(%1
+"""
+
+
+EXTENSION = next(iter(glob.glob(EXTENSION_GLOBS[0])), "/no/python-gdb.py")
+
+
+@pytest.mark.skipif(shutil.which("gdb") is None, reason="gdb checks [gdb] entries")
+def test_gdb_and_pdb_entries_are_parsed(personal_dir: Path, run_cheat: RunCheat) -> None:
+    sheet = write_sheet(personal_dir, "qqdbg", GDB_SHEET)
+    done = run_cheat("--lint", "qqdbg")
+    lines = [line.removeprefix(f"{sheet}:") for line in done.stdout.splitlines()]
+    assert lines[:4] == [
+        '5:1: error: gdb: Undefined info command: "sharedlibs".  Try "help info".',
+        "11:1: error: gdb: A syntax error in expression, near `'.",
+        '14:1: error: gdb: "on" or "off" expected.',
+        "17:1: error: Python: A syntax error: '(' was never closed",
+    ]
+    assert lines[4].startswith("28:1: error: pdb: Python in 'p': "), lines
+    assert lines[5].startswith("31:1: error: pdb: 'print(placeholder' is no pdb command"), lines
+    assert len(lines) == 6 + (not Path(EXTENSION).exists()), lines

@@ -223,3 +223,68 @@ def test_sigtrap_kills_a_process_without_a_tracer() -> None:
         timeout=TIMEOUT,
     )
     assert done.returncode == -signal.SIGTRAP
+
+
+# -- pytorch --------------------------------------------------------------------------------------
+# torch cannot be installed here (no CPU-only wheel on PyPI); is_tensor is torch's own definition.
+TORCH_STAND_IN = """\
+class Tensor:
+    shape, dtype, device = (2, 3), "float32", "cpu"
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+"""
+AFTER_DYNAMO = """\
+import weakref
+import torch
+
+
+class Compiled:
+    pass
+
+
+compiled = Compiled()
+kept = [weakref.proxy(compiled)]  # what torch._dynamo leaves: a proxy whose object is gone
+del compiled
+x = torch.Tensor()
+found = {entry}
+print(found)
+"""
+
+
+def test_the_tensor_scan_survives_dead_weak_proxies(tmp_path: Path) -> None:
+    """pytorch:153 raised ReferenceError after torch._dynamo had run."""
+    (tmp_path / "torch.py").write_text(TORCH_STAND_IN)
+    entry = entry_with("pytorch", "gc.get_objects()").command
+    imports, _, scan = entry.rpartition("; ")
+    (tmp_path / "scan.py").write_text(f"{imports}\n" + AFTER_DYNAMO.format(entry=scan))
+    done = subprocess.run(
+        [sys.executable, "scan.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[('Tensor', (2, 3), 'float32', 'cpu')]\n"
+
+
+# -- pip ------------------------------------------------------------------------------------------
+MANAGED = sorted(glob.glob("/usr/lib/python3*/EXTERNALLY-MANAGED"))
+
+
+@pytest.mark.skipif(not MANAGED, reason="this system's python is not externally managed")
+def test_pip_install_user_is_refused_where_the_comment_says(tmp_path: Path) -> None:
+    """pip:117 offered `pip install --user` where Debian 12 refuses it (PEP 668)."""
+    entry = entry_with("pip", "pip install --user py-spy")
+    assert "PEP 668" in entry.comment and "pipx" in entry.comment
+    python = "/usr/bin/python3"
+    if subprocess.run([python, "-m", "pip", "--version"], capture_output=True).returncode:
+        pytest.skip("no pip for the system python")
+    argv = entry.command.replace("pip", f"{python} -m pip", 1).split()
+    done = subprocess.run(
+        [*argv, "--no-index"],  # refused before any index is asked
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode != 0
+    assert "externally-managed-environment" in done.stdout + done.stderr

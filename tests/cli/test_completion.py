@@ -38,10 +38,16 @@ def expected() -> dict[str, list[str]]:
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The generated files of an install for bash and fish, in out/; a work/ beside it."""
     home = tmp_path_factory.mktemp("completion-home")
-    out = home / "out"
-    done = run_cli("dotdbg", "render", "--home", str(home), "-o", str(out))
+    shells = "bash,fish" if shutil.which("fish") else "bash"
+    done = run_cli("dotdbg", "install", "--home", str(home), "--shell", shells)
     assert done.returncode == 0, done.stderr
+    out = home / "out"
+    out.mkdir()
+    shutil.copy(home / ".local/share/dotdbg/dotdbg.bash", out)
+    if shutil.which("fish"):
+        shutil.copy(home / ".config/fish/conf.d/dotdbg.fish", out)
     work = home / "work"
     (work / "a-dir").mkdir(parents=True)
     (work / "a-file").write_text("x")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 from pathlib import Path
@@ -57,3 +58,41 @@ def test_a_report_waits_for_the_prompt_then_goes_to_stderr(
     at_once = KillReporter(placement, "100M")  # no prompt to ask: said when seen
     at_once.update()
     assert "OOM-killed at the 100M limit" in capsys.readouterr().err
+
+
+def test_directories_of_killed_runs_are_removed_by_the_next_and_said(tmp_path: Path) -> None:
+    """memlimit killed -9 in shell mode cleans nothing up (issue 21.5): the next shell run
+    removes what it left and says so, and leaves alone a directory whose memlimit still runs."""
+    import pexpect
+    from memlimit_fakes import MEMLIMIT
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch), "HOME": str(tmp_path), "TERM": "dumb"}
+    args = ["--backend", "rlimit", "100M", "--", "bash"]
+
+    def shell() -> pexpect.spawn:
+        term = pexpect.spawn(str(MEMLIMIT), args, env=env, encoding="utf-8", cwd=tmp_path)
+        term.logfile_read = io.StringIO()
+        term.sendline("echo READY-$((20+22))")
+        term.expect_exact("READY-42", timeout=60)
+        return term
+
+    first = shell()
+    try:
+        [left] = scratch.iterdir()
+        os.kill(first.pid, 9)  # memlimit itself, mid-session: its clean-up never runs
+        first.expect(pexpect.EOF, timeout=30)
+    finally:
+        first.close(force=True)
+    assert left.is_dir()
+    second = shell()
+    try:
+        second.sendline("exit")
+        second.expect(pexpect.EOF, timeout=30)
+        said = second.logfile_read.getvalue()
+    finally:
+        second.close(force=True)
+    assert f"memlimit: removed {left}, left by a memlimit that was killed" in said
+    assert not left.exists()
+    assert list(scratch.iterdir()) == []

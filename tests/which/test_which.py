@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.infra.editable import install_editable, write_project
+
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 
 CORE = """\
@@ -35,61 +37,16 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-# The project's own PEP 660 build backend (backend-path), so that `pip install -e` needs
-# nothing from an index: the editable wheel holds a .pth naming src/, as setuptools' does.
-BACKEND = """\
-import os
-import zipfile
-
-NAME, VERSION = "mypkg", "0.1"
-
-
-def get_requires_for_build_editable(config_settings=None):
-    return []
-
-
-def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
-    wheel = f"{NAME}-{VERSION}-py3-none-any.whl"
-    info = f"{NAME}-{VERSION}.dist-info"
-    files = {
-        f"__editable__.{NAME}-{VERSION}.pth": os.path.abspath("src") + "\\n",
-        f"{info}/METADATA": f"Metadata-Version: 2.1\\nName: {NAME}\\nVersion: {VERSION}\\n",
-        f"{info}/WHEEL": "Wheel-Version: 1.0\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
-    }
-    record = "".join(f"{name},,\\n" for name in files) + f"{info}/RECORD,,\\n"
-    with zipfile.ZipFile(os.path.join(wheel_directory, wheel), "w") as archive:
-        for name, text in {**files, f"{info}/RECORD": record}.items():
-            archive.writestr(name, text)
-    return wheel
-"""
-
-
 @pytest.fixture(scope="module")
 def editable(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A src-layout project ``mypkg`` installed with ``pip install -e`` in a new venv: its
     python and the project's folder."""
     root = tmp_path_factory.mktemp("editable")
     project = root / "proj"
-    write(
-        project / "pyproject.toml",
-        """\
-        [build-system]
-        requires = []
-        build-backend = "backend"
-        backend-path = ["."]
-        [project]
-        name = "mypkg"
-        version = "0.1"
-        """,
-    )
-    (project / "backend.py").write_text(BACKEND)
+    write_project(project, "mypkg")
     write(project / "src" / "mypkg" / "__init__.py", "from mypkg.core import Model\n")
     write(project / "src" / "mypkg" / "core.py", CORE)
-    venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    install = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps"]
-    subprocess.run([*install, "--no-index", "-e", str(project)], check=True, capture_output=True)
+    python = install_editable(project, root / "venv")
     return python, project
 
 

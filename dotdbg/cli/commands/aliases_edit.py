@@ -3,7 +3,7 @@ them, are in ``edits.py``)."""
 
 from __future__ import annotations
 
-from dotdbg.cli.commands.home import HOME, home_paths
+from dotdbg.cli.commands.home import HOME, JSON, home_paths
 from dotdbg.cli.parser import Argument, Command, Option, integer
 
 TYPE_CHECKING = False
@@ -25,6 +25,12 @@ def suggest(values: Values) -> int:
     from dotdbg.config import load_config
     from dotdbg.home import edit
 
+    if values["json"] and values["apply"] is not None:
+        from dotdbg.errors import UsageError
+
+        raise UsageError(
+            "--json and --apply cannot be used together", help_command="dotdbg suggest"
+        )
     paths = home_paths(values)
     config = load_config(paths)
     # --home is hermetic: it ignores $HISTFILE as it ignores the XDG variables.
@@ -35,6 +41,11 @@ def suggest(values: Values) -> int:
     entries = read_history(path)
     existing = existing_names(config, defined_elsewhere(paths, config))
     found = propose([entry.command for entry in entries], existing, top=values["top"])
+    if values["json"]:
+        from dotdbg.cli import jsonout
+
+        jsonout.emit(jsonout.suggestions(found, path, len(entries)))
+        return 0
     if values["apply"] is None:
         print(format_suggestions(found, paths.display(path), len(entries)), end="")
         return 0
@@ -125,6 +136,7 @@ SUGGEST = Command(
         Option(["--top"], "Show at most N proposals.", metavar="N", convert=integer(1), default=10),
         Option(["--apply"], "Add proposal N with `alias add`.", metavar="N", convert=integer(1)),
         HOME,
+        JSON,
     ],
 )
 EXPAND = Command(

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dotdbg.cli.commands.home import DIFF, DRY_RUN, HOME, home_paths
+from dotdbg.cli.commands.home import DIFF, DRY_RUN, HOME, JSON, home_paths
 from dotdbg.cli.parser import Argument, Command, Option
 
 TYPE_CHECKING = False
@@ -55,14 +55,22 @@ def doctor(values: Values) -> int:
     from dotdbg.home import doctor as checks
     from dotdbg.home import install as installer
 
-    paths = home_paths(values)
+    paths, as_json = home_paths(values), values["json"]
+    fixed: list[str] = []
     if values["fix"]:
         done = installer.fix_profile(paths)
-        report.print_changes(paths, done.plan, dry_run=False)
+        fixed = [paths.display(change.path) for change in done.plan.pending]
+        if not as_json:
+            report.print_changes(paths, done.plan, dry_run=False)
         if not done.plan.pending:
             note("login shells already load ~/.bashrc: nothing to fix")
     results = checks.run_checks(paths)
-    report.print_checks(results)
+    if as_json:
+        from dotdbg.cli import jsonout
+
+        jsonout.emit(jsonout.checks(results, fixed))
+    else:
+        report.print_checks(results)
     return 0 if all(result.ok or result.optional for result in results) else 1
 
 
@@ -72,11 +80,20 @@ def aliases(values: Values) -> int:
     from dotdbg.cli import report
     from dotdbg.config import load_config
 
-    config = load_config(home_paths(values))
-    if values["name"] is None:
+    config, name = load_config(home_paths(values)), values["name"]
+    if values["json"]:
+        from dotdbg.cli import jsonout
+
+        record = jsonout.aliases(config)
+        if name is not None:  # the one entry; exit 1 (as the text says) if it is not defined
+            record["entries"] = [e for e in record["entries"] if e["name"] == name]
+            record["switched_off"] = [o for o in record["switched_off"] if o["name"] == name]
+        jsonout.emit(record)
+        return 0 if name is None or record["entries"] else 1
+    if name is None:
         report.print_aliases(config)
         return 0
-    return report.explain(config, values["name"], shutil.which)
+    return report.explain(config, name, shutil.which)
 
 
 def restore(values: Values) -> int:
@@ -114,6 +131,7 @@ DOCTOR = Command(
     options=[
         HOME,
         Option(["--fix"], "Make login shells (~/.bash_profile) load ~/.bashrc.", default=False),
+        JSON,
     ],
 )
 ALIASES = Command(
@@ -121,7 +139,7 @@ ALIASES = Command(
     "List every alias and function (name, pack, expansion, description), or explain one.",
     aliases,
     arguments=[Argument("name", "Explain one alias or function.", metavar="NAME")],
-    options=[HOME],
+    options=[HOME, JSON],
 )
 RESTORE = Command(
     "restore",

@@ -30,7 +30,9 @@ def errtrace(values: Values) -> int:
 
     pid, command = values["pid"], values["command"]
     if (pid is None) == (not command):
-        raise UsageError("give a command after -- or -p PID (one of them)")
+        raise UsageError(
+            "give a command after -- or -p PID (one of them)", help_command="dotdbg errtrace"
+        )
     summary, code = run(pid if pid is not None else command, values["output"])
     if values["json"]:
         print(json.dumps(summary.as_json(), indent=2))

@@ -78,6 +78,7 @@ SHELL = Option(
 )
 DRY_RUN = Option(["--dry-run", "-n"], "Show what would change; write nothing.", default=False)
 DIFF = Option(["--diff"], "Show a unified diff of every change.", default=False)
+JSON = Option(["--json"], "Print one JSON record (docs/json.md).", default=False)
 
 
 def install(values: Values) -> int:
@@ -124,15 +125,31 @@ def status(values: Values) -> int:
     paths = home_paths(values)
     pending = interrupted(paths)
     if pending:
-        print(pending)
-        return 1
+        return _status_problem(values, paths, [pending])
     try:
         done = installer.install(paths, dry_run=True)
     except NotOurBlock as problem:
-        for line in problem.lines():
-            print(line.removeprefix("dotdbg: error: "))
-        return 1
+        lines = [line.removeprefix("dotdbg: error: ") for line in problem.lines()]
+        return _status_problem(values, paths, lines)
+    if values["json"]:
+        from dotdbg.cli import jsonout
+
+        record = jsonout.status(paths, done, is_installed(paths))
+        jsonout.emit(record)
+        return 0 if record["current"] else 1
     return report.print_status(paths, done, installed=is_installed(paths))
+
+
+def _status_problem(values: Values, paths: Paths, lines: list[str]) -> int:
+    """Exit 1: an interrupted run or a block that is not dotdbg's; what status can say."""
+    if values["json"]:
+        from dotdbg.cli import jsonout
+        from dotdbg.home.state import is_installed
+
+        jsonout.emit(jsonout.status(paths, None, is_installed(paths), lines))
+    else:
+        print("\n".join(lines))
+    return 1
 
 
 def diff(values: Values) -> int:
@@ -164,7 +181,7 @@ STATUS = Command(
     "status",
     "Is dotdbg installed, current with the config, and untouched? Exit 1 if not.",
     status,
-    options=[HOME],
+    options=[HOME, JSON],
 )
 DIFF_COMMAND = Command(
     "diff",

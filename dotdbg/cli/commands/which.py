@@ -27,12 +27,16 @@ def which(values: Values) -> int:
         # the parser hands the first word after -- to MODULE[:ATTR]
         command = [values["target"], *values["command"]] if values["target"] else []
         if not command:
-            raise UsageError("--ran FILE:LINE needs the command to run after --")
+            raise UsageError(
+                "--ran FILE:LINE needs the command to run after --", help_command="dotdbg which"
+            )
         return _ran(values["ran"], command, values["json"])
     if values["target"] is None:
-        raise UsageError("missing MODULE")
+        raise UsageError("missing MODULE", help_command="dotdbg which")
     if values["command"]:
-        raise UsageError("a command after -- goes with --ran FILE:LINE only")
+        raise UsageError(
+            "a command after -- goes with --ran FILE:LINE only", help_command="dotdbg which"
+        )
     return _module(values)
 
 

@@ -1,0 +1,66 @@
+"""A real ``pip install -e`` that needs nothing from a package index.
+
+The project carries its own PEP 660 build backend (``backend-path``): its editable wheel holds
+a ``.pth`` naming the project's source folder, as setuptools' does for a simple layout, and
+pip records the install as editable in ``direct_url.json``, as for any other backend.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BACKEND = """\
+import os
+import zipfile
+
+NAME, VERSION, SOURCE = {name!r}, "0.1", {source!r}
+
+
+def get_requires_for_build_editable(config_settings=None):
+    return []
+
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    wheel = f"{{NAME}}-{{VERSION}}-py3-none-any.whl"
+    info = f"{{NAME}}-{{VERSION}}.dist-info"
+    files = {{
+        f"__editable__.{{NAME}}-{{VERSION}}.pth": os.path.abspath(SOURCE) + "\\n",
+        f"{{info}}/METADATA": f"Metadata-Version: 2.1\\nName: {{NAME}}\\nVersion: {{VERSION}}\\n",
+        f"{{info}}/WHEEL": "Wheel-Version: 1.0\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
+    }}
+    record = "".join(f"{{name}},,\\n" for name in files) + f"{{info}}/RECORD,,\\n"
+    with zipfile.ZipFile(os.path.join(wheel_directory, wheel), "w") as archive:
+        for name, text in {{**files, f"{{info}}/RECORD": record}}.items():
+            archive.writestr(name, text)
+    return wheel
+"""
+PYPROJECT = """\
+[build-system]
+requires = []
+build-backend = "backend"
+backend-path = ["."]
+
+[project]
+name = "{name}"
+version = "0.1"
+"""
+
+
+def write_project(folder: Path, name: str, source: str = "src") -> None:
+    """pyproject.toml and backend.py of project ``name``, whose packages are in ``source``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pyproject.toml").write_text(PYPROJECT.format(name=name))
+    (folder / "backend.py").write_text(BACKEND.format(name=name, source=source))
+
+
+def install_editable(project: Path, venv: Path, with_pip: bool = False) -> Path:
+    """A new venv with ``project`` installed editable; its python. Without a pip of its own
+    unless asked (ensurepip takes seconds): this run's pip fills it."""
+    bare = [] if with_pip else ["--without-pip"]
+    subprocess.run([sys.executable, "-m", "venv", *bare, str(venv)], check=True)
+    python = venv / "bin" / "python"
+    install = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps"]
+    subprocess.run([*install, "--no-index", "-e", str(project)], check=True, capture_output=True)
+    return python
