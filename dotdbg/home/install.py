@@ -218,6 +218,33 @@ def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:
     return Result(plan, backup_dir)
 
 
+def kept_state(paths: Paths) -> list[Path]:
+    """What uninstall leaves of dotdbg's own: the check and render caches, the run lock, the
+    cache folder (``purge`` removes them) and the backups (kept: your old files)."""
+    candidates = (
+        paths.check_cache_file,
+        paths.render_cache_file,
+        paths.lock_file,
+        paths.cache_dir,
+        paths.backups_dir,
+    )
+    return [path for path in candidates if paths.fs.lexists(path)]
+
+
+def purge(paths: Paths) -> list[Path]:
+    """Remove the state ``kept_state`` names but the backups; what was removed."""
+    removed = []
+    for path in kept_state(paths):
+        if path == paths.backups_dir:
+            continue
+        if paths.fs.is_dir(path):
+            paths.fs.remove_tree(path)
+        else:
+            paths.fs.remove(path)
+        removed.append(path)
+    return removed
+
+
 def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
     """The blocks install would write now: they prove a block dotdbg's when its records are
     gone. Rendered only then; none when the config cannot be read (records alone decide)."""

@@ -232,6 +232,8 @@ def key_clashes(
     ``texts``: the rc files as they are (or will be, for install)."""
     found: list[Clash] = []
     for shell in shells:
+        if shell not in ("bash", "zsh", "fish"):
+            continue  # a shell registered since: its rc files are not read
         if shell == "fish":
             rc = paths.config_home / "fish" / "config.fish"
             found += clashes(config, shell, _read(paths, rc), paths.display(rc), None)
