@@ -86,6 +86,8 @@ def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
 GROUPS = {
     "tests/memlimit/": "memlimit",
     "tests/stacks/test_stacks_slurm.py": "slurm",
+    "tests/salloc/": "slurm",
+    "tests/remote/test_shell_srun.py": "slurm",
     "tests/cheat/test_sheet_slurm.py": "slurm",
     "tests/stacks/test_stacks_slurm_launchers.py": "slurm",
     "tests/stacks/test_stacks_ssh.py": "sshd",
@@ -94,6 +96,7 @@ GROUPS = {
     "tests/remote/test_push.py": "sshd",
     "tests/remote/test_push_path.py": "sshd",
     "tests/remote/test_push_answers.py": "sshd",
+    "tests/remote/test_session_stream.py": "sshd",
     "tests/alias/test_alias_installed.py": "wheel",  # the session's one wheel
     "tests/cheat/test_cheat_installed.py": "wheel",
     "tests/cli/test_manpage.py": "wheel",

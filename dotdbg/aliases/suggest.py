@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from dotdbg.aliases.shadows import BASH_BUILTINS, BASH_KEYWORDS
 from dotdbg.aliases.shellwords import command_words, is_assignment
+from dotdbg.common.output import times
 from dotdbg.errors import DotdbgError
 
 # `compgen -k; compgen -b`, as the core lists them for its shadowing warnings. Hard-coded so that
@@ -89,20 +90,30 @@ class Suggestions:
 def suggest(
     commands: Iterable[str], existing: Existing, top: int = 10, min_count: int = MIN_COUNT
 ) -> Suggestions:
-    """Up to ``top`` proposals, best saving first, and the aliases that went unused.
+    """``suggest_counted`` for the commands of a history, in order."""
+    return suggest_counted(Counter(commands), existing, top, min_count)
+
+
+def suggest_counted(
+    runs: Mapping[str, int], existing: Existing, top: int = 10, min_count: int = MIN_COUNT
+) -> Suggestions:
+    """Up to ``top`` proposals, best saving first, and the aliases that went unused, from how
+    often each command was run.
 
     A line that starts with an existing alias's command is not a candidate: the advice there is
     to use that alias (it is reported as unused), not to learn a second name for the same thing.
     """
     # Histories repeat themselves: work once per distinct line, weighted by its count.
-    lines = Counter(command.strip() for command in commands)
+    lines: Counter[str] = Counter()
+    for command, uses in runs.items():
+        lines[command.strip()] += uses
     unused, covered = unused_aliases(lines, existing.aliases)
-    counts: Counter[str] = Counter()
+    by_candidate: Counter[str] = Counter()
     for line, uses in lines.items():
         if line not in covered:
             for candidate in set(candidates(line)):
-                counts[candidate] += uses
-    named = name_proposals(choose(counts, top, min_count), existing)
+                by_candidate[candidate] += uses
+    named = name_proposals(choose(by_candidate, top, min_count), existing)
     proposals = sorted(
         (p for p in named if len(p.command) - len(p.name) >= MIN_SAVED_PER_USE),
         key=lambda p: (-p.saved, p.name),
@@ -316,7 +327,7 @@ def format_suggestions(found: Suggestions, source: str, entries: int) -> str:
     if found.unused:
         lines += ["", "typed in full although the alias exists:"]
         lines += [
-            f"  {u.name}: {u.count} times, {u.wasted} keystrokes ({u.command})"
+            f"  {u.name}: {times(u.count)}, {times(u.wasted, 'keystroke')} ({u.command})"
             for u in found.unused
         ]
     return "\n".join(lines) + "\n"

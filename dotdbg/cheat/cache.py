@@ -17,7 +17,7 @@ import sys
 
 CACHE_NAME = "cheat-index.marshal"
 # Bump when what is cached changes shape, so that old caches are not trusted.
-CACHE_FORMAT = 8
+CACHE_FORMAT = 10
 SHEET, SKIPPED, NOTHING = "sheet", "skipped", "none"  # what a file's cached value is
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     Stamp = tuple[int, int]  # mtime_ns, size
     FileRow = tuple[int, int, int, int, str]  # mtime_ns, size, offset, length, kind
     Listing = list[tuple[str, str]]  # (name, "d" directory | "f" file | "" other | "!why")
+    # the (directory, mtime) of every folder of a cheat path, and the (name, path) of its sheets
+    Tree = tuple[list[tuple[str, int]], list[tuple[str, str]]]
 
 
 def note_of(value: object) -> str:
@@ -56,20 +58,26 @@ class Index:
     sheet's value) read only when asked for; written back only when something changed.
 
     Layout: 8 bytes giving the header's length, the header (format, Python version, file rows,
-    directory listings, the notes' length), the notes (path -> note), then each value's blob.
+    cheat path trees, the listings' and the notes' lengths), the directory listings, the notes
+    (path -> note), then each value's blob. A tree is what walking a cheat path found, valid
+    while none of its folders changed: a lookup in a corpus of thousands of sheets stats its
+    folders, not walks and names every file again.
     """
 
     def __init__(self, cache_file: str) -> None:
         self.cache_file = cache_file
         self.fd = -1
         self.rows: dict[str, FileRow] = {}
-        self.dirs: dict[str, tuple[int, Listing]] = {}
+        self.dirs: dict[str, tuple[int, Listing]] | None = None  # read when first needed
+        self.trees: dict[str, Tree] = {}
         self.notes: dict[str, str] | None = None
-        self.notes_at = self.blobs_at = 0
+        self.dirs_at = self.notes_at = self.blobs_at = 0
         if cache_file:
             self._open()
         self.fresh: dict[str, tuple[int, int, Any]] = {}  # values computed this run
         self.new_dirs: dict[str, tuple[int, Listing]] = {}
+        self.new_trees: dict[str, Tree] = {}
+        self.listed: list[tuple[str, int]] = []  # (directory, mtime) of each listing, in order
         self.visited: set[str] = set()  # files and directories this run looked at
 
     def _open(self) -> None:
@@ -79,12 +87,14 @@ class Index:
             if not 0 < size < os.fstat(self.fd).st_size:
                 raise ValueError("not a cache file")
             header = marshal.loads(os.pread(self.fd, size, 8))
-            cache_format, version, rows, dirs, notes_size = header
+            cache_format, version, rows, trees, dirs_size, notes_size = header
         except (OSError, EOFError, ValueError, TypeError):
             return
         if cache_format == CACHE_FORMAT and version == sys.hexversion:
-            self.rows, self.dirs = rows, dirs
-            self.notes_at, self.blobs_at = 8 + size, 8 + size + notes_size
+            self.rows, self.trees = rows, trees
+            self.dirs_at = 8 + size
+            self.notes_at = self.dirs_at + dirs_size
+            self.blobs_at = self.notes_at + notes_size
 
     def _read(self, offset: int, length: int) -> bytes:
         data = os.pread(self.fd, length, offset)
@@ -115,13 +125,21 @@ class Index:
         return self.notes.get(path, "")
 
     def _load_notes(self) -> dict[str, str]:
+        notes: dict[str, str] = self._load_section(self.notes_at, self.blobs_at)
+        return notes
+
+    def _listings(self) -> dict[str, tuple[int, Listing]]:
+        if self.dirs is None:
+            self.dirs = self._load_section(self.dirs_at, self.notes_at)
+        return self.dirs
+
+    def _load_section(self, start: int, end: int) -> Any:
+        if end <= start:
+            return {}
         try:
-            notes: dict[str, str] = marshal.loads(
-                self._read(self.notes_at, self.blobs_at - self.notes_at)
-            )
+            return marshal.loads(self._read(start, end - start))
         except (OSError, EOFError, ValueError, TypeError):
             return {}
-        return notes
 
     def value(self, path: str) -> Any:
         """The value of a file ``kind`` was asked about."""
@@ -136,14 +154,17 @@ class Index:
 
     # -- directories ----------------------------------------------------------------------------
     def listing(self, directory: str) -> Listing:
-        """The entries of ``directory``, listed again only when its mtime changed."""
+        """The entries of ``directory``, listed again only when its mtime changed (or a link
+        in it could not be followed: its target may be there now)."""
         self.visited.add(directory)
         try:
             mtime = os.stat(directory).st_mtime_ns
         except OSError:
+            self.listed.append((directory, -1))
             return []
-        cached = self.dirs.get(directory)
-        if cached is not None and cached[0] == mtime:
+        self.listed.append((directory, mtime))
+        cached = self._listings().get(directory)
+        if cached is not None and cached[0] == mtime and not _has_bad_link(cached[1]):
             return cached[1]
         try:
             children = os.scandir(directory)
@@ -154,6 +175,24 @@ class Index:
         self.new_dirs[directory] = (mtime, entries)
         return entries
 
+    def tree(self, root: str) -> list[tuple[str, str]] | None:
+        """The (name, path) of the sheets below ``root`` when none of its folders changed."""
+        cached = self.trees.get(root)
+        if cached is None:
+            return None
+        for directory, mtime in cached[0]:
+            try:
+                if os.stat(directory).st_mtime_ns != mtime:
+                    return None
+            except OSError:
+                if mtime != -1:
+                    return None
+        self.visited.update(directory for directory, _ in cached[0])
+        return cached[1]
+
+    def remember_tree(self, root: str, folders: list[tuple[str, int]], found: Listing) -> None:
+        self.new_trees[root] = (folders, found)
+
     # -- saving ---------------------------------------------------------------------------------
     def save(self, complete: bool) -> None:
         """Write the cache if anything changed; ``complete``: every file was visited this run,
@@ -161,7 +200,7 @@ class Index:
         gone = complete and set(self.rows) - self.visited
         if not self.cache_file:
             return
-        if self.fresh or self.new_dirs or gone:
+        if self.fresh or self.new_dirs or self.new_trees or gone:
             try:
                 data = self._serialised(complete)
                 os.makedirs(os.path.dirname(self.cache_file), exist_ok=True)
@@ -194,12 +233,21 @@ class Index:
             rows[path] = (mtime, size, offset, len(data), kind_of(value))
             notes[path] = note_of(value)
             offset += len(data)
-        dirs = {**self.dirs, **self.new_dirs}
+        dirs = {**self._listings(), **self.new_dirs}
+        trees = {**self.trees, **self.new_trees}
         if complete:
             dirs = {directory: dirs[directory] for directory in dirs if directory in self.visited}
-        packed_notes = marshal.dumps(notes)
-        header = marshal.dumps((CACHE_FORMAT, sys.hexversion, rows, dirs, len(packed_notes)))
-        return len(header).to_bytes(8, "little") + header + packed_notes + b"".join(blobs)
+            trees = {root: trees[root] for root in trees if root in self.visited}
+        packed_dirs, packed_notes = marshal.dumps(dirs), marshal.dumps(notes)
+        header = marshal.dumps(
+            (CACHE_FORMAT, sys.hexversion, rows, trees, len(packed_dirs), len(packed_notes))
+        )
+        length = len(header).to_bytes(8, "little")
+        return length + header + packed_dirs + packed_notes + b"".join(blobs)
+
+
+def _has_bad_link(listing: Listing) -> bool:
+    return any(kind[:1] == "!" for _, kind in listing)
 
 
 def type_of(child: os.DirEntry[str]) -> str:

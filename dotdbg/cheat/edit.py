@@ -128,8 +128,8 @@ def _link_no_replace(temp: str, target: str) -> None:
 
 def _unknown_sheet(name: str, sheets: Mapping[str, Sheet]) -> DotdbgError:
     close = suggestions(name, sheets)
-    hint = f"did you mean {one_line(' or '.join(close))}?" if close else ""
-    hint = f"{hint} To start a new sheet: dotdbg cheat --new {name}".strip()
+    new = f"start a new sheet with `dotdbg cheat --new {one_line(name)}`"
+    hint = f"did you mean {one_line(' or '.join(close))}, or {new}?" if close else new
     return DotdbgError(f"no sheet named {name!r}", hint=hint)
 
 

@@ -182,6 +182,13 @@ def usage(prog: str = "dotdbg cheat") -> str:
 
 
 # -- running ---------------------------------------------------------------------------------
+def console(argv: list[str], verbose: bool) -> int:
+    """``dotdbg cheat ARGS``, straight from dotdbg.cli.entry; it ends as every command does."""
+    from dotdbg.cli.runner import run
+
+    return run(lambda: main(argv), "dotdbg", verbose)
+
+
 def main(argv: list[str]) -> int:
     try:
         options = parse_args(argv)

@@ -172,18 +172,42 @@ class Catalog:
         self.files = [
             (rank, cheatpath, name, path)
             for rank, cheatpath in enumerate(cheatpaths)
-            for name, path in sheet_files(cheatpath.directory, index.listing, warn)
+            for name, path in self._sheets_below(cheatpath.directory)
         ]
         self.complete = False
         self.checked: dict[str, bool] = {}  # path -> is a usable sheet
         self.warned: set[str] = set()  # paths of skipped or cut files already warned about
         self.stamped: set[str] = set()  # paths whose file was stat'ed this run
 
+    def _sheets_below(self, root: str) -> list[tuple[str, str]]:
+        """``sheet_files`` of ``root``, from the cache while none of its folders changed (and
+        walked again while it holds a link that warns)."""
+        found = self.index.tree(root)
+        if found is not None:
+            return found
+        start = len(self.index.listed)
+        warned: list[tuple[str, str]] = []
+        found = sheet_files(root, self.index.listing, lambda *warning: warned.append(warning))
+        for path, problem in warned:
+            self.warn(path, problem)
+        if not warned:
+            self.index.remember_tree(root, self.index.listed[start:], found)
+        return found
+
     def names(self) -> list[str]:
         """Every sheet name. Which files are sheets comes from the cache without a stat of
         each: a file that stops being one while cached is caught when its sheet is loaded."""
-        usable = (file[2] for file in self.files if self._usable(file[3], trust_cache=True))
-        return list(dict.fromkeys(usable))
+        rows = self.index.rows
+        self.index.visited.update(file[3] for file in self.files)
+        names: dict[str, None] = {}
+        for _, _, name, path in self.files:
+            row = None if path in self.checked else rows.get(path)
+            if row is None or row[4] == SKIPPED:  # not cached yet, known this run; or it warns
+                if self._usable(path, trust_cache=True):
+                    names[name] = None
+            elif row[4] == SHEET:
+                names[name] = None
+        return list(names)
 
     def load(
         self, names: Iterable[str] | None = None, may_match: Match | None = None

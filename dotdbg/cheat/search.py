@@ -112,6 +112,10 @@ def with_tags(sheets: dict[str, Sheet], tags: Sequence[str]) -> dict[str, Sheet]
 # -- the lookup rule -------------------------------------------------------------------------
 def resolve_sheet(word: str, names: Iterable[str]) -> str | None:
     """The sheet WORD names: an exact name, or the only name it is a prefix of."""
+    if not isinstance(names, (dict, set)):
+        names = list(names)
+    if word in names:  # the usual case, without a look at each of thousands of names
+        return word
     fold = not has_capital(word, regex=False)
     key = word.lower() if fold else word
     candidates = [name for name in names if (name.lower() if fold else name).startswith(key)]
@@ -204,6 +208,9 @@ def _ranked_hits(sheet: Sheet, file: SheetFile, matchers: list[Matcher]) -> Rank
 
 def _rank(entry: Entry, sheet_name: str, matchers: list[Matcher]) -> Rank | None:
     """(the worst term's place, the sum of all places), or None when a term is missing."""
+    lowered = f"{entry[0]}\n{entry[1]}\n{sheet_name}".lower()
+    if not all(matcher.may_be_in(lowered) for matcher in matchers):
+        return None  # most entries: no need to see where each term stands
     places = []
     for matcher in matchers:
         place = _place(matcher, entry, sheet_name)

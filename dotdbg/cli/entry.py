@@ -25,6 +25,11 @@ def main(argv: list[str] | None = None) -> int:
     at = next((i for i, arg in enumerate(args) if arg not in GLOBAL_FLAGS), len(args))
     verbose = "--verbose" in args[:at]  # DOTDBG_VERBOSE=1: dotdbg.cli.runner reads it
     word = args[at] if at < len(args) else None
+    if word == "cheat" and args[at + 1 :] != ["--version"]:
+        # A lookup must answer in about the time Python starts: no registry, no parser.
+        from dotdbg.cheat.fast import console
+
+        return console(args[at + 1 :], verbose)
     from dotdbg.cli.runner import run
 
     if word == "--version":

@@ -21,6 +21,8 @@ SECTIONS = {
         "which": "which:COMMAND",
         "errtrace": "errtrace:COMMAND",
         "bisect": "bisect:COMMAND",
+        "memstep": "memstep:COMMAND",
+        "salloc": "salloc:COMMAND",
     },
     "Where is it stuck": {
         "pyspy": "watch:PYSPY",
@@ -36,6 +38,7 @@ SECTIONS = {
     },
     "Other machines": {
         "ssh": "ssh:COMMAND",
+        "shell": "shell:COMMAND",
         "push": "push:COMMAND",
     },
     "Your aliases and functions": {

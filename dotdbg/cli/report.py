@@ -139,25 +139,67 @@ def print_checks(results: Sequence[Check]) -> None:
             print(f"     fix: {result.fix}")
 
 
+NARROW = 100  # columns below which the table leaves out pack and kind
+
+
 def print_aliases(config: Config) -> None:
+    """The table of every name; on a narrow terminal (< NARROW columns), two lines a name: its
+    description, then its expansion cut to the width with … (``dotdbg aliases NAME`` shows it
+    whole)."""
     from rich.table import Table
 
     from dotdbg.common.output import rich_console
 
-    table = Table("name", "pack", "kind", "expansion", "description", box=None, header_style="bold")
+    console = rich_console(soft_wrap=False, markup=False, emoji=False, highlight=False)
+    if console.width < NARROW:
+        for line in narrow_aliases(alias_rows(config), console.width):
+            console.print(_text(line))
+        return
+    table = Table(*COLUMNS, box=None, header_style="bold")
+    for row in alias_rows(config):
+        table.add_row(*(_text(cell) for cell in row))
+    console.print(table)
+
+
+def narrow_aliases(rows: Sequence[tuple[str, str, str, str, str]], width: int) -> list[str]:
+    from dotdbg.cli.layout import wrap
+
+    column = min(max(len(row[0]) for row in rows) + 2, 16)
+    lines = []
+    for name, _, _, expansion, description in rows:
+        text = wrap(one_line(description), width - column)
+        first = name.ljust(column) if len(name) < column else name + "  "
+        lines.append(first + text[0])
+        lines += [" " * column + more for more in text[1:]]
+        shown = one_line(expansion)
+        room = width - column - 2
+        lines.append(
+            " " * column + "→ " + (shown if len(shown) <= room else shown[: room - 1] + "…")
+        )
+    return lines
+
+
+COLUMNS = ("name", "pack", "kind", "expansion", "description")
+
+
+def alias_rows(config: Config) -> list[tuple[str, str, str, str, str]]:
+    """(name, pack, kind, expansion, description) of every alias, function, cheat alias and key.
+    A function of one line shows it; a longer one says so, not its first line alone."""
     rows = [(a.name, a.pack, "alias", a.command, a.desc) for a in config.aliases]
     for function in config.functions:
         lines = function.body.strip().splitlines()
-        more = " …" if len(lines) > 1 else ""
-        rows.append((function.name, function.pack, "function", lines[0] + more, function.desc))
+        body = (
+            lines[0]
+            if len(lines) == 1
+            else f"{{ {len(lines)} lines: `dotdbg aliases {function.name}` }}"
+        )
+        rows.append((function.name, function.pack, "function", body, function.desc))
     if config.cheat.alias:
         rows.append((config.cheat.alias, "cheat", "alias", "dotdbg cheat", "look up a cheatsheet"))
     if config.cheat.key:
         what = "pick a cheatsheet command onto the prompt line (never runs it)"
         rows.append((config.cheat.key, "cheat", "key", "cheatsheet picker", what))
-    for row in rows:
-        table.add_row(*(_text(cell) for cell in row))
-    rich_console(soft_wrap=False, markup=False, emoji=False, highlight=False).print(table)
+    return rows
 
 
 def _text(value: str) -> Text:

@@ -59,12 +59,17 @@ def _syntax_error(source: Source, error: Exception) -> DotdbgError:
         line = written.count("\n") + 1
         where = f"{source.path}:{line}:{len(written) - written.rfind(chr(10))}"
     what = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
-    what = what or "invalid TOML"
+    what = re.sub(r"\(((?:'[^']*',? ?)+)\)", _table_name, what) or "invalid TOML"
     return DotdbgError(
         f"TOML syntax error: {what[0].lower()}{what[1:]}",
         hint="fix the TOML at that position (strings need quotes; see `dotdbg init` for examples)",
         location=where,
     )
+
+
+def _table_name(match: re.Match[str]) -> str:
+    """tomllib's ``('pdb', 'aliases')`` as the user wrote it: ``[pdb.aliases]``."""
+    return "[" + ".".join(re.findall(r"'([^']*)'", match[1])) + "]"
 
 
 def read_user_file(path: Path) -> str:

@@ -41,16 +41,23 @@ def strace_program() -> str:
     return found
 
 
-def trace(target: list[str] | int, keep: str | None) -> Traced:
-    """``target``: a command to start, or the pid of one to attach to."""
+def trace(target: list[str] | int, keep: str | None, stdout_to_stderr: bool = False) -> Traced:
+    """``target``: a command to start, or the pid of one to attach to. ``stdout_to_stderr``:
+    the command's stdout joins its stderr (stdout then holds only the JSON summary)."""
     if isinstance(target, int) and not os.path.exists(f"/proc/{target}"):
         raise DotdbgError(f"no process {target}", hint="see `ps -ef` for the pids running here")
     with tempfile.TemporaryDirectory(prefix="dotdbg-errtrace-") as folder:
         log = keep or os.path.join(folder, "trace")
         argv = [strace_program(), *STRACE_OPTIONS, "-o", log]
         argv += ["-p", str(target)] if isinstance(target, int) else ["--", *target]
-        process = subprocess.Popen(argv, stderr=subprocess.PIPE)
-        output, interrupted = _pass_stderr_on(process, attached=isinstance(target, int))
+        read_end, write_end = os.pipe()
+        stdout = write_end if stdout_to_stderr else None
+        try:
+            process = subprocess.Popen(argv, stdout=stdout, stderr=write_end)
+        finally:
+            os.close(write_end)
+        with open(read_end, "rb", buffering=0) as stderr:
+            output, interrupted = _pass_stderr_on(stderr.fileno(), process, isinstance(target, int))
         returncode = process.wait()
         with open(log, errors="replace") as file:
             lines = file.readlines()
@@ -58,10 +65,9 @@ def trace(target: list[str] | int, keep: str | None) -> Traced:
     return Traced(lines, output, returncode, interrupted)
 
 
-def _pass_stderr_on(process: subprocess.Popen[bytes], attached: bool) -> tuple[str, bool]:
+def _pass_stderr_on(fd: int, process: subprocess.Popen[bytes], attached: bool) -> tuple[str, bool]:
     """Copy the program's stderr to ours until it ends; Ctrl-C or SIGTERM meanwhile are passed
     on (so that we still read the trace and print the summary) and reported."""
-    assert process.stderr is not None
     kept = bytearray()
     stops: list[int] = []
 
@@ -71,7 +77,7 @@ def _pass_stderr_on(process: subprocess.Popen[bytes], attached: bool) -> tuple[s
 
     previous = {signum: signal.signal(signum, stop) for signum in STOP_SIGNALS}
     try:
-        while chunk := os.read(process.stderr.fileno(), 65536):
+        while chunk := os.read(fd, 65536):
             sys.stderr.buffer.write(chunk)
             sys.stderr.buffer.flush()
             kept += chunk
@@ -79,7 +85,6 @@ def _pass_stderr_on(process: subprocess.Popen[bytes], attached: bool) -> tuple[s
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        process.stderr.close()
     return kept.decode(errors="replace"), bool(stops)
 
 

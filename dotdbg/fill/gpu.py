@@ -169,11 +169,18 @@ def open_cuda(loader: Callable[[], CudaDriver]) -> CudaDriver:
         count = cuda.device_count()
     except CudaUnavailable as error:
         if error.no_device:
-            raise DotdbgError(_no_device_message()) from error
-        raise DotdbgError(str(error)) from error
+            raise DotdbgError(_no_device_message(), hint=NO_DEVICE_HINT) from error
+        raise DotdbgError(str(error), hint=NO_DRIVER_HINT) from error
     if count == 0:
-        raise DotdbgError(_no_device_message())
+        raise DotdbgError(_no_device_message(), hint=NO_DEVICE_HINT)
     return cuda
+
+
+NO_DRIVER_HINT = (
+    "gpu-fill takes memory through the NVIDIA driver: run it on a machine with an NVIDIA GPU "
+    "and its driver (nvidia-smi answers there)"
+)
+NO_DEVICE_HINT = "nvidia-smi -L lists the GPUs; CUDA_VISIBLE_DEVICES chooses which are seen"
 
 
 def _no_device_message() -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import linecache
 
 from dotdbg.stacks.record import Frame, StackRecord, Thread, title
+from dotdbg.visible import one_line
 
 
 def frame_lines(frame: Frame) -> list[str]:
@@ -17,8 +18,15 @@ def frame_lines(frame: Frame) -> list[str]:
         where = f"at {frame.file}:{frame.line}" if frame.line else f"in {frame.file or '??'}"
         return [f"  C   {frame.function} {where}"]
     lines = [f"  Py  {frame.function} at {frame.file}:{frame.line or '?'}"]
-    source = linecache.getline(frame.file, frame.line).strip() if frame.file and frame.line else ""
+    source = _source_line(frame.file, frame.line) if frame.file and frame.line else ""
     return [*lines, f"          {source}"] if source else lines
+
+
+def _source_line(file: str, line: int) -> str:
+    try:
+        return linecache.getline(file, line).strip()
+    except (OSError, ValueError):  # the name is the target's: a NUL in it, a file not text
+        return ""
 
 
 def thread_header(thread: Thread) -> str:
@@ -30,16 +38,18 @@ def thread_header(thread: Thread) -> str:
 
 
 def thread_text(thread: Thread) -> str:
+    """Names, file names and source lines are the target's: control characters as escapes."""
     lines = [thread_header(thread)]
     for frame in thread.frames:
         lines += frame_lines(frame)
     if not thread.frames:
         lines.append("  (no frames could be read)")
-    return "\n".join(lines)
+    return "\n".join(map(one_line, lines))
 
 
 def record_text(record: StackRecord) -> str:
+    head = one_line(title(record))
     if record.error:
-        return f"{title(record)}\n[error] {record.error}\n"
+        return f"{head}\n[error] {one_line(record.error)}\n"
     body = "\n\n".join(thread_text(thread) for thread in record.threads)
-    return f"{title(record)}\n{body}\n"
+    return f"{head}\n{body}\n"

@@ -102,7 +102,9 @@ def _check(request: Request) -> int:
 
 
 def note(line: str) -> None:
-    print(f"dotdbg: note: {line}", file=sys.stderr)
+    from dotdbg.visible import one_line
+
+    print(f"dotdbg: note: {one_line(line)}", file=sys.stderr)  # paths of the target's files
 
 
 def show_dump(result: dump.Result, as_json: bool) -> int:

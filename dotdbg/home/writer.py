@@ -54,8 +54,7 @@ def preflight(paths: Paths, changes: Iterable[Change]) -> None:
             if not info.mode & stat.S_IWUSR:
                 raise DotdbgError(
                     f"{shown} is read-only, so dotdbg changed nothing",
-                    hint=f"make it writable (chmod u+w {shown}) or switch off its pack in the "
-                    "config",
+                    hint=f"make it writable (chmod u+w {shown}), then run the command again",
                 )
         _check_directory(paths, target.parent)
 
@@ -69,7 +68,7 @@ def _check_owned(paths: Paths, shown: str, info: FileInfo) -> None:
     raise DotdbgError(
         f"{shown} belongs to {owner}, not to you, so dotdbg changed nothing",
         hint=f"dotdbg does not take over another user's file; ask {owner} to make it yours "
-        f"(chown), or switch off its pack in the config",
+        f"(chown), then run the command again",
     )
 
 

@@ -1,16 +1,21 @@
-"""The remote side of ``dotdbg ssh``: the command ssh runs there, the session rc, the shim.
+"""The remote side of a dotdbg session: the script that starts it, the session rc, the shim.
 
-ssh runs the command with the user's login shell (``$SHELL -c``), which may be bash, zsh, dash,
-fish or tcsh: it is one line, ``exec /bin/sh -c '…'``, and the script inside holds no single
-quote and no double backslash, so every one of them passes it to sh unchanged. The script
+``dotdbg ssh`` gives the script to ssh as its remote command, which the user's login shell runs
+(``$SHELL -c``: bash, zsh, dash, fish or tcsh); ``dotdbg shell -- CMD`` types it into the shell
+CMD gives. Either way it is one line, ``exec /bin/sh -c '…'``, and the script inside holds no
+single quote and no double backslash, so every one of those shells passes it to sh unchanged.
+It holds no session file: those travel on the shell's own input (dotdbg.remote.relay), where
+``ps`` does not show them and no argument limit applies. The script
 
 1. makes a private directory (``mktemp -d``, umask 077) and removes it on EXIT, HUP, INT and
    TERM; a guard process removes it too when the script itself is gone (killed): it blocks
    reading a FIFO that only the script holds open, so it wakes at the script's end and never
    polls;
-2. writes the session files, which travel in the command itself (no second connection, no
-   round trip per file): the shell's files with the printf builtin, the cheat code and sheets
-   from a base64 tar, unpacked in the background;
+2. turns the terminal's echo off and prints a marker made from the nonce, before step 1 (the
+   relay sends the payload when it sees it, so it travels while step 1 runs), skips what was
+   typed ahead up to the nonce's own line, reads exactly the payload's bytes (``head -c``:
+   base64 lines, which a terminal in canonical mode passes as they are) and unpacks them
+   (base64, gzip, tar), then turns echo back on;
 3. starts the session shell: the user's login shell (``$SHELL``, which sshd takes from their
    passwd entry) when it is one of ``SHELLS`` and the payload carries it, else bash, saying
    why in one line. Its rc files read what a login shell over plain ssh reads, then dotdbg's.
@@ -22,13 +27,10 @@ the sh words that start it. Nothing else names a shell.
 from __future__ import annotations
 
 import os
-import string
 
-TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-SAFE = frozenset(string.ascii_letters + string.digits + "._@:%+-")
+# the letters of a host name the script may hold as they are (not the string module: it imports
+# re, milliseconds at every session's start)
+SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@:%+-")
 
 SCRIPT_NAME = "dotdbg-ssh"  # $0 of the remote script, as ps shows it
 
@@ -89,10 +91,6 @@ FISH = SessionShell(
 )
 SHELLS: tuple[SessionShell, ...] = (BASH, ZSH, FISH)  # the first where no other can start
 
-# The shells other than bash a session can start, and the base64 archive of their files.
-Packed = tuple[tuple[str, ...], str]
-NOTHING_PACKED: Packed = ((), "")
-
 
 def others_here() -> tuple[str, ...]:
     """The shells other than bash installed on this machine: each one's file is checked by
@@ -113,94 +111,91 @@ def safe_host(host: str) -> str:
 
 
 # The guard: it blocks reading a FIFO until the script's end closes fd 9 (which the session's
-# shell does not inherit), then removes the session dir, whatever ended the script.
-# The session's script killed (-9, a dropped connection): the guard, reading a FIFO only that
-# script holds open, wakes and removes the directory. The cheat archive may still be unpacking
-# into it (rm -rf then fails on a directory tar just filled), so it tries again, ten times.
+# shell does not inherit), then removes the session dir, whatever ended the script: killed
+# (-9, a dropped connection), the guard wakes and removes the directory.
 GUARD = (
     'mkfifo "$d/.guard" && { (trap "" HUP INT TERM; read x <"$d/.guard"; '
     'for i in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$d"; [ -e "$d" ] || break; sleep 0.2; done) '
     '</dev/null >/dev/null 2>&1 & }; exec 9>"$d/.guard"'
 )
-# The session's end: the cheat archive's unpacking ($u) is waited for, then the directory goes.
-CLEANUP = 'c() { [ -z "$u" ] || wait "$u" 2>/dev/null; rm -rf "$d"; }'
+CLEANUP = 'c() { [ -z "$d" ] || rm -rf "$d"; }'
+SSH_NAME = "dotdbg ssh"  # what the session's lines are signed with
+WRAP = 76  # base64 line length: far below a terminal's 4096-byte line in canonical mode
 
 
-def remote_script(
-    host: str, files: Mapping[str, str], archive: str, packed: Packed = NOTHING_PACKED
-) -> str:
-    """The sh script, on one line (tcsh rejects a newline inside quotes). ``files`` (name to
-    text) are written with the printf builtin, before the shell starts; ``archive`` (base64 of
-    the cheat code and sheets, bundle.archive) is unpacked beside the shell's start-up: three
-    processes fewer on the way to the prompt. ``packed``: the shells other than bash that the
-    session can start, and the base64 archive of their files, unpacked before one starts
-    (one archive: their texts share much, and gzip finds it)."""
-    where = f"dotdbg: error: {safe_host(host)}:"
-    writes = " && ".join(
-        f'printf %b "{escaped(text)}" >"$d/{name}"' for name, text in files.items()
-    )
+def marker(nonce: str) -> bytes:
+    """What the script prints when it is ready for the payload (not a substring of the
+    script's own text, which a shell's echo may show before)."""
+    return f"DOTDBG{nonce}READY".encode()
+
+
+def framed(nonce: str, payload: str) -> bytes:
+    """What the relay writes after the marker: the nonce's line (the script skips what was
+    typed ahead up to it), then the payload (wrapped base64, ``payload_size`` bytes)."""
+    return f"{nonce}\n{payload}".encode()
+
+
+def wrapped(encoded: str) -> str:
+    """Base64 text in lines of WRAP characters, each ending with a newline."""
+    return "".join(encoded[at : at + WRAP] + "\n" for at in range(0, len(encoded), WRAP))
+
+
+def remote_script(host: str | None, size: int, nonce: str, shells: tuple[str, ...] = ()) -> str:
+    """The sh script, on one line (tcsh rejects a newline inside quotes). ``host``: the name
+    its lines give the host (None: the host's own, ``uname -n``); ``size``: the payload's bytes;
+    ``shells``: those other than bash the payload carries files for."""
+    name = f"H={safe_host(host)}" if host is not None else "H=$(uname -n 2>/dev/null)"
+    where = "dotdbg: error: $H:"
     steps = [
         "umask 077",
-        'd=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-ssh.XXXXXXXXXX") || '
-        f'{{ echo "{where} mktemp -d failed: no private directory for the session" >&2; exit 1; }}',
+        name,
+        # a terminal (ssh -t, dotdbg shell): no echo of the payload, and a marker that asks
+        # for it, first: it travels while the directory is made
+        "t=; [ ! -t 0 ] || t=1",
+        f'[ -z "$t" ] || {{ stty -echo 2>/dev/null; printf "DOTDBG%sREADY" {nonce}; }}',
+        "d=",
         CLEANUP,
         "trap c EXIT",
+        'trap "" HUP INT TERM',  # mktemp too: a directory it made is always named in $d
+        'd=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-ssh.XXXXXXXXXX") || '
+        f'{{ echo "{where} mktemp -d failed: no private directory for the session" >&2; exit 1; }}',
         'trap "exit 129" HUP',
         'trap "exit 130" INT',
         'trap "exit 143" TERM',
         GUARD,
-        f"{{ {writes}; }} || "
-        f'{{ echo "{where} cannot write the session files in $d" >&2; exit 1; }}',
-        *_choose_steps(safe_host(host), packed),
-        f'{{ (printf %s {archive} | base64 -d | gzip -dc | tar -xf - -C "$d") 9>&- & }}',
-        "u=$!",
-        *_start_steps(safe_host(host), where, packed),
+        f"while :; do read -r l || exit 1; case $l in *{nonce}) break ;; esac; done",
+        f'{{ head -c {size} | base64 -d | gzip -dc | tar -xf - -C "$d"; }} 2>"$d/.err" || '
+        f'{{ r=; read -r r <"$d/.err"; '
+        f'echo "{where} cannot unpack the session files (head, base64, gzip, tar): $r" >&2; '
+        "exit 1; }",
+        '[ -z "$t" ] || stty echo 2>/dev/null',
+        *_choose_steps(shells),
+        *_start_steps(where, shells),
     ]
     return "; ".join(steps)
 
 
-# Bytes printf %b writes as they are, inside double quotes in the script: printable ASCII but
-# the quotes, $, ` and the backslash (fish reads \\ and \' even inside single quotes).
-PLAIN = frozenset(range(0x20, 0x7F)) - frozenset(b"\"$`\\'")
-
-
-SHORT = {ord("\n"): "\\n", ord("\t"): "\\t"}  # 2 bytes instead of 5: the files are mostly lines
-
-
-def escaped(text: str) -> str:
-    """``text`` for ``printf %b "…"``: every other byte as an escape (\\n, \\t, \\0NNN)."""
-    return "".join(chr(b) if b in PLAIN else SHORT.get(b) or f"\\0{b:03o}" for b in text.encode())
-
-
-def _choose_steps(host: str, packed: Packed) -> list[str]:
-    """Pick the session shell from $SHELL (else bash, saying why) and unpack its files: "$s"
-    its name, "$p" the login shell's own path, or bash from PATH. Before the cheat archive's
-    background unpacking, which would compete for the CPU."""
-    shells = carried(packed[0])
+def _choose_steps(names: tuple[str, ...]) -> list[str]:
+    """Pick the session shell from $SHELL (else bash, saying why): "$s" its name, "$p" the
+    login shell's own path, or bash from PATH."""
+    shells = carried(names)
     others = [shell.name for shell in shells if shell is not BASH]
-    said = f"dotdbg ssh: {host}: your login shell is $SHELL"
+    said = f"{SSH_NAME}: $H: your login shell is $SHELL"
     picks = f"{'|'.join(others)}) {_pick_login_shell(said)} ;;" if others else ""
-    failed = (
-        f"dotdbg ssh: {host}: cannot unpack the $s files (base64, gzip, tar): this session is bash"
-    )
-    unpack = f'{{ printf %s {packed[1]} | base64 -d | gzip -dc | tar -xf - -C "$d"; }} 2>/dev/null'
     brings = _listed([shell.name for shell in shells])
     return [
         "s=bash; p=bash",
         f"case ${{SHELL##*/}} in bash) ;; {picks} "
         f'*) echo "{said}; dotdbg ssh brings {brings}: this session is bash" >&2 ;; esac',
-        f'[ "$s" = bash ] || {unpack} || {{ echo "{failed}" >&2; s=bash; p=bash; }}'
-        if others
-        else ":",
     ]
 
 
-def _start_steps(host: str, where: str, packed: Packed) -> list[str]:
+def _start_steps(where: str, names: tuple[str, ...]) -> list[str]:
     """Check that bash is there when it is the session shell, start the session shell."""
-    env = f"DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST={host}"
+    env = "DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST=$H"
     starts = " ".join(
         f"{shell.name}) {shell.prepare + '; ' if shell.prepare else ''}{env} {shell.launch} 9>&- ;;"
-        for shell in carried(packed[0])
+        for shell in carried(names)
     )
     return [
         f'[ "$s" != bash ] || command -v bash >/dev/null 2>&1 || {{ echo "{where} no bash on '
@@ -229,10 +224,21 @@ def _pick_login_shell(said: str) -> str:
     )
 
 
-def remote_command(
-    host: str, files: Mapping[str, str], archive: str, packed: Packed = NOTHING_PACKED
-) -> str:
-    """What ssh is given to run: the login shell hands the script to sh."""
-    script = remote_script(host, files, archive, packed)
+def one_line(script: str, name: str) -> str:
+    """The script as one command line for any shell: it hands the script to sh."""
     assert "'" not in script and "\\\\" not in script, "the script must survive any login shell"
-    return f"exec /bin/sh -c '{script}' {SCRIPT_NAME}"
+    return f"exec /bin/sh -c '{script}' {name}"
+
+
+def remote_command(host: str, size: int, nonce: str, shells: tuple[str, ...] = ()) -> str:
+    """What ssh is given to run: the login shell hands the script to sh."""
+    return one_line(remote_script(host, size, nonce, shells), SCRIPT_NAME)
+
+
+def typed_line(size: int, nonce: str, shells: tuple[str, ...] = ()) -> bytes:
+    """What ``dotdbg shell`` types into the shell its command gives. Not to be kept in its
+    history file: a space first (fish keeps no such line, nor bash and zsh where told to
+    ignore them), and no HISTFILE (bash saves its history at exec; fish just says that
+    ``unset`` is not its command, and goes on)."""
+    script = one_line(remote_script(None, size, nonce, shells), SCRIPT_NAME)
+    return f" unset HISTFILE; {script}\n".encode()

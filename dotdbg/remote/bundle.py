@@ -3,8 +3,9 @@
 It holds the files rendered for the remote shell, the session's rc and ``dotdbg`` shim
 (dotdbg.remote.bootstrap), and what ``ch`` and the Ctrl-G picker need there: the cheat
 lookup's own modules (the standard library only, Python >= 3.8), the built-in sheets and the
-user's own. The archive goes base64-encoded inside ssh's remote command, so its size is
-bounded by one argument's limit (MAX_ARG_STRLEN, 128 KiB on Linux).
+user's own. The archive goes base64-encoded on the session shell's input (dotdbg.remote.relay):
+no size limit. A file whose bytes another one already has (your copy of a built-in sheet that
+``dotdbg cheat --edit`` made and you did not change) travels as a hard link to it.
 """
 
 from __future__ import annotations
@@ -46,9 +47,6 @@ CHEAT_MODULES = (
 EMPTY_MODULES = ("config/__init__.py",)
 CODE_DIR = "py"  # in the session dir: the package as py/dotdbg, the built-in sheets inside it
 PERSONAL_SHEETS = "config/dotdbg/cheatsheets"  # under the session's XDG_CONFIG_HOME
-# Bytes of the whole remote command: Linux takes one argument (sshd's `$SHELL -c COMMAND`, then
-# sh's script) of at most MAX_ARG_STRLEN, 131072; the rest is room for the host's name.
-LIMIT = 128_000
 DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 EXECUTABLE = 0o700
 PRIVATE = 0o600
@@ -90,12 +88,20 @@ def sheet_files(directory: Path | None, under: str) -> Iterator[tuple[str, bytes
 
 
 def archive(files: Mapping[str, bytes], executables: frozenset[str]) -> bytes:
-    """A gzip'd tar of ``files``; no owner names or times, so the same files give the same bytes."""
+    """A gzip'd tar of ``files``; no owner names or times, so the same files give the same bytes.
+    A file with the same bytes as one before it is a hard link to that one."""
     buffer = io.BytesIO()
+    first: dict[bytes, str] = {}  # contents -> the name that carries them
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.USTAR_FORMAT) as tar:
         for name, data in sorted(files.items()):
             info = tarfile.TarInfo(name)
-            info.size = len(data)
             info.mode = EXECUTABLE if name in executables else PRIVATE
+            if data and name not in executables and data in first:
+                info.type, info.linkname = tarfile.LNKTYPE, first[data]
+                tar.addfile(info)
+                continue
+            if name not in executables:
+                first.setdefault(data, name)
+            info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     return gzip.compress(buffer.getvalue(), compresslevel=9, mtime=0)

@@ -1,4 +1,5 @@
-"""Building the session payload (a cache miss of ``dotdbg ssh``): render, pack, encode.
+"""Building the session payload (a cache miss of ``dotdbg ssh`` and ``dotdbg shell``):
+render, pack, encode.
 
 The files the archive holds are described in dotdbg.remote.bundle; the session's rc of each
 shell, the shim and its Python entry live beside this module as plain files.
@@ -11,7 +12,6 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from dotdbg.errors import DotdbgError
 from dotdbg.home.render import INPUTRC_FILE
 from dotdbg.paths import Paths, resource_dir
 from dotdbg.remote import bootstrap, bundle
@@ -44,52 +44,35 @@ def rc_text(shell: bootstrap.SessionShell, source: str) -> str:
     )
 
 
-def build_payload(
-    paths: Paths,
-) -> tuple[dict[str, str], str, bootstrap.Packed, list[Path]]:
-    """The files written by printf (name to text: bash's, which starts at once), the base64 of
-    the cheat archive, the other shells' files packed (bootstrap.remote_script: far fewer
-    bytes than printf's escapes), and every file and directory they were made from (the
-    cache's stamps)."""
+def build_payload(paths: Paths) -> tuple[str, tuple[str, ...], list[Path]]:
+    """The payload (base64 lines of one archive: every shell's files, the shim, the cheat code
+    and the sheets), the shells other than bash it carries, and every file and directory it
+    was made from (the cache's stamps). No size limit: it travels on the shell's input."""
     from dotdbg.config import load_config
     from dotdbg.home.install import checked_render
 
     config = load_config(paths)
     shells = bootstrap.carried(bootstrap.others_here())  # those installed here
     rendered = checked_render(paths, config, [shell.name for shell in shells])
-    files = {INPUTRC_FILE: rendered.files[INPUTRC_FILE]}
-    others: dict[str, bytes] = {}
+    files = session_files(paths)
+    files[INPUTRC_FILE] = rendered.files[INPUTRC_FILE].encode()
     for shell in shells:
-        texts = {shell.rendered: rendered.files[shell.rendered]}
-        texts.update((name, rc_text(shell, source)) for name, source in shell.rc_files)
-        if shell is bootstrap.BASH:
-            files.update(texts)
-        else:
-            others.update((name, text.encode()) for name, text in texts.items())
+        files[shell.rendered] = rendered.files[shell.rendered].encode()
+        files.update((name, rc_text(shell, source).encode()) for name, source in shell.rc_files)
     names = tuple(shell.name for shell in shells if shell is not bootstrap.BASH)
-    packed = (
-        (names, _base64(bundle.archive(others, frozenset()))) if names else bootstrap.NOTHING_PACKED
-    )
-    archive = _base64(cheat_archive(paths))
-    size = len(bootstrap.remote_command("h" * 64, files, archive, packed))
-    if size > bundle.LIMIT:
-        raise DotdbgError(
-            f"the session files take {size} bytes, more than one ssh command carries "
-            f"({bundle.LIMIT})",
-            hint=f"move large sheets out of {paths.display(paths.user_cheat_dir)}",
-        )
+    payload = bootstrap.wrapped(_base64(bundle.archive(files, frozenset({"bin/dotdbg"}))))
     inputs = [*config.sources, paths.config_file, *_tree(HERE), *_tree(resource_dir("templates"))]
     inputs += [PACKAGE_DIR / module for module in bundle.CHEAT_MODULES]
     inputs += [*_tree(_builtin_sheets()), *_tree(paths.user_cheat_dir)]
-    return files, archive, packed, inputs
+    return payload, names, inputs
 
 
 def _base64(data: bytes) -> str:
     return base64.b64encode(data).decode()
 
 
-def cheat_archive(paths: Paths) -> bytes:
-    """The shim, the cheat code and the sheets, as bundle.archive packs them."""
+def session_files(paths: Paths) -> dict[str, bytes]:
+    """The shim, the cheat code and the sheets (path in the session dir to bytes)."""
     files = {
         "bin/dotdbg": SHIM.read_bytes(),
         f"{bundle.CODE_DIR}/session_cheat.py": SESSION_CHEAT.read_bytes(),
@@ -97,7 +80,7 @@ def cheat_archive(paths: Paths) -> bytes:
     files.update(bundle.cheat_code(PACKAGE_DIR))
     files.update(bundle.sheet_files(_builtin_sheets(), f"{bundle.CODE_DIR}/dotdbg/cheatsheets"))
     files.update(bundle.sheet_files(paths.user_cheat_dir, bundle.PERSONAL_SHEETS))
-    return bundle.archive(files, frozenset({"bin/dotdbg"}))
+    return files
 
 
 def _builtin_sheets() -> Path | None:

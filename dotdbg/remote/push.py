@@ -27,6 +27,7 @@ INSTALL, UNINSTALL, STATUS = "install", "uninstall", "status"
 MAX_HOSTS_AT_ONCE = 16
 ANY_HOME = "/nonexistent/remote-home"  # renders the text any remote home gets
 HELPERS = "the Python helpers (watch-python, pyspy, memlimit, the fillers) and `dotdbg cheat`"
+INSTALL_THERE = "./install.sh in a clone of dotdbg there (README: Set up)"
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ def _change(
         detail += f"; backup there: {paths.display(done.backup_dir)}"
     notes = done.plan.notes
     if action == INSTALL and not fs.has_program("dotdbg") and launcher_dir(paths) is None:
-        notes += (f"{HELPERS} need dotdbg installed there: pip install dotdbg",)
+        notes += (f"{HELPERS} need dotdbg installed there: {INSTALL_THERE}",)
     return HostResult(host, True, result, detail, notes, unified_diff(paths, done.plan))
 
 

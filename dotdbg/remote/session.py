@@ -1,22 +1,24 @@
-"""``dotdbg ssh HOST [SSH ARGS…]``: a shell on HOST with the user's set-up, for one session.
+"""``dotdbg ssh HOST [SSH ARGS…]`` and ``dotdbg shell -- CMD…``: a shell with the user's set-up,
+for one session.
 
 The payload (dotdbg.remote.payload) is built once and cached with the stamps of everything that
 went into it, so a session starts with a stat of each input rather than a render (120 ms);
-this module imports little for the same reason (no pathlib, dataclasses or subprocess).
-ssh runs as dotdbg's child, so that when ssh itself fails (exit 255: unreachable host, refused
-key) the reason it wrote to its log (-E) becomes one line naming the host.
+this module imports little for the same reason (no pathlib, dataclasses or subprocess, and no
+json: its decoder imports re and enum; the cache is marshal's, which is built in).
+ssh (or CMD) runs as dotdbg's child on a terminal of dotdbg's own (dotdbg.remote.relay), which
+writes the payload on the shell's input: when ssh itself fails (exit 255: unreachable host,
+refused key) the reason it wrote to its log (-E) becomes one line naming the host.
 """
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
-import signal
 import sys
 
 from dotdbg.cheat.cheatpaths import cache_dir
 from dotdbg.errors import DotdbgError
-from dotdbg.remote import bootstrap, sshargs
+from dotdbg.remote import bootstrap, relay, sshargs
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
@@ -24,17 +26,22 @@ if TYPE_CHECKING:
     from typing import Any
 
 SSH_FAILED = 255
-CACHE_NAME = "ssh-session.json"
+CACHE_NAME = "ssh-session.marshal"
 
 
 def run_session(argv: Sequence[str]) -> int:
     host, ssh_options = sshargs.split(argv)
     cache = os.path.join(cache_dir(os.environ), CACHE_NAME)
-    files, archive, packed = session_payload(cache)
-    command = bootstrap.remote_command(host, files, archive, packed)
+    payload, shells = session_payload(cache)
+    nonce = os.urandom(12).hex()
+    command = bootstrap.remote_command(host, len(payload), nonce, shells)
     log = f"{cache}.{os.getpid()}.log"
     try:
-        code = _run_ssh(sshargs.ssh_argv(host, ssh_options, command, log))
+        code = _relayed(
+            sshargs.ssh_argv(host, ssh_options, command, log, terminal=os.isatty(0)),
+            bootstrap.marker(nonce),
+            bootstrap.framed(nonce, payload),
+        )
         if code == SSH_FAILED:
             raise DotdbgError(_ssh_reason(log), hint=sshargs.HINT, location=host)
     finally:
@@ -42,23 +49,33 @@ def run_session(argv: Sequence[str]) -> int:
     return code
 
 
-def _run_ssh(argv: list[str]) -> int:
-    """ssh in the foreground; dotdbg ignores Ctrl-C meanwhile (ssh gets it and decides)."""
-    pid = os.fork()
-    if pid == 0:  # the child: ssh, or exit 127 as a shell would when it is not installed
-        try:
-            os.execvp(argv[0], argv)
-        except OSError as error:
-            print(f"dotdbg: error: cannot run ssh: {error.strerror}", file=sys.stderr)
-        finally:
-            os._exit(127)
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def run_through(command: Sequence[str]) -> int:
+    """``dotdbg shell -- CMD…``: the script typed into the shell CMD gives."""
+    cache = os.path.join(cache_dir(os.environ), CACHE_NAME)
+    payload, shells = session_payload(cache)
+    nonce = os.urandom(12).hex()
     try:
-        _, status = os.waitpid(pid, 0)
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    code = os.waitstatus_to_exitcode(status)
-    return 128 - code if code < 0 else code  # killed by a signal: the shell's way to say it
+        return relay.relay(
+            command,
+            bootstrap.marker(nonce),
+            bootstrap.framed(nonce, payload),
+            typed=bootstrap.typed_line(len(payload), nonce, shells),
+            shown=False,
+        )
+    except relay.Ended as ended:
+        relay.show_held(ended.said)
+        raise DotdbgError(
+            f"{command[0]} ended (exit {ended.code}) before its shell started the session",
+            hint="check that the command alone gives a shell: a POSIX shell with base64, gzip "
+            "and tar, and nothing it asks first (a password prompt)",
+        ) from None
+
+
+def _relayed(argv: list[str], marker: bytes, framed: bytes) -> int:
+    try:
+        return relay.relay(argv, marker, framed)
+    except relay.Ended as ended:  # all it printed is shown already, but a marker's start
+        return ended.code
 
 
 def _ssh_reason(log: str) -> str:
@@ -78,20 +95,21 @@ def _remove(path: str) -> None:
 
 
 # -- the payload, cached ---------------------------------------------------------------------
-def session_payload(cache: str) -> tuple[dict[str, str], str, bootstrap.Packed]:
-    """The shells' files and the cheat archive, built again only when an input changed."""
+def session_payload(cache: str) -> tuple[str, tuple[str, ...]]:
+    """The payload and the shells besides bash it carries, built again only when an input
+    changed."""
     cached = _read_cache(cache)
     if cached is not None and all(_stamp(str(stamp[0])) == stamp for stamp in cached["stamps"]):
-        names, packed = cached["packed"]
-        if tuple(names) == bootstrap.others_here():  # zsh or fish installed here since
-            return dict(cached["files"]), str(cached["archive"]), (tuple(names), str(packed))
+        names = tuple(cached["shells"])
+        if names == bootstrap.others_here():  # zsh or fish installed here since
+            return str(cached["payload"]), names
     from dotdbg.paths import Paths
     from dotdbg.remote.payload import build_payload
 
-    files, archive, packed, inputs = build_payload(Paths.from_env())
+    payload, names, inputs = build_payload(Paths.from_env())
     stamps = [_stamp(str(path)) for path in inputs]
-    _write_cache(cache, {"stamps": stamps, "files": files, "archive": archive, "packed": packed})
-    return files, archive, packed
+    _write_cache(cache, {"stamps": stamps, "payload": payload, "shells": names})
+    return payload, names
 
 
 def _stamp(path: str) -> list[object]:
@@ -105,22 +123,24 @@ def _stamp(path: str) -> list[object]:
 
 def _read_cache(cache: str) -> dict[str, Any] | None:
     try:
-        with open(cache, encoding="utf-8") as text:
-            loaded = json.load(text)
-    except (OSError, ValueError):
+        with open(cache, "rb") as data:
+            loaded = marshal.load(data)
+    except (OSError, ValueError, EOFError, TypeError):  # another Python's, or cut short
         return None
-    if isinstance(loaded, dict) and {"stamps", "files", "archive", "packed"} <= loaded.keys():
+    if isinstance(loaded, dict) and {"stamps", "payload", "shells"} <= loaded.keys():
         return loaded
     return None
 
 
 def _write_cache(cache: str, content: dict[str, object]) -> None:
-    """Best effort, atomic (a concurrent session reads the old file or the new one)."""
+    """Best effort, atomic (a concurrent session reads the old file or the new one), private
+    (it holds the user's aliases and functions)."""
     temporary = f"{cache}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(cache), exist_ok=True)
-        with open(temporary, "w", encoding="utf-8") as out:
-            json.dump(content, out)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with open(fd, "wb") as out:
+            marshal.dump(content, out)
         os.replace(temporary, cache)
     except OSError as error:
         _remove(temporary)

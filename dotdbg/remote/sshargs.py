@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from dotdbg.errors import UsageError
+
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # ssh's options that take a value (OpenSSH's getopt string, the letters followed by ':')
 WITH_VALUE = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
@@ -14,7 +16,7 @@ USAGE = """\
 usage: dotdbg ssh HOST [SSH OPTIONS...]
 
 An interactive shell on HOST with your aliases, functions, history settings and history search,
-and `ch` with your cheatsheets, for this session only: the files travel in the ssh command
+and `ch` with your cheatsheets, for this session only: the files travel on the session's input
 into a private temporary directory on HOST, removed when the session ends. Nothing is written
 to your home there. The shell is your login shell there if it is bash, zsh or fish, else bash.
 SSH OPTIONS (-p 2222, -i KEY, -J JUMP, -F FILE, ...) are passed to ssh.
@@ -62,7 +64,10 @@ def _positional(options: Sequence[str]) -> list[str]:
     return words
 
 
-def ssh_argv(host: str, options: Sequence[str], command: str, log: str) -> list[str]:
-    """ssh with a terminal; its own messages go to ``log`` unless the user chose -E."""
+def ssh_argv(
+    host: str, options: Sequence[str], command: str, log: str, *, terminal: bool = True
+) -> list[str]:
+    """ssh with a terminal (or, when ours is none, without: -T); its own messages go to
+    ``log`` unless the user chose -E."""
     own_log = [] if any(word.startswith("-E") for word in options) else ["-E", log]
-    return ["ssh", "-t", *own_log, *options, host, command]
+    return ["ssh", "-t" if terminal else "-T", *own_log, *options, host, command]

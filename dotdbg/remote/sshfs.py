@@ -52,13 +52,16 @@ KNOWN_ERRORS = (
     errno.EISDIR,
     errno.EIO,
 )
-# Run once at the start: a private dir for each snippet's stderr, removed when the shell ends,
-# and what the remote session needs to answer: one record, its fields between the nonce's
-# marks (the home in base64: any byte, a newline too, stays inside its field).
+# Run once at the start: a private dir for each snippet's stderr, removed when the shell ends
+# (also when a dropped connection ends it with a signal: dotdbg killed, its ssh then gone), and
+# what the remote session needs to answer: one record, its fields between the nonce's marks
+# (the home in base64: any byte, a newline too, stays inside its field).
+NONCE = "@NONCE@"
 PRELUDE = (
-    "e=$(mktemp -d) || exit 1; trap 'rm -rf \"$e\"' EXIT; "
+    "e=; trap '[ -z \"$e\" ] || rm -rf \"$e\"' EXIT; trap 'exit 1' HUP INT TERM PIPE; "
+    'e=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-push.XXXXXXXXXX") || exit 1; '
     'h=$(printf %s "$HOME" | base64 -w0) && [ -d "$HOME" ] && d=1 || d=0; '
-    'printf "\\n<%s %s %s %s %s %s>\\n" {nonce} "$h" "$d" "$(umask)" "$$" {nonce}'
+    'printf "\\n<%s %s %s %s %s %s>\\n" @NONCE@ "$h" "$d" "$(umask)" "$$" @NONCE@'
 )
 
 
@@ -98,7 +101,7 @@ class SshFS(HomeFS):
     # -- the connection ------------------------------------------------------------------------
     def _prelude(self) -> tuple[Path, int, int]:
         said = self._send(
-            f"{PRELUDE.format(nonce=self._nonce)}\nprintf '\\n@@{self._nonce} 0 \\n'\n"
+            f"{PRELUDE.replace(NONCE, self._nonce)}\nprintf '\\n@@{self._nonce} 0 \\n'\n"
         )
         return prelude_answer(said, self._nonce, self.host)
 

@@ -93,7 +93,7 @@ def shown_threads(record: StackRecord, all_threads: bool) -> list[Thread]:
 
 class _Paths:
     """Each thread's path, built once per distinct thread object: records read from JSON share
-    the thread objects of identical stacks (``stackrecord.read``)."""
+    the thread objects of identical stacks (``record.read``)."""
 
     def __init__(self) -> None:
         self._seen: dict[int, tuple[Thread, Path]] = {}
@@ -134,28 +134,25 @@ def signature(record: StackRecord, all_threads: bool) -> Signature:
 
 def merge(records: Sequence[StackRecord], all_threads: bool = False) -> Merged:
     """One sample of every process, merged; a process idle in a known loop is said *idle*."""
-    groups: dict[tuple[str | None, Signature], list[StackRecord]] = {}
-    names: dict[tuple[str | None, Signature], tuple[str, ...]] = {}
+    groups: dict[tuple[str | None, Signature], tuple[list[StackRecord], _Shown]] = {}
     failed = []
     paths = _Paths()
-    by_threads: dict[int, tuple[tuple[Thread, ...], tuple[str | None, Signature], _Shown]] = {}
+    # identical stacks read from JSON share one threads tuple: each is classified once
+    by_threads: dict[int, tuple[tuple[Thread, ...], list[StackRecord]]] = {}
     for record in records:
         if record.error is not None:
             failed.append(record)
             continue
-        # identical stacks read from JSON share one threads tuple: classify each once
         found = by_threads.get(id(record.threads))
         if found is None:
             shown = _shown(record, all_threads, paths)
             state = states.IDLE if states.idle_loop(shown.threads) else None
-            found = (record.threads, (state, shown.paths), shown)
-            by_threads[id(record.threads)] = found
-        group = found[1]
-        groups.setdefault(group, []).append(record)
-        names.setdefault(group, found[2].names)
+            members = groups.setdefault((state, shown.paths), ([], shown))[0]
+            found = by_threads[id(record.threads)] = (record.threads, members)
+        found[1].append(record)
     classes = [
-        StackClass(tuple(sorted(m, key=order_key)), sig, state, names[(state, sig)])
-        for (state, sig), m in groups.items()
+        StackClass(tuple(sorted(m, key=order_key)), sig, state, shown.names)
+        for (state, sig), (m, shown) in groups.items()
     ]
     return _merged(classes, failed, 1)
 

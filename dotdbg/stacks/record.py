@@ -62,7 +62,19 @@ class StackRecord:
         return f"rank {self.rank}" if self.rank is not None else f"{self.host}:{self.pid}"
 
 
-TITLE_WIDTH = 72
+TITLE_WIDTH = 72  # without a terminal; on one (or with $COLUMNS), its width
+
+
+def title_width() -> int:
+    import os
+
+    text = os.environ.get("COLUMNS", "")
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    try:
+        return os.get_terminal_size(1).columns
+    except OSError:
+        return TITLE_WIDTH
 
 
 def title(record: StackRecord) -> str:
@@ -72,63 +84,124 @@ def title(record: StackRecord) -> str:
     if record.rank is not None:
         parts.append(f"rank {record.rank}")
     parts += [record.command, record.host, record.source]
-    return f"── {' · '.join(part for part in parts if part)} ".ljust(TITLE_WIDTH, "─")
+    return f"── {' · '.join(part for part in parts if part)} ".ljust(title_width(), "─")
 
 
 class RecordError(ValueError):
     """A line that is not a stack record; the message says which field is wrong."""
 
 
-def from_dict(data: dict[str, Any]) -> StackRecord:
-    try:
-        threads = tuple(thread_from_dict(thread) for thread in data.get("threads") or ())
-        return StackRecord(
-            host=str(data["host"]),
-            pid=int(data["pid"]),
-            ppid=_optional_int(data.get("ppid")),
-            rank=_optional_int(data.get("rank")),
-            local_rank=_optional_int(data.get("local_rank")),
-            launcher=data.get("launcher"),
-            command=str(data.get("command") or ""),
-            source=str(data.get("source") or "py-spy"),
-            threads=threads,
-            error=data.get("error"),
-            world_size=_optional_int(data.get("world_size")),
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise RecordError(f"not a stack record ({type(error).__name__}: {error})") from None
+MAX_FRAMES = 5_000  # per thread: Python's own recursion limit is 1,000 frames
 
 
-def thread_from_dict(data: dict[str, Any]) -> Thread:
-    return Thread(
-        name=data.get("name"),
-        id=_optional_int(data.get("id")),
-        native_id=_optional_int(data.get("native_id")),
-        idle=bool(data.get("idle")),
-        gil=data.get("gil"),
-        frames=tuple(_frame(frame) for frame in data.get("frames") or ()),
+def _whole(value: Any, name: str, optional: bool = True) -> int | None:
+    """A whole number (or its decimal text, as environments hold ranks)."""
+    if type(value) is int or (value is None and optional):  # bool is not: True is no pid
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{name} is {_shown(value)}, not a whole number")
+    return value
+
+
+def _text(value: Any, name: str, optional: bool = True) -> str | None:
+    if (value is None and optional) or isinstance(value, str):
+        return value
+    raise RecordError(f"{name} is {_shown(value)}, not text")
+
+
+def _flag(value: Any, name: str) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise RecordError(f"{name} is {_shown(value)}, not true or false")
+
+
+def _items(value: Any, name: str) -> list[dict[str, Any]]:
+    """A list of JSON objects (absent or null: none)."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise RecordError(f"{name} is not a list of objects")
+    return value
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value)  # Infinity, NaN and nested values as the record wrote them
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def from_dict(data: dict[str, Any], threads: tuple[Thread, ...] | None = None) -> StackRecord:
+    """The record of one JSON object (``threads``: already read from it); RecordError names
+    the first field that is wrong."""
+    if threads is None:
+        threads = threads_from_list(data.get("threads"))
+    host = _text(data.get("host"), "host", optional=False)
+    return StackRecord(
+        host=_interned(host),
+        pid=_whole(data.get("pid"), "pid", optional=False),  # type: ignore[arg-type]
+        ppid=_whole(data.get("ppid"), "ppid"),
+        rank=_whole(data.get("rank"), "rank"),
+        local_rank=_whole(data.get("local_rank"), "local_rank"),
+        launcher=_interned(_text(data.get("launcher"), "launcher")),
+        command=_interned(_text(data.get("command"), "command") or ""),
+        source=_interned(_text(data.get("source"), "source") or "py-spy"),
+        threads=threads,
+        error=_text(data.get("error"), "error"),
+        world_size=_whole(data.get("world_size"), "world_size"),
     )
 
 
-# The same frame recurs in every rank's stack: one shared object for each saves building
-# (and hashing) hundreds of thousands of equal ones when a whole job is merged.
+def threads_from_list(value: Any) -> tuple[Thread, ...]:
+    return tuple(thread_from_dict(item) for item in _items(value, "threads"))
+
+
+def thread_from_dict(data: dict[str, Any]) -> Thread:
+    frames = _items(data.get("frames"), "a thread's frames")
+    if len(frames) > MAX_FRAMES:
+        raise RecordError(f"a thread has {len(frames)} frames (at most {MAX_FRAMES} are read)")
+    return Thread(
+        name=_text(data.get("name"), "a thread's name"),
+        id=_whole(data.get("id"), "a thread's id"),
+        native_id=_whole(data.get("native_id"), "a thread's native_id"),
+        idle=bool(_flag(data.get("idle"), "a thread's idle")),
+        gil=_flag(data.get("gil"), "a thread's gil"),
+        frames=tuple(_frame(frame) for frame in frames),
+    )
+
+
+# The same frame recurs in every rank's stack, and so do host names and commands: one shared
+# object for each saves building (and hashing) millions of equal ones when a job is merged.
 _frames: dict[tuple[Any, ...], Frame] = {}
-_FRAME_CACHE_LIMIT = 200_000
+_strings: dict[str, str] = {}
+_CACHE_LIMIT = 200_000
+
+
+def _interned(text: str | None) -> Any:
+    if text is None:
+        return None
+    found = _strings.get(text)
+    if found is None and len(_strings) < _CACHE_LIMIT:
+        found = _strings[text] = text
+    return found or text
 
 
 def _frame(data: dict[str, Any]) -> Frame:
-    key = (data["function"], data.get("file"), data.get("line"), data.get("native", False))
-    frame = _frames.get(key)
+    key = (data.get("function"), data.get("file"), data.get("line"), data.get("native", False))
+    try:
+        frame = _frames.get(key)
+    except TypeError:  # a list or an object where a value belongs
+        frame = None
     if frame is None:
-        line = _optional_int(key[2])
-        frame = Frame(str(key[0]), key[1], line, bool(key[3]))
-        if len(_frames) < _FRAME_CACHE_LIMIT:
+        frame = Frame(
+            _text(key[0], "a frame's function", optional=False),  # type: ignore[arg-type]
+            _text(key[1], "a frame's file"),
+            _whole(key[2], "a frame's line"),
+            bool(_flag(key[3], "a frame's native")),
+        )
+        if len(_frames) < _CACHE_LIMIT:
             _frames[key] = frame
     return frame
-
-
-def _optional_int(value: Any) -> int | None:
-    return None if value is None else int(value)
 
 
 def from_json(line: str) -> StackRecord:
@@ -136,9 +209,92 @@ def from_json(line: str) -> StackRecord:
         data = json.loads(line)
     except json.JSONDecodeError as error:
         raise RecordError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise RecordError("not a stack record: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise RecordError("not a JSON object")
     return from_dict(data)
+
+
+class _Reader:
+    """Lines to records, reading each distinct ``threads`` text once.
+
+    The ranks of a hung job mostly share a few stacks, so most lines differ only in their
+    identity (host, pid, rank): the text between ``,"threads":[`` and ``],"error":`` is looked
+    up, and only the rest is decoded and parsed. The fast path is taken only where it must mean
+    what the whole line means: no object or list opens outside the threads, and no second
+    "threads"; anything else is parsed whole (and its error is the whole line's)."""
+
+    _LIMIT = 10_000  # distinct stacks remembered
+
+    def __init__(self) -> None:
+        self._seen: dict[Any, tuple[Thread, ...]] = {}
+
+    def record(self, line: str) -> StackRecord:
+        start = line.find(',"threads":[')
+        end = line.rfind('],"error":')
+        if start < 0 or end < start or not _flat(line, start, end):
+            return from_json(line)
+        return self._split(line, line[:start] + line[end + 1 :], line[start + 11 : end + 1])
+
+    def record_bytes(self, line: bytes) -> StackRecord:
+        """The same from undecoded bytes: a line's shared stack is not even decoded again."""
+        start = line.find(b',"threads":[')
+        end = line.rfind(b'],"error":')
+        if start < 0 or end < start or not _flat(line, start, end):
+            return from_json(_decoded(line))
+        try:
+            head = (line[:start] + line[end + 1 :]).decode()
+        except UnicodeDecodeError:
+            raise _not_utf8(line) from None
+        return self._split(line, head, line[start + 11 : end + 1])
+
+    def _split(self, line: str | bytes, head: str, threads_text: str | bytes) -> StackRecord:
+        threads = self._seen.get(threads_text)
+        if threads is None:
+            try:
+                value = json.loads(threads_text)  # bytes: UTF-8, strictly
+            except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+                return from_json(_decoded(line))  # its message, from the whole line
+            threads = threads_from_list(value)
+            if len(self._seen) < self._LIMIT:
+                self._seen[threads_text] = threads
+        try:
+            data = json.loads(head)
+        except json.JSONDecodeError:
+            return from_json(_decoded(line))
+        if not isinstance(data, dict) or "threads" in data:
+            return from_json(_decoded(line))
+        return from_dict(data, threads)
+
+
+def _flat(line: Any, start: int, end: int) -> bool:
+    """No object or list opens before the threads or after them (``line``: str or bytes)."""
+    brace, bracket = ("{", "[") if isinstance(line, str) else (b"{", b"[")
+    return bool(
+        line.find(brace, 1, start) < 0
+        and line.find(bracket, 1, start) < 0
+        and line.find(brace, end + 1) < 0
+        and line.find(bracket, end + 1) < 0
+    )
+
+
+def _decoded(line: str | bytes) -> str:
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode()
+    except UnicodeDecodeError:
+        raise _not_utf8(line) from None
+
+
+def _not_utf8(line: bytes) -> RecordError:
+    try:
+        line.decode()
+    except UnicodeDecodeError as error:
+        bad = line[error.start : error.start + 1].hex()
+        return RecordError(f"not UTF-8 (byte 0x{bad} at column {error.start + 1})")
+    return RecordError("not UTF-8")
 
 
 def write(records: Iterable[StackRecord], out: IO[str]) -> None:
@@ -146,12 +302,17 @@ def write(records: Iterable[StackRecord], out: IO[str]) -> None:
         out.write(record.to_json() + "\n")
 
 
-def read(lines: Iterable[str], where: str = "") -> Iterator[StackRecord]:
-    """Records from JSON Lines; blank lines are skipped, a bad one raises with its line number."""
+def read(lines: Iterable[str | bytes], where: str = "") -> Iterator[StackRecord]:
+    """Records from JSON Lines (text, or UTF-8 bytes as a file holds them); blank lines are
+    skipped, a bad one raises with its line number."""
+    reader = _Reader()
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            yield from_json(line)
+            if isinstance(line, bytes):
+                yield reader.record_bytes(line)
+            else:
+                yield reader.record(line)
         except RecordError as error:
             raise RecordError(f"{where}:{number}: {error}" if where else str(error)) from None

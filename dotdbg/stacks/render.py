@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from dotdbg.stacks import ranksets, states
 from dotdbg.stacks.merge import Merged, StackClass, TreeNode
 from dotdbg.stacks.record import Frame, StackRecord, title
+from dotdbg.visible import one_line
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -190,8 +191,11 @@ def all_lines(merged: Merged, full: bool = False) -> list[Line]:
 
 
 def plain(lines: Sequence[Line]) -> str:
+    """Every line as one line of text: frames, titles and reasons come from other processes,
+    and their control characters are shown as escapes (``visible``)."""
     return "".join(
-        (f"{line.text}  {line.note}" if line.note else line.text).rstrip() + "\n" for line in lines
+        one_line(f"{line.text}  {line.note}" if line.note else line.text).rstrip() + "\n"
+        for line in lines
     )
 
 
@@ -211,9 +215,9 @@ def styled(lines: Sequence[Line]) -> Text:
 
     text = Text()
     for line in lines:
-        text.append(line.text, style=_STYLES[line.kind])
+        text.append(one_line(line.text), style=_STYLES[line.kind])
         if line.note:
-            text.append("  " + line.note, style="cyan")
+            text.append("  " + one_line(line.note), style="cyan")
         text.append("\n")
     text.rstrip()
     return text
@@ -229,4 +233,4 @@ def dump_text(record: StackRecord) -> str:
         state += "+gil" if thread.gil else ""
         lines.append(f'Thread {thread.native_id or thread.id} ({state}): "{thread.name or ""}"')
         lines += [f"    {frame_text(frame)}" for frame in thread.frames]
-    return "\n".join(lines) + "\n"
+    return "\n".join(map(one_line, lines)) + "\n"

@@ -4,9 +4,11 @@ ssh, or from a file), merge them, print them."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dotdbg.common.holding import stop_on_signals
@@ -14,7 +16,7 @@ from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
 from dotdbg.stacks import identity, local, ranksets
 from dotdbg.stacks.job import START_SLACK, Gathered, collect
-from dotdbg.stacks.record import RecordError, StackRecord, read, write
+from dotdbg.stacks.record import MAX_FRAMES, RecordError, StackRecord, read, write
 
 TYPE_CHECKING = False  # the node-side pyspy --json imports this module: typing costs its start
 if TYPE_CHECKING:
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
     from dotdbg.fanout.engine import Engine
     from dotdbg.stacks.merge import Merged
 
+READ_BUFFER = 1 << 20  # a record file can be gigabytes of long lines
+INDENTED_DEPTH = 200  # frames; a deeper tree's JSON is written on one line
 EXIT_STOPPED_SIGNALS = (2, 15, 1)  # SIGINT, SIGTERM, SIGHUP: py-spy children die with dotdbg
 
 
@@ -109,8 +113,8 @@ def read_file(path: str) -> list[StackRecord]:
     """Records from a JSON Lines file (``-``: standard input), e.g. ``dotdbg gdb --json``."""
     try:
         if path == "-":
-            return list(read(sys.stdin, "<stdin>"))
-        with open(path, encoding="utf-8") as handle:
+            return list(read(sys.stdin.buffer, "<stdin>"))
+        with open(path, "rb", buffering=READ_BUFFER) as handle:
             return list(read(handle, path))
     except OSError as error:
         raise DotdbgError(f"cannot read {path}: {error.strerror}") from None
@@ -141,15 +145,19 @@ def pyspy_text(options: DumpOptions, engine: Engine | None) -> int:
     gathered = _gather_stoppable(options, engine)
     for record in gathered.records:
         print(dump_text(record), flush=True)
-    return _problems_said(gathered)
+    code = _problems_said(gathered)
+    _advice_if_denied([record for record in gathered.records if record.error])
+    return code
 
 
 def _problems_said(gathered: Gathered) -> int:
     """Each node's problem, and the ranks not seen, on stderr; the exit code: 0 when every dump
     worked."""
+    from dotdbg.visible import one_line
+
     missing = ranksets.not_seen(gathered.records, gathered.nodes, gathered.unanswered)
     for problem in [*gathered.problems, *missing]:
-        print(f"dotdbg: {problem}", file=sys.stderr)
+        print(f"dotdbg: {one_line(problem)}", file=sys.stderr)  # the nodes' own words
     failed = any(record.error for record in gathered.records)
     return 1 if gathered.problems or failed or not gathered.records else 0
 
@@ -167,9 +175,27 @@ def stacks(
     merged = merge_samples(_split_samples(records), view.all_threads)
     missing = ranksets.not_seen(records, gathered.nodes, gathered.unanswered)
     _show(merged, gathered.problems, missing, view)
+    _advice_if_denied(merged.failed)
     if not records:
         return 1
     return 1 if gathered.problems or merged.failed else 0
+
+
+def _advice_if_denied(failed: Sequence[StackRecord]) -> None:
+    """How to allow ptrace, on stderr after the report, as each refused dump's line promised."""
+    denied = [record for record in failed if (record.error or "").startswith("denied: ")]
+    if denied:
+        others = any(
+            record.host == identity.host_name() and _not_mine(record.pid) for record in denied
+        )
+        print(pyspy.advice_here(others), file=sys.stderr)
+
+
+def _not_mine(pid: int) -> bool:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid != os.getuid()
+    except OSError:
+        return False
 
 
 def _split_samples(records: list[StackRecord]) -> list[list[StackRecord]]:
@@ -186,14 +212,19 @@ def _split_samples(records: list[StackRecord]) -> list[list[StackRecord]]:
 def _show(merged: Merged, problems: list[str], missing: list[str], view: View) -> None:
     from dotdbg.stacks import formats, render
 
+    # the tree is as deep as the deepest stack (at most MAX_FRAMES): JSON and DOT walk it
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * MAX_FRAMES + 1_000))
+
     dot_text = formats.to_dot(merged) if view.dot is not None or view.svg is not None else ""
     if view.dot is not None:
         _write_atomic(view.dot, dot_text)
     if view.svg is not None:
         _write_svg(view.svg, dot_text)
     if view.as_json:
-        extra = {"node_problems": problems, "ranks_not_seen": missing}
-        print(json.dumps(formats.to_json(merged, extra), indent=1))
+        report = formats.to_json(merged, {"node_problems": problems, "ranks_not_seen": missing})
+        # json's indenting encoder is pure Python and quadratic in the depth: deep trees compact
+        deepest = max((len(path) for c in merged.classes for path in c.paths), default=0)
+        print(json.dumps(report, indent=1 if deepest <= INDENTED_DEPTH else None))
         return
     lines = render.all_lines(merged, view.full)
     lines += [render.Line(f"no answer: {problem}", "error") for problem in problems]

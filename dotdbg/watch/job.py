@@ -18,6 +18,7 @@ from typing import Any
 from dotdbg.common.output import progress
 from dotdbg.fanout.engine import Engine
 from dotdbg.procs import ranks
+from dotdbg.visible import one_line
 from dotdbg.watch.view import elapsed, gigabytes
 
 MIN_INTERVAL = 2.0  # seconds between refreshes of a whole job
@@ -143,11 +144,12 @@ def table(found: dict[str, dict[str, Any]], problems: Sequence[str], view: JobVi
     lines: list[list[str]] = [header]
     for node in sorted(found):
         rows = found[node].get("processes", [])
+        # what the nodes sent is data: a process title with ESC must not reach the terminal
         lines += [
-            _cells(node, prefix, row, view.pss)
+            [one_line(cell) for cell in _cells(node, prefix, row, view.pss)]
             for prefix, row in ordered(rows, view.sort, view.tree)
         ]
-        lines.append(_total(node, rows, view.pss))
+        lines.append([one_line(cell) for cell in _total(node, rows, view.pss)])
     widths = [max(len(line[i]) for line in lines) for i in range(len(header) - 1)]
     text = ""
     for line in lines:
@@ -156,7 +158,7 @@ def table(found: dict[str, dict[str, Any]], problems: Sequence[str], view: JobVi
             for i, (cell, width) in enumerate(zip(line, widths, strict=False))
         ]
         text += ("  ".join([*cells, line[-1]])).rstrip() + "\n"
-    return text + "".join(f"no answer: {problem}\n" for problem in problems)
+    return text + "".join(f"no answer: {one_line(problem)}\n" for problem in problems)
 
 
 def run(engine: Engine, view: JobView, once: bool, as_json: bool) -> int:

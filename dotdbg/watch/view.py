@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from dotdbg.gpu.nvml import GpuSnapshot
 from dotdbg.procs import ranks
+from dotdbg.visible import one_line
 from dotdbg.watch.rows import Row, Totals, unattributed_bytes
 
 if TYPE_CHECKING:
@@ -191,7 +192,7 @@ def table_lines(
     specs = columns(snapshot)
     shown = snapshot.rows if max_rows is None else snapshot.rows[: max(0, max_rows)]
     header = [spec.header for spec in specs]
-    body = [[spec.cell(row) for spec in specs] for row in shown]
+    body = [[one_line(spec.cell(row)) for spec in specs] for row in shown]  # titles are data
     total = [spec.total(snapshot.totals) for spec in specs]
     layout = fit(specs, [header, *body, total], width)
     lines = [Line(layout.render(header, specs), "header")]

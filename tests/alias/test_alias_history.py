@@ -3,6 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dotdbg.aliases.history import HistoryEntry, history_path, parse_history, read_history
 from dotdbg.errors import DotdbgError
@@ -116,3 +118,49 @@ def test_timestamps_that_start_later_are_not_commands(tmp_path: Path) -> None:
     by_bash = bash_reads_history(path, tmp_path)
     assert [e.command for e in by_bash] == [e.command for e in entries]
     assert [e.timestamp for e in by_bash][2:4] == [1700000000, 1700000001]
+
+
+COUNTED_SHAPES = [
+    STAMPED,
+    STAMPED + b"echo caf\xc3\xa9 \xff\xfe end\n",
+    b"git status\nfor f in *; do\necho $f\ndone\n#1 a stamp later\n\ngit status\n",
+    b"ls\n#1700000000\nls\n",  # HISTTIMEFORMAT set after a while: each line an entry
+    b"#1700000000\n" + b"x" * 5000 + b"\n#1700000001\n\n\n#1700000002\nls",  # no final newline
+    b"\n\n#1700000000\nls\n",  # starts with an empty line: no timestamps
+]
+
+
+@pytest.mark.parametrize("data", COUNTED_SHAPES)
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64, 1 << 20])
+def test_counting_agrees_with_reading_at_every_block_size(
+    data: bytes, chunk: int, tmp_path: Path
+) -> None:
+    """`dotdbg suggest` counts in blocks (issue 27): the same commands, the same number of
+    entries, wherever a block ends."""
+    from collections import Counter
+
+    from dotdbg.aliases.history import count_history
+
+    path = write(tmp_path, data)
+    commands = [entry.command for entry in read_history(path)]
+    assert count_history(path, chunk) == (Counter(commands), len(commands))
+
+
+@given(st.lists(st.sampled_from(["#17", "#1x", "ls", "", "a b", "\r", "#", "é", "\udcff"])))
+@settings(max_examples=300, deadline=None)
+def test_counting_agrees_with_reading_on_any_lines(lines: list[str]) -> None:
+    import tempfile
+    from collections import Counter
+
+    from dotdbg.aliases.history import count_history
+
+    data = "\n".join(lines).encode("utf-8", "surrogateescape")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write(Path(tmp), data)
+        try:
+            commands = [entry.command for entry in read_history(path)]
+        except DotdbgError:
+            with pytest.raises(DotdbgError, match="has no commands"):
+                count_history(path, 5)
+            return
+        assert count_history(path, 5) == (Counter(commands), len(commands))

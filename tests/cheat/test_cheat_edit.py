@@ -77,9 +77,13 @@ def test_edit_unknown_sheet_suggests(
     assert done.returncode == 2
     assert done.stderr == (
         "dotdbg: error: no sheet named 'qqgti'\n"
-        "hint: did you mean qqgit? To start a new sheet: dotdbg cheat --new qqgti\n"
+        "hint: did you mean qqgit, or start a new sheet with `dotdbg cheat --new qqgti`?\n"
     )
     assert not log.exists()
+    alone = run_cheat("--edit", "zzqqnothing", env=env)
+    assert alone.stderr.splitlines()[1] == (
+        "hint: start a new sheet with `dotdbg cheat --new zzqqnothing`"
+    )
 
 
 def test_edit_opens_a_malformed_personal_sheet_to_fix_it(

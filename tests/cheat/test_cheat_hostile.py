@@ -144,3 +144,37 @@ def test_completion_offers_names_as_data(
     plain = [name for name in candidates if is_plain(name) and name.startswith(prefix)]
     assert sorted(offered) == sorted(plain)
     assert not list(repo.rglob("PWNED")) and not (repo.parent / "PWNED").exists()
+
+
+# -- other processes' strings: titles, thread names, code file names, nodes' output ----------------
+def _process_outputs(text: str) -> list[str]:
+    """Every text output that shows another process's strings, with ``text`` in each of them."""
+    from dotdbg.gdb import render as gdb_render
+    from dotdbg.stacks import render
+    from dotdbg.stacks.merge import merge
+    from dotdbg.stacks.record import Frame, StackRecord, Thread
+    from dotdbg.watch.job import JobView, table
+
+    frames = (Frame(text, text, 3), Frame(text, text, None, True))
+    threads = (Thread(text, 1, 7, True, None, frames), Thread(text, 2, 8, False, None, frames))
+    record = StackRecord(text, 7, 1, None, None, text, text, "py-spy", threads)
+    failed = StackRecord(text, 9, 1, None, None, None, text, "py-spy", (), text)
+    row = {"pid": 7, "ppid": 1, "rss_bytes": 0, "cpu_percent": 0.0, "threads": 1}
+    row["elapsed_seconds"] = 1
+    return [
+        render.plain(render.all_lines(merge([record, failed], all_threads=True), full=True)),
+        render.dump_text(record),
+        render.dump_text(failed),
+        gdb_render.record_text(record),
+        gdb_render.record_text(failed),
+        table({text: {"processes": [{**row, "command": text}]}}, [text], JobView(tree=True)),
+    ]
+
+
+@settings(deadline=None)
+@given(st.text())
+@example(f"{OSC52}{TITLE}{CLEAR}\x1f\u202e\n\t")
+def test_other_processes_strings_reach_the_terminal_as_text(text: str) -> None:
+    """The property that guards sheets, over stacks, pyspy, gdb and watch-python's renderers."""
+    for output in _process_outputs(text):
+        assert no_control_sequences(output), output

@@ -147,3 +147,39 @@ def test_a_new_sheet_in_a_listed_directory_is_found(tmp_path: Path) -> None:
     load(sheets, cache)
     write_sheet(sheets, "sub/c", "# c\nc\n")  # only sub/'s mtime changes
     assert sorted(load(sheets, cache)[0]) == ["a", "b", "c"]
+
+
+class ListingIndex(Index):
+    """An Index that counts the directories it lists."""
+
+    listed_dirs = 0
+
+    def listing(self, directory: str) -> list[tuple[str, str]]:
+        ListingIndex.listed_dirs += 1
+        return super().listing(directory)
+
+
+def test_a_warm_lookup_walks_no_folder_until_one_changes(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    for number in range(30):
+        write_sheet(sheets, f"sub{number % 3}/s{number:02d}", f"# {number}\ncmd {number}\n")
+    load(sheets, cache)
+    paths = [Cheatpath("personal", str(sheets), readonly=False)]
+    ListingIndex.listed_dirs = 0
+    warm = Catalog(paths, ListingIndex(str(cache)), lambda path, problem: None)
+    assert len(warm.names()) == 30
+    assert ListingIndex.listed_dirs == 0  # its folders' mtimes are all it needed
+    warm.save()
+    write_sheet(sheets, "sub1/new", "# new\ncmd new\n")
+    changed = Catalog(paths, ListingIndex(str(cache)), lambda path, problem: None)
+    assert "sub1/new" in changed.names()
+    assert ListingIndex.listed_dirs > 0
+
+
+def test_a_link_is_tried_again_once_its_target_exists(tmp_path: Path) -> None:
+    sheets, cache = tmp_path / "sheets", tmp_path / "cache" / CACHE_NAME
+    write_sheet(sheets, "a", "# a\na\n")
+    (sheets / "later").symlink_to(tmp_path / "target")
+    assert load(sheets, cache) == (["a"], ["later: a broken symbolic link; skipped"])
+    write_sheet(tmp_path, "target", "# later\nlater\n")  # the folder's mtime does not change
+    assert load(sheets, cache) == (["a", "later"], [])

@@ -288,3 +288,17 @@ def test_pip_install_user_is_refused_where_the_comment_says(tmp_path: Path) -> N
     )
     assert done.returncode != 0
     assert "externally-managed-environment" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("lines", [["echo my-secret-token"], ["ls", "echo my-secret-token", "ls"]])
+def test_deleting_lines_by_text_works_when_no_line_is_left(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    """readline:96 stopped at grep's exit 1 when every line held the text: nothing deleted."""
+    histfile = tmp_path / ".bash_history"
+    histfile.write_text("".join(f"{line}\n" for line in lines))
+    command = entry_with("readline", "grep -vF -- '<text>'").command.replace("<text>", "secret")
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path)}
+    subprocess.run(["bash", "-c", command], env=env, check=False, timeout=TIMEOUT)
+    assert histfile.read_text() == "".join(f"{line}\n" for line in lines if "secret" not in line)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".bash_history"]  # no tmp left

@@ -301,3 +301,12 @@ def test_interrupted_calls_are_joined_and_exits_read() -> None:
 )
 def test_the_path_of_a_call(call: str, args: str, path: str | None) -> None:
     assert path_of(call, args) == path
+
+
+def test_with_json_the_programs_stdout_moves_to_stderr(tmp_path: Path) -> None:
+    prog = program(
+        tmp_path, "print('epoch 1')\nwith open('/dev/full', 'w') as out:\n    out.write('x')\n"
+    )
+    code, found, stderr = summary("--", sys.executable, str(prog))
+    assert code == 1 and "epoch 1" in stderr
+    assert found["likely"][0]["errno"] == "ENOSPC"  # type: ignore[index]

@@ -209,7 +209,10 @@ def test_no_driver_is_one_line_and_exit_2_on_this_machine() -> None:
     if done.returncode == 0 or "no NVIDIA driver" not in done.stderr:
         pytest.skip("this machine has a CUDA driver")
     assert done.returncode == 2
-    assert done.stderr == "gpu-fill: error: no NVIDIA driver: cannot load libcuda.so.1\n"
+    assert done.stderr.splitlines() == [
+        "gpu-fill: error: no NVIDIA driver: cannot load libcuda.so.1",
+        f"hint: {gpu_fill.NO_DRIVER_HINT}",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -4,17 +4,21 @@ note alone is no drift, and ``--json`` follows docs/schemas/push.schema.json."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from dotdbg.errors import DotdbgError
-from dotdbg.remote.sshfs import prelude_answer
+from dotdbg.remote.sshfs import SshFS, prelude_answer
+from tests.infra.procs import wait_for
 from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
 
@@ -182,3 +186,81 @@ def test_status_json_follows_the_schema(ssh_server: SshServer, tmp_path: Path) -
     assert by_host["127.0.0.9"]["detail"].startswith("ssh failed")
     with pytest.raises(jsonschema.ValidationError):  # the schema does reject a wrong document
         jsonschema.validate({**document, "hosts": [{"host": 1}]}, schema)
+
+
+KILLS = 8  # kill -9 moments, drawn from a seeded generator
+SEED = 2153
+
+
+def left_in_tmp(user: RemoteUser) -> list[str]:
+    """What ``user`` owns in /tmp: the remote helper's temp dir, if a push left it."""
+    found = []
+    for path in Path("/tmp").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            if path.lstat().st_uid == user.uid:
+                found.append(path.name)
+    return found
+
+
+def running_as(user: RemoteUser) -> list[str]:
+    import psutil
+
+    return [
+        " ".join(process.info["cmdline"] or [])
+        for process in psutil.process_iter(["uids", "cmdline"])
+        if process.info["uids"] is not None and user.uid in process.info["uids"][:2]
+    ]
+
+
+@pytest.mark.timeout(900)  # a few kills and waits: 110 s measured alone at load 20
+def test_kill_9_of_push_at_random_moments_leaves_nothing_behind(
+    ssh_server: SshServer, tmp_path: Path
+) -> None:
+    user = ssh_server.add_user("dotdbgn8")
+    host = f"{user.name}@n3"
+    env = {
+        "HOME": str(tmp_path),
+        "PATH": os.environ["PATH"],
+        "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options,
+    }
+    begin = time.monotonic()
+    assert push(ssh_server, tmp_path, host).returncode == 0
+    took = time.monotonic() - begin
+    assert push(ssh_server, tmp_path, "--uninstall", host).returncode == 0
+    moments = random.Random(SEED)
+    before = left_in_tmp(user)  # a uid used before by a user of another run may have some
+    for _ in range(KILLS):
+        delay = moments.uniform(0, took)
+        pushing = subprocess.Popen(
+            [str(DOTDBG), "push", host],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(delay)
+        pushing.kill()
+        pushing.wait()
+        wait_for(lambda: not running_as(user), 30, f"the remote shell to end ({delay:.2f} s)")
+        assert left_in_tmp(user) == before, delay
+    done = push(ssh_server, tmp_path, host)  # finishes or rolls back what a kill cut short
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not list(user.home.rglob("*.dotdbg-tmp"))
+    status = push(ssh_server, tmp_path, "--status", host)
+    assert status.returncode == 0 and row(status.stdout, host)[1] == "current", status.stdout
+
+
+def test_a_connection_dropped_mid_answer_leaves_no_temp_dir(ssh_server: SshServer) -> None:
+    """The remote helper writing when its connection goes (the local ssh gone with a killed
+    push): SIGPIPE ends it, and its temp dir goes too."""
+    user = ssh_server.add_user("dotdbgn9")
+    before = left_in_tmp(user)
+    fs = SshFS("n1", [*ssh_server.ssh_options.split(), "-l", user.name])
+    assert left_in_tmp(user) != before  # its temp dir is there meanwhile
+    process = fs._process
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"head -c 200000000 /dev/zero | base64; printf 'more\\n'\n")
+    process.stdin.flush()
+    assert process.stdout.readline()  # the answer is flowing
+    fs.kill()
+    wait_for(lambda: not running_as(user), 30, "the remote shell to end")
+    assert left_in_tmp(user) == before

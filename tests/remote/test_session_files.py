@@ -1,18 +1,24 @@
 """What travels with ``dotdbg ssh``, unpacked and run here as the remote would: the payload
-through base64, gzip and tar; ``dotdbg cheat`` through the session's shim on python3 >= 3.8,
-and the reason when there is none; the cache of the payload; the ssh words."""
+on the script's stdin through base64, gzip and tar; ``dotdbg cheat`` through the session's
+shim on python3 >= 3.8, and the reason when there is none; the cache of the payload; the ssh
+words."""
 
 from __future__ import annotations
 
+import base64
+import gzip
+import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
 
+from dotdbg.cheat.cheatpaths import builtin_dir
 from dotdbg.errors import UsageError
 from dotdbg.home.render import BASH_FILE
 from dotdbg.paths import Paths
@@ -24,33 +30,47 @@ from dotdbg.shells.zshfish import FISH_FILE, ZSH_FILE
 PYENV = Path.home() / ".pyenv" / "versions"
 
 
+Payload = tuple[str, tuple[str, ...]]  # the base64 lines, the shells besides bash they carry
+NONCE = "0123456789abcdef01234567"
+
+
 @pytest.fixture(scope="module")
-def payload(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[dict[str, str], str, bootstrap.Packed]:
+def payload(tmp_path_factory: pytest.TempPathFactory) -> Payload:
     home = tmp_path_factory.mktemp("local")
     sheets = home / ".config" / "dotdbg" / "cheatsheets"
     sheets.mkdir(parents=True)
     (sheets / "mine").write_text("# my own entry\nrun-my-thing --fast\n")
-    files, archive, packed, _ = payload_module.build_payload(Paths.from_env(home))
-    return files, archive, packed
+    text, names, _ = payload_module.build_payload(Paths.from_env(home))
+    return text, names
 
 
-@pytest.fixture(scope="module")
-def unpacked(
-    payload: tuple[dict[str, str], str, bootstrap.Packed], tmp_path_factory: pytest.TempPathFactory
-) -> Path:
-    """The session dir as the remote script leaves it (run here, its shell swapped for true)."""
-    directory = tmp_path_factory.mktemp("session")
-    script = bootstrap.remote_script("n1", *payload)
+def run_script(directory: Path, payload: Payload, typed_ahead: bytes = b"") -> bytes:
+    """The remote script run here as the remote would run it, on ``directory`` instead of a
+    mktemp one, its shell swapped for true, the payload on its stdin as the relay sends it;
+    what it printed."""
+    text, names = payload
+    script = bootstrap.remote_script("n1", len(text), NONCE, names)
     script = script.replace(
         'd=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-ssh.XXXXXXXXXX")', f"d={directory}"
     )
     script = script.replace("trap c EXIT", ":").replace(bootstrap.GUARD, ":")
-    script = script.replace(bootstrap.BASH.launch, "wait")  # for the cheat archive's unpacking
-    subprocess.run(
-        ["sh", "-c", script], check=True, env={"PATH": "/usr/bin:/bin", "SHELL": "/bin/bash"}
+    for shell in bootstrap.SHELLS:
+        script = script.replace(shell.launch, "true")
+    done = subprocess.run(
+        ["sh", "-c", script],
+        input=typed_ahead + bootstrap.framed(NONCE, text),
+        capture_output=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "SHELL": "/bin/bash"},
     )
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def unpacked(payload: Payload, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session dir as the remote script leaves it."""
+    directory = tmp_path_factory.mktemp("session")
+    assert run_script(directory, payload) == b""  # no terminal, no marker (the e2e tests have one)
     return directory
 
 
@@ -70,45 +90,33 @@ def shim(unpacked: Path, path: str, *args: str) -> subprocess.CompletedProcess[s
     )
 
 
-def test_payload_fits_one_ssh_argument_and_the_script_any_login_shell(
-    payload: tuple[dict[str, str], str, bootstrap.Packed],
-) -> None:
-    command = bootstrap.remote_command("gpu01", *payload)
-    assert len(command) < bundle.LIMIT
+def test_the_command_holds_no_payload_and_fits_one_terminal_line(payload: Payload) -> None:
+    text, names = payload
+    command = bootstrap.remote_command("gpu01", len(text), NONCE, names)
     assert command.startswith("exec /bin/sh -c '") and "\n" not in command
-    assert "$(x)" not in bootstrap.remote_command("a b;$(x)", {}, "")
+    assert text[:76] not in command and "pytest" not in command
+    typed = bootstrap.typed_line(len(text), NONCE, names)
+    assert len(typed) < 4000, len(typed)  # a terminal in canonical mode takes 4095 per line
+    assert bootstrap.marker(NONCE) not in typed  # a shell's echo of the line is no marker
+    assert "$(x)" not in bootstrap.remote_command("a b;$(x)", 1, NONCE)
 
 
-def test_files_written_by_printf_are_byte_exact(
-    unpacked: Path, payload: tuple[dict[str, str], str, bootstrap.Packed]
-) -> None:
-    for name, text in payload[0].items():
-        assert (unpacked / name).read_text(encoding="utf-8") == text, name
-    odd = "quotes ' \" ` $x \\ \\' %s %b \\0101 tab\t é ✓\n"
-    written = subprocess.run(
-        ["sh", "-c", f'printf %b "{bootstrap.escaped(odd)}"'], capture_output=True
-    )
-    assert written.stdout.decode() == odd
+def test_keys_typed_ahead_are_skipped(payload: Payload, tmp_path: Path) -> None:
+    run_script(tmp_path, payload, typed_ahead=b"ls -la\npartial line")
+    assert (tmp_path / "session.bash").is_file()
 
 
-def test_zsh_and_fish_files_travel_packed_and_parse(
-    payload: tuple[dict[str, str], str, bootstrap.Packed], tmp_path: Path
-) -> None:
+def test_zsh_and_fish_files_travel_and_parse(payload: Payload, unpacked: Path) -> None:
     checks = {"zsh": ["zsh", "-n"], "fish": ["fish", "--no-execute"]}
-    names, packed = payload[2]
+    names = payload[1]
     assert names == tuple(name for name in checks if shutil.which(name))
-    unpack = f"printf %s {packed} | base64 -d | gzip -dc | tar -xf - -C {tmp_path}"
-    subprocess.run(["sh", "-c", unpack], check=True)
-    expected = []
     for shell in (bootstrap.ZSH, bootstrap.FISH):
         if shell.name not in names:
             continue
         for name in (shell.rendered, *(name for name, _ in shell.rc_files)):
-            expected.append(name)
-            assert (tmp_path / name).stat().st_mode & 0o077 == 0
-            subprocess.run([*checks[shell.name], str(tmp_path / name)], check=True)
-            assert not re.search("@[A-Z]+@", (tmp_path / name).read_text()), name  # filled in
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(expected)
+            assert (unpacked / name).stat().st_mode & 0o077 == 0
+            subprocess.run([*checks[shell.name], str(unpacked / name)], check=True)
+            assert not re.search("@[A-Z]+@", (unpacked / name).read_text()), name  # filled in
 
 
 def test_unpacked_session_is_private_and_complete(unpacked: Path) -> None:
@@ -171,17 +179,18 @@ def test_payload_is_cached_until_an_input_changes(
     monkeypatch.setenv("HOME", str(tmp_path))
     paths = Paths.from_env()
     cache = paths.cache_dir / session.CACHE_NAME
-    first = session.session_payload(str(cache))[1]
+    first = session.session_payload(str(cache))[0]
     stamp = cache.stat().st_mtime_ns
-    assert session.session_payload(str(cache))[1] == first
+    assert cache.stat().st_mode & 0o077 == 0  # it holds the user's aliases
+    assert session.session_payload(str(cache))[0] == first
     assert cache.stat().st_mtime_ns == stamp
     sheet = paths.user_cheat_dir / "new"
     sheet.parent.mkdir(parents=True)
     sheet.write_text("# a new entry\nnew-thing\n")
-    assert session.session_payload(str(cache))[1] != first
+    assert session.session_payload(str(cache))[0] != first
     # a shell installed here (or gone) since: its files travel (or not) from the next session
     monkeypatch.setattr(bootstrap, "others_here", lambda: ("zsh",))
-    assert session.session_payload(str(cache))[2][0] == ("zsh",)
+    assert session.session_payload(str(cache))[1] == ("zsh",)
 
 
 def test_session_shells_name_the_files_render_makes() -> None:
@@ -246,6 +255,54 @@ def test_the_fallback_line_names_the_shells_that_travel(
     names: tuple[str, ...], brings: str
 ) -> None:
     """Without zsh or fish here, their files do not travel and a zsh user gets bash."""
-    script = bootstrap.remote_script("h", {}, "A", (names, "B" if names else ""))
+    script = bootstrap.remote_script("h", 10, NONCE, names)
     assert f"dotdbg ssh brings {brings}: this session is bash" in script
     assert ("zsh)" in script) == ("zsh" in names)
+
+
+def archive_members(payload_text: str) -> dict[str, tarfile.TarInfo]:
+    data = gzip.decompress(base64.b64decode(payload_text))
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        return {member.name: member for member in tar.getmembers()}
+
+
+def test_a_personal_copy_of_a_builtin_sheet_travels_once(tmp_path: Path) -> None:
+    """``dotdbg cheat --edit git`` quit without a change: the copy is a link in the archive."""
+    builtin = Path(str(builtin_dir())) / "git"
+    plain, _, _ = payload_module.build_payload(Paths.from_env(tmp_path / "plain"))
+    home = tmp_path / "copied"
+    sheets = home / ".config" / "dotdbg" / "cheatsheets"
+    sheets.mkdir(parents=True)
+    (sheets / "git").write_bytes(builtin.read_bytes())
+    copied, _, _ = payload_module.build_payload(Paths.from_env(home))
+    members = archive_members(copied)
+    linked = [m for m in members.values() if m.islnk()]
+    assert [(m.name, m.linkname) for m in linked] == [
+        (f"{bundle.CODE_DIR}/dotdbg/cheatsheets/git", f"{bundle.PERSONAL_SHEETS}/git")
+    ]
+    assert len(copied) - len(plain) < 400, (len(copied), len(plain))
+
+
+def test_a_200_kb_personal_sheet_travels(tmp_path: Path) -> None:
+    home = tmp_path / "local"
+    sheets = home / ".config" / "dotdbg" / "cheatsheets"
+    sheets.mkdir(parents=True)
+    (sheets / "big").write_text(big_sheet())
+    text, names, _ = payload_module.build_payload(Paths.from_env(home))
+    directory = tmp_path / "session"
+    directory.mkdir()
+    run_script(directory, (text, names))
+    arrived = directory / bundle.PERSONAL_SHEETS / "big"
+    assert arrived.read_text() == big_sheet()
+    found = shim(directory, "/usr/bin:/bin", "cheat", "-c", "entry-1999")
+    assert found.stdout.strip() == "run-step-1999 --seed 1999", found.stderr
+
+
+def big_sheet() -> str:
+    """About 200 KB of sheet, little of it repeated (gzip does not make it small)."""
+    import hashlib
+
+    return "".join(
+        f"# entry-{n} {hashlib.sha256(str(n).encode()).hexdigest()}\nrun-step-{n} --seed {n}\n\n"
+        for n in range(2000)
+    )

@@ -65,10 +65,21 @@ def session(ssh_server: SshServer, remote_user: RemoteUser, tmp_path: Path) -> I
         pytest.fail("tmux is required for the dotdbg ssh tests (apt-get install tmux)")
     local_home = tmp_path / "local"
     local_home.mkdir()
+    warm_payload(local_home)
     argv = [str(DOTDBG), "ssh", "n1", "-F", str(ssh_server.client_config), "-l", remote_user.name]
     shell = TmuxShell(local_home, argv)
     yield shell
     shell.close()
+
+
+def warm_payload(home: Path) -> None:
+    """The session payload built and cached for ``home``, as after a user's first session: a
+    render and shellcheck take seconds on a loaded machine, more than TmuxShell waits."""
+    build = "from dotdbg.remote.session import session_payload, CACHE_NAME; import os; "
+    build += "from dotdbg.cheat.cheatpaths import cache_dir; "
+    build += "session_payload(os.path.join(cache_dir(os.environ), CACHE_NAME))"
+    env = {"HOME": str(home), "PATH": os.environ["PATH"]}
+    subprocess.run([sys.executable, "-c", build], env=env, check=True, timeout=300)
 
 
 def test_session_has_aliases_history_search_and_leaves_the_home_as_it_was(
@@ -166,7 +177,7 @@ def test_refused_key_is_one_line_naming_the_host(ssh_server: SshServer, tmp_path
     assert line.startswith("dotdbg: error: n2: ssh failed:") and "Permission denied" in line
 
 
-NO_BASH_TOOLS = ("sh", "mktemp", "base64", "gzip", "tar", "mkfifo", "rm", "cat")
+NO_BASH_TOOLS = ("sh", "mktemp", "head", "base64", "gzip", "tar", "mkfifo", "rm", "cat")
 
 
 def test_remote_without_bash_is_one_line_and_leaves_nothing(

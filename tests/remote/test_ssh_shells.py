@@ -17,7 +17,13 @@ import pytest
 from tests.infra.procs import wait_for
 from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
-from tests.remote.test_ssh_session import DOTDBG, run_dotdbg_ssh, session_dirs, tree_digest
+from tests.remote.test_ssh_session import (
+    DOTDBG,
+    run_dotdbg_ssh,
+    session_dirs,
+    tree_digest,
+    warm_payload,
+)
 from tests.shells.tmuxshell import TmuxShell as ShellDriver
 
 RECALLED = "python train.py --lr 3e-4"
@@ -91,7 +97,9 @@ class SessionDriver(ShellDriver):
 @pytest.fixture(scope="module")
 def local_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One local home for the module: its cached session payload is built once."""
-    return tmp_path_factory.mktemp("local")
+    home = tmp_path_factory.mktemp("local")
+    warm_payload(home)
+    return home
 
 
 @pytest.fixture
@@ -217,20 +225,26 @@ def test_login_shell_not_on_the_host_gets_a_bash_session_and_one_line(
     )
 
 
-def test_zsh_files_that_cannot_be_unpacked_give_a_bash_session_and_one_line(
+def test_a_host_that_cannot_unpack_the_files_is_one_line_and_leaves_nothing(
     ssh_server: SshServer, local_home: Path
 ) -> None:
     assert ssh_server.shared is not None
     tools = ssh_server.shared / "nobase64-bin"  # what the script needs, but base64
     tools.mkdir(mode=0o755, exist_ok=True)
-    for tool in ("sh", "bash", "mktemp", "gzip", "tar", "mkfifo", "rm", "cat"):
+    for tool in ("sh", "bash", "mktemp", "head", "gzip", "tar", "mkfifo", "rm", "cat"):
         target = shutil.which(tool, path="/usr/bin:/bin")
         assert target is not None
         (tools / tool).unlink(missing_ok=True)
         (tools / tool).symlink_to(target)
-    scene = f"PATH={tools} SHELL={shutil.which('zsh')}; export PATH SHELL"
-    said = fallback_said(ssh_server, local_home, "dotdbgo3", scene)
-    # (the cheat code, unpacked in the background, cannot be either: sh says so too)
-    assert (
-        "dotdbg ssh: n2: cannot unpack the zsh files (base64, gzip, tar): this session is bash"
-    ) in said
+    login = ssh_server.shared / "dotdbgo3-login"
+    login.write_text(f'#!/bin/sh\nPATH={tools}; export PATH\nexec /bin/sh "$@"\n')
+    login.chmod(0o755)
+    user = ssh_server.add_user("dotdbgo3", shell=str(login))
+    config = str(ssh_server.client_config)
+    result = run_dotdbg_ssh("n2", "-F", config, "-l", user.name, home=local_home)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "dotdbg: error: n2: cannot unpack the session files (head, base64, gzip, tar): "
+        "dotdbg-ssh: 1: base64: not found"
+    ]
+    wait_for(lambda: not session_dirs(user), 10, "the session dir to go")

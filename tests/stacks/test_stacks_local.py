@@ -109,6 +109,54 @@ def test_local_stacks_never_import_clustershell() -> None:
     assert done.stdout == "False\n"
 
 
+def _deep_record(frames: int) -> str:
+    stack = [{"function": f"f{i}", "file": "/a.py", "line": i} for i in range(frames)]
+    return json.dumps({"host": "a", "pid": 1, "threads": [{"name": "T", "frames": stack}]})
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"host": "a", "pid": 1, "command": "\xff"}\n', "not UTF-8 (byte 0xff at column 37)"),
+        (b"[" * 100_000 + b"]" * 100_000 + b"\n", "not a stack record: JSON nested too deeply"),
+        (b'{"host": "a", "pid": Infinity}\n', "pid is Infinity, not a whole number"),
+        (b'{"host": "a", "pid": 1, "threads": [1, 2]}\n', "threads is not a list of objects"),
+        (b'{"host": "a", "pid": 1, "threads": "T"}\n', "threads is not a list of objects"),
+        (b'{"host": ["a"], "pid": 1}\n', 'host is ["a"], not text'),
+        (_deep_record(100_000).encode() + b"\n", "a thread has 100000 frames (at most 5000"),
+    ],
+    ids=["utf8", "nested", "infinity", "threads-ints", "threads-text", "host-list", "100k-frames"],
+)
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_bad_record_is_one_line_naming_it(
+    tmp_path: Path, content: bytes, message: str, as_json: bool
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"host": "a", "pid": 7}\n' + content)
+    done = run_dotdbg("stacks", "--from", str(bad), *["--json"] * as_json, env=dict(os.environ))
+    assert done.returncode == 2 and done.stdout == ""
+    first, hint = done.stderr.splitlines()
+    assert first.startswith(f"dotdbg: error: {bad}:2: {message}")
+    assert hint.startswith("hint: ")
+
+
+def test_a_deep_stack_within_the_limit_merges_in_json(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(_deep_record(5_000) + "\n")
+    dot = tmp_path / "t.dot"
+    done = run_dotdbg(
+        "stacks", "--json", "--from", str(deep), "--dot", str(dot), env=dict(os.environ)
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)  # the tree nests 5,000 levels deep
+    try:
+        report = json.loads(done.stdout)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert len(report["classes"][0]["threads"][0]) == 5_000
+
+
 def stderr_on_a_terminal(argv: list[str]) -> tuple[int, str]:
     """Run with stderr on a pseudo-terminal, as at a prompt; the exit code and what it said."""
     leader, follower = os.openpty()

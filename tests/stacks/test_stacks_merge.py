@@ -9,11 +9,21 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dotdbg.stacks import formats, ranksets, render
 from dotdbg.stacks.merge import merge, merge_samples
 from dotdbg.stacks.pyspyjson import threads_from_dump
-from dotdbg.stacks.record import Frame, RecordError, StackRecord, Thread, read, write
+from dotdbg.stacks.record import (
+    Frame,
+    RecordError,
+    StackRecord,
+    Thread,
+    from_json,
+    read,
+    write,
+)
 
 DATA = Path(__file__).parent / "data"
 
@@ -53,7 +63,7 @@ def test_records_round_trip_through_json_lines() -> None:
 
 
 def test_a_bad_line_names_its_number() -> None:
-    with pytest.raises(RecordError, match=r"^dump.jsonl:2: not a stack record \(KeyError"):
+    with pytest.raises(RecordError, match=r"^dump.jsonl:2: host is null, not text$"):
         list(read(['{"host": "a", "pid": 1}', '{"pid": 2}'], "dump.jsonl"))
 
 
@@ -202,3 +212,42 @@ def test_all_threads_of_a_class_are_told_apart() -> None:
     ]
     alone = render.plain(render.class_lines(merge([record])))
     assert "── thread" not in alone  # one thread shown: nothing to tell apart
+
+
+HOSTILE = st.sampled_from([',"threads":[', '],"error":', "{", "[", '"', "\\", "\x1b]52;c;"])
+TEXT = st.lists(st.one_of(HOSTILE, st.text(max_size=5)), max_size=4).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    commands=st.lists(TEXT, min_size=1, max_size=4),
+    errors=st.lists(st.one_of(st.none(), TEXT), min_size=1, max_size=4),
+    function=TEXT,
+)
+def test_reading_identical_stacks_once_changes_no_record(
+    commands: list[str], errors: list[str | None], function: str
+) -> None:
+    """The reader parses each distinct threads text once; whatever the strings hold, every
+    record reads back as it was written, as a whole-line parse reads it."""
+    thread = Thread("MainThread", 1, 5, True, None, (Frame(function, "/a.py", 3),))
+    records = [
+        StackRecord("h", pid, 1, pid, 0, None, command, "py-spy", () if error else (thread,), error)
+        for pid, (command, error) in enumerate(zip(commands * 2, errors * 2, strict=False))
+    ]
+    out = io.StringIO()
+    write(records, out)
+    lines = out.getvalue().splitlines()
+    assert list(read(lines)) == records == [from_json(line) for line in lines]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a "threads" in a nested object is not the record's: the whole line decides
+        '{"host":"a","pid":1,"extra":{"x":0,"threads":[{"frames":[]}],"error":null}}',
+        '{"host":"a","pid":1,"threads":[],"threads":[{"name":"T"}],"error":null}',
+        '{"host":"a","pid":1,"command":"[","threads":[{"name":"T"}],"error":null}',
+    ],
+)
+def test_the_fast_reader_agrees_with_a_whole_line_parse(line: str) -> None:
+    assert list(read([line])) == [from_json(line)]

@@ -18,9 +18,8 @@ def suggest(values: Values) -> int:
     import os
     from pathlib import Path
 
-    from dotdbg.aliases.history import history_path, read_history
-    from dotdbg.aliases.suggest import format_suggestions, pick
-    from dotdbg.aliases.suggest import suggest as propose
+    from dotdbg.aliases.history import count_history, history_path
+    from dotdbg.aliases.suggest import format_suggestions, pick, suggest_counted
     from dotdbg.cli.commands.edits import report
     from dotdbg.config import load_config
     from dotdbg.home import edit
@@ -38,16 +37,16 @@ def suggest(values: Values) -> int:
     path = (None if chosen is None else Path(chosen)) or history_path(
         paths, os.environ if values["home"] is None else {}
     )
-    entries = read_history(path)
+    counts, entries = count_history(path)
     existing = existing_names(config, defined_elsewhere(paths, config))
-    found = propose([entry.command for entry in entries], existing, top=values["top"])
+    found = suggest_counted(counts, existing, top=values["top"])
     if values["json"]:
         from dotdbg.cli import jsonout
 
-        jsonout.emit(jsonout.suggestions(found, path, len(entries)))
+        jsonout.emit(jsonout.suggestions(found, path, entries))
         return 0
     if values["apply"] is None:
-        print(format_suggestions(found, paths.display(path), len(entries)), end="")
+        print(format_suggestions(found, paths.display(path), entries), end="")
         return 0
     proposal = pick(found, values["apply"])
     return report(paths, edit.add(paths, "aliases", proposal.name, proposal.command), proposal.name)

@@ -33,7 +33,7 @@ def errtrace(values: Values) -> int:
         raise UsageError(
             "give a command after -- or -p PID (one of them)", help_command="dotdbg errtrace"
         )
-    summary, code = run(pid if pid is not None else command, values["output"])
+    summary, code = run(pid if pid is not None else command, values["output"], values["json"])
     if values["json"]:
         print(json.dumps(summary.as_json(), indent=2))
     else:
@@ -60,6 +60,10 @@ COMMAND = Command(
         Option(
             ["-o", "--output"], "Keep strace's whole trace in FILE.", metavar="FILE", dest="output"
         ),
-        Option(["--json"], "The summary as one JSON object on stdout.", default=False),
+        Option(
+            ["--json"],
+            "The summary as JSON on stdout (the command's stdout goes to stderr).",
+            default=False,
+        ),
     ),
 )

@@ -94,9 +94,32 @@ def install(values: Values) -> int:
     paths, dry_run = home_paths(values), values["dry_run"]
     done = installer.install(paths, dry_run=dry_run, shells=values["shell"])
     assert done.config is not None
-    warnings = [*done.warnings, *_new_shadows(paths, done.config, done)]
+    shadows = _new_shadows(paths, done.config, done)
+    warnings = [*done.warnings, *_summarised(done.config, shadows)]
     report.print_install(paths, done, warnings, dry_run=dry_run, diff=values["diff"])
     return 0
+
+
+def _summarised(config: Config, shadows: list[str]) -> list[str]:
+    """The shadows of the user's own names, one line each; those of dotdbg's defaults, which
+    the user never chose, in one line that says where to see more."""
+    section = {"alias": "aliases", "function": "functions"}
+    chosen = [
+        line
+        for line in shadows
+        if not config.in_defaults(section[line.split()[0]], line.split()[1])
+    ]
+    defaults = [line.split()[1] for line in shadows if line not in chosen]
+    if not defaults:
+        return chosen
+    from dotdbg.common.output import times
+
+    hidden = f"{times(len(defaults), 'command')} here ({', '.join(defaults)})"
+    return [
+        *chosen,
+        f"dotdbg's defaults hide {hidden}: `dotdbg aliases {defaults[0]}` says how to reach "
+        "the original, `dotdbg aliases` lists every name",
+    ]
 
 
 def _new_shadows(paths: Paths, config: Config, done: Result) -> list[str]:
