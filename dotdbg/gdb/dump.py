@@ -51,6 +51,11 @@ def dump_process(pid: int, via: str, timeout: float) -> Result:
             guard.killed_tracer()
     if result.failure is not None and not tracee.alive(pid):  # ptrace says EPERM to a zombie
         return _failed(result.record, "gone", "the process exited during the dump", result.notes)
+    traced = procfs.tracer_of(pid) if result.failure == "denied" else None
+    if traced is not None:  # root or not: one tracer at a time, no advice would help
+        from dotdbg.pyspy.dump import already_traced
+
+        return _failed(result.record, "traced", already_traced(*traced), result.notes)
     return result
 
 

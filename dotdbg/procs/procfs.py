@@ -209,3 +209,22 @@ def read_pss_uss(pid: int) -> tuple[int, int] | None:
         return parse_smaps_rollup(read_bytes(f"{PROC}/{pid}/smaps_rollup"))
     except OSError:
         return None
+
+
+def tracer_of(pid: int) -> tuple[int, str] | None:
+    """(pid, name) of the process that traces ``pid`` (a gdb, an strace), from its status."""
+    try:
+        status = read_bytes(f"{PROC}/{pid}/status")
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith(b"TracerPid:"):
+            tracer = int(line.split()[1])
+            if tracer == 0:
+                return None
+            try:
+                name = read_bytes(f"{PROC}/{tracer}/comm").decode(errors="replace").strip()
+            except OSError:
+                name = "?"
+            return tracer, name
+    return None

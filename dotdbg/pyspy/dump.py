@@ -29,7 +29,7 @@ _DENIED = re.compile(r"permission denied|operation not permitted|\(os error 1\)"
 @dataclass(frozen=True)
 class Dump:
     process: PyProcess
-    status: str  # "ok", "denied", "timeout", "failed"
+    status: str  # "ok", "denied", "traced", "timeout", "failed"
     text: str  # py-spy's output (JSON with as_json), or what went wrong
 
 
@@ -119,11 +119,34 @@ def dump_one(
     returncode, out, err = done
     output = out if returncode == 0 and as_json else (out + err).strip()
     status = classify(returncode, output)
-    if status == "denied":  # py-spy's own advice ends in a shell's `!!`: explained at the end
+    traced = procfs.tracer_of(process.pid) if status == "denied" else None
+    if traced is not None:  # root or not, one tracer at a time: no advice would help
+        status, output = "traced", already_traced(*traced)
+    elif status == "denied":  # py-spy's own advice ends in a shell's `!!`: explained at the end
         output = "ptrace refused: py-spy may not attach (how to allow it is printed at the end)"
+    elif status == "failed" and returncode < 0:  # no message: it did not live to write one
+        output = f"py-spy was killed by {_signal_name(-returncode)}" + (
+            f" ({_first_error_line(output)})" if output else ""
+        )
     elif status == "failed":
         output = _first_error_line(output) if as_json else output
     return Dump(process, status, output)
+
+
+def already_traced(tracer: int, name: str) -> str:
+    return (
+        f"already traced by {name} (pid {tracer}): a process has one tracer at a time; "
+        f"detach it (quit that gdb, stop that strace) and dump again"
+    )
+
+
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _first_error_line(output: str) -> str:

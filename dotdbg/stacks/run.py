@@ -4,9 +4,11 @@ ssh, or from a file), merge them, print them."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dotdbg.common.holding import stop_on_signals
@@ -143,7 +145,9 @@ def pyspy_text(options: DumpOptions, engine: Engine | None) -> int:
     gathered = _gather_stoppable(options, engine)
     for record in gathered.records:
         print(dump_text(record), flush=True)
-    return _problems_said(gathered)
+    code = _problems_said(gathered)
+    _advice_if_denied([record for record in gathered.records if record.error])
+    return code
 
 
 def _problems_said(gathered: Gathered) -> int:
@@ -171,9 +175,27 @@ def stacks(
     merged = merge_samples(_split_samples(records), view.all_threads)
     missing = ranksets.not_seen(records, gathered.nodes, gathered.unanswered)
     _show(merged, gathered.problems, missing, view)
+    _advice_if_denied(merged.failed)
     if not records:
         return 1
     return 1 if gathered.problems or merged.failed else 0
+
+
+def _advice_if_denied(failed: Sequence[StackRecord]) -> None:
+    """How to allow ptrace, on stderr after the report, as each refused dump's line promised."""
+    denied = [record for record in failed if (record.error or "").startswith("denied: ")]
+    if denied:
+        others = any(
+            record.host == identity.host_name() and _not_mine(record.pid) for record in denied
+        )
+        print(pyspy.advice_here(others), file=sys.stderr)
+
+
+def _not_mine(pid: int) -> bool:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid != os.getuid()
+    except OSError:
+        return False
 
 
 def _split_samples(records: list[StackRecord]) -> list[list[StackRecord]]:

@@ -27,6 +27,9 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     home.mkdir()
     original = b"# my bashrc\nexport KEEP=1\n"
     (home / ".bashrc").write_bytes(original)
+    # A user of all three shells: the first install sets up those with files in the home.
+    (home / ".zshrc").write_bytes(b"setopt autocd\n")
+    (home / ".config" / "fish").mkdir(parents=True)
 
     first = run_install_sh(home)
     assert first.returncode == 0, first.stderr
@@ -69,7 +72,7 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     gone = run_install_sh(home, "--uninstall")
     assert gone.returncode == 0, gone.stderr
     assert (home / ".bashrc").read_bytes() == original
-    assert not (home / ".zshrc").exists()
+    assert (home / ".zshrc").read_bytes() == b"setopt autocd\n"
     assert not (home / ".config/fish/conf.d/dotdbg.fish").exists()
     assert not link.exists() and not link.is_symlink()
     assert not (home / ".local/bin").exists()  # install made it: it goes when empty
