@@ -96,8 +96,13 @@ class Operation:
     setup: Callable[[Paths], None] = field(default=lambda paths: None)
 
 
+# The three shells, as for a user who has all of them (the first install sets up the shells a
+# home shows it uses): every file kind dotdbg writes is faulted.
+SHELLS = ("bash", "zsh", "fish")
+
+
 def _installed(paths: Paths) -> None:
-    install(paths, load_config(paths))
+    install(paths, load_config(paths), shells=SHELLS)
 
 
 def _installed_and_edited(paths: Paths) -> None:
@@ -106,7 +111,7 @@ def _installed_and_edited(paths: Paths) -> None:
 
 
 OPERATIONS = {
-    "install": Operation("install", ("install",)),
+    "install": Operation("install", ("install", "--shell", ",".join(SHELLS))),
     "uninstall": Operation("uninstall", ("uninstall",), _installed),
     "restore": Operation("restore", ("restore",), _installed_and_edited),
     "alias add": Operation("alias add", ("alias", "add", "gst", "git status --short"), _installed),
