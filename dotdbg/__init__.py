@@ -1,3 +1,3 @@
 """dotdbg: shell integration for debugging Python and ML code."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
