@@ -82,11 +82,12 @@ install_venv() {
         say "creating $venv"
         "$python" -m venv "$venv"
     fi
+    say "installing dotdbg and its dependencies into $venv with pip (a minute on a busy machine)"
     # A newer pip is nice to have, not needed: offline, the venv's own pip builds dotdbg fine.
     "$venv/bin/python" -m pip install --quiet --upgrade pip 2>/dev/null ||
         say "could not upgrade pip in $venv (offline?); using the one it has"
-    # shellcheck comes as an extra: where it has no wheel (linux-aarch64), dotdbg goes without
-    "$venv/bin/python" -m pip install --quiet --upgrade "$here[check]" 2>/dev/null ||
+    # The shellcheck extra: where it has no wheel (linux-aarch64), dotdbg goes without it
+    "$venv/bin/python" -m pip install --quiet --upgrade "${here}[check]" 2>/dev/null ||
         "$venv/bin/python" -m pip install --quiet --upgrade "$here"
     link_scripts "$venv/bin/python"
     dotdbg=$venv/bin/dotdbg

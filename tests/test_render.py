@@ -28,7 +28,8 @@ def render_with(home: Path, user_toml: str | None = None) -> dict[str, str]:
 
 
 def test_defaults_match_the_golden_files(tmp_path: Path, update_golden: bool) -> None:
-    files = render_with(tmp_path)
+    paths = Paths.from_env(tmp_path)
+    files = render_for(paths, load_config(paths), ("bash", "zsh", "fish")).files
     for name, text in files.items():
         golden = GOLDEN / f"defaults.{name}"
         if update_golden:

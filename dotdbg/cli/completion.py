@@ -24,7 +24,7 @@ DIRECTIVE = {"dir": "::dir", "file": "::file", "value": "::none"}
 
 def complete(words: Sequence[str]) -> list[str]:
     """The candidates for the last of ``words`` (``words[0]``: the program, as typed)."""
-    from dotdbg.cli.entry import command
+    from dotdbg.cli.registry import command
 
     program = words[0].rpartition("/")[2]
     at = 1

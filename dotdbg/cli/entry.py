@@ -13,7 +13,7 @@ import sys
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
-    from dotdbg.cli.parser import Command, Group
+    pass
 
 GLOBAL_FLAGS = ("--verbose",)
 HELP_NAMES = ("-h", "--help")
@@ -76,20 +76,10 @@ def helper(name: str, argv: list[str] | None = None) -> int:
 
 def run_command(name: str, args: list[str], prog: str, program: str, verbose: bool) -> int:
     """``prog`` is how help and usage hints name the command, ``program`` whose error it is."""
+    from dotdbg.cli.registry import command
     from dotdbg.cli.runner import run
 
     return run(lambda: command(name).main(args, prog), program, verbose)
-
-
-def command(name: str) -> Command | Group:
-    """The definition of command ``name``, imported from its module."""
-    from importlib import import_module
-
-    from dotdbg.cli.registry import COMMANDS
-
-    module, attribute = COMMANDS[name].split(":")
-    found: Command | Group = getattr(import_module(f"dotdbg.cli.commands.{module}"), attribute)
-    return found
 
 
 if __name__ == "__main__":

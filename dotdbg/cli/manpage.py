@@ -26,7 +26,7 @@ def text(value: str) -> str:
 
 def pages() -> dict[str, str]:
     """File name -> its text, every page."""
-    from dotdbg.cli.entry import command
+    from dotdbg.cli.registry import command
 
     found = {"dotdbg.1": root_page()}
     for name in COMMANDS:
@@ -45,7 +45,7 @@ def _header(title: str, summary: str) -> list[str]:
 
 
 def root_page() -> str:
-    from dotdbg.cli.entry import command
+    from dotdbg.cli.registry import command
 
     lines = _header("dotdbg", SUMMARY.removeprefix("dotdbg: "))
     lines += [".SH SYNOPSIS", ".B dotdbg", "[\\-\\-verbose] COMMAND [ARGS]...", ".SH DESCRIPTION"]

@@ -10,6 +10,10 @@ This module imports nothing: ``dotdbg NAME`` imports only NAME's module.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dotdbg.cli.parser import Command, Group
+
 SECTIONS = {
     "Look things up": {
         "cheat": "cheat:COMMAND",
@@ -60,3 +64,12 @@ SECTIONS = {
 COMMANDS = {name: where for section in SECTIONS.values() for name, where in section.items()}
 # The commands that are also programs of their own (scripts/NAME, pyproject's shared-scripts).
 HELPERS = ("watch-python", "memlimit", "mem-fill", "disk-fill", "gpu-fill")
+
+
+def command(name: str) -> Command | Group:
+    """The definition of command ``name``, imported from its module."""
+    from importlib import import_module
+
+    module, attribute = COMMANDS[name].split(":")
+    found: Command | Group = getattr(import_module(f"dotdbg.cli.commands.{module}"), attribute)
+    return found

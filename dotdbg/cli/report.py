@@ -17,6 +17,8 @@ from dotdbg.paths import Paths
 from dotdbg.visible import one_line, pieces
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.text import Text
 
     from dotdbg.home.doctor import Check
@@ -67,6 +69,23 @@ def print_uninstall(paths: Paths, done: Result, *, dry_run: bool, diff: bool) ->
         warn(line)
     if done.backup_dir is not None:
         note(f"previous versions saved in {paths.display(done.backup_dir)}")
+
+
+def print_kept(paths: Paths, kept: Sequence[Path]) -> None:
+    """What uninstall leaves of dotdbg's own, and how to remove it."""
+    caches = [paths.display(path) for path in kept if path != paths.backups_dir]
+    if caches:
+        note(f"kept: {', '.join(caches)} (`dotdbg uninstall --purge` removes them)")
+    if paths.backups_dir in kept:
+        note(
+            f"kept: your old files in {paths.display(paths.backups_dir)} (`dotdbg restore --list`)"
+        )
+
+
+def print_purged(paths: Paths, removed: Sequence[Path], kept: Sequence[Path]) -> None:
+    if removed:
+        note(f"removed: {', '.join(paths.display(path) for path in removed)}")
+    print_kept(paths, kept)
 
 
 def print_backups(paths: Paths) -> None:

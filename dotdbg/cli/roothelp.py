@@ -15,7 +15,7 @@ ROOT_OPTIONS = (
 
 
 def root_help() -> str:
-    from dotdbg.cli.entry import command
+    from dotdbg.cli.registry import command
 
     wide = width()
     lines = ["usage: dotdbg [--verbose] COMMAND [ARGS]...", ""]

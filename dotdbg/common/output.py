@@ -55,6 +55,24 @@ def hint(line: str) -> None:
     print(f"hint: {line[:1].lower()}{line[1:]}", file=sys.stderr, flush=True)
 
 
+class slow_notice:
+    """``with slow_notice("reading the stacks through gdb"):``: says so on stderr when the block
+    still runs after ``after`` seconds, so long work is never a blank screen; quick work says
+    nothing."""
+
+    def __init__(self, line: str, program: str = PROGRAM, after: float = 1.0) -> None:
+        import threading
+
+        self._timer = threading.Timer(after, note, (f"{line} …", program))
+        self._timer.daemon = True
+
+    def __enter__(self) -> None:
+        self._timer.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+
 def reporter(program: str) -> Report:
     """A ``say(text)`` printing ``program: text`` on stderr, flushed (a fill may run for hours)."""
 

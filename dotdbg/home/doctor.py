@@ -35,7 +35,30 @@ def run_checks(paths: Paths) -> list[Check]:
         check_tools,
         check_generated_checks,
     ]
-    return [check(paths) for check in checks] + memlimit_checks()
+    return [check(paths) for check in checks] + key_checks(paths) + memlimit_checks()
+
+
+def key_checks(paths: Paths) -> list[Check]:
+    """Who has each key dotdbg binds that atuin, navi, fzf or a binding of the user's also
+    binds, and what Up does."""
+    from dotdbg.config import load_config
+    from dotdbg.errors import DotdbgError
+    from dotdbg.home.state import read_manifest
+    from dotdbg.shells.peers import dotdbg_keys, key_clashes
+
+    try:
+        config = load_config(paths)
+        shells = read_manifest(paths).get("shells") or []
+        clashes = key_clashes(paths, config, shells, read_state(paths).texts)
+    except DotdbgError:
+        return []
+    checks = [
+        Check(f"key {clash.key}", not clash.they_win, clash.describe(), clash.fix())
+        for clash in clashes
+    ]
+    if "up" in dotdbg_keys(config) and not any(clash.key == "up" for clash in clashes):
+        checks.append(Check("key up", True, "Up: dotdbg's prefix history search"))
+    return checks
 
 
 def memlimit_checks() -> list[Check]:

@@ -110,6 +110,18 @@ def used_shells(
     return tuple(used) or ("bash",)
 
 
+def _neighbours(
+    paths: Paths, config: Config, shells: Sequence[str], state: State, plan: Plan
+) -> list[str]:
+    """The keys and aliases dotdbg shares with what the user's rc files set up, as they will be
+    once ``plan`` is applied."""
+    from dotdbg.shells.peers import framework_aliases, key_clashes
+
+    texts = {**state.texts, **{change.path: change.after for change in plan.changes}}
+    keys = [clash.message() for clash in key_clashes(paths, config, shells, texts)]
+    return [*keys, *framework_aliases(paths, config, shells, texts)]
+
+
 def left_out_shells(
     paths: Paths, shells: Sequence[str], which: Callable[[str], object] = shutil.which
 ) -> list[str]:
@@ -182,7 +194,11 @@ def install(
             reused = installed_render(paths, config, state, shells) if dry_run else None
             rendered = reused or checked_render(paths, config, shells)
         plan = plan_install(paths, config, rendered, state)
-        warnings = (*config.warnings, *left_out_warnings(config, rendered.shells))
+        warnings = (
+            *config.warnings,
+            *left_out_warnings(config, rendered.shells),
+            *_neighbours(paths, config, rendered.shells, state, plan),
+        )
         if shells is None and not state.manifest.get("shells"):
             warnings = (*warnings, *left_out_shells(paths, rendered.shells))
         if dry_run:
@@ -200,6 +216,33 @@ def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:
             return Result(_with_interrupted(paths, plan))
         backup_dir = apply(paths, plan, command="uninstall")
     return Result(plan, backup_dir)
+
+
+def kept_state(paths: Paths) -> list[Path]:
+    """What uninstall leaves of dotdbg's own: the check and render caches, the run lock, the
+    cache folder (``purge`` removes them) and the backups (kept: your old files)."""
+    candidates = (
+        paths.check_cache_file,
+        paths.render_cache_file,
+        paths.lock_file,
+        paths.cache_dir,
+        paths.backups_dir,
+    )
+    return [path for path in candidates if paths.fs.lexists(path)]
+
+
+def purge(paths: Paths) -> list[Path]:
+    """Remove the state ``kept_state`` names but the backups; what was removed."""
+    removed = []
+    for path in kept_state(paths):
+        if path == paths.backups_dir:
+            continue
+        if paths.fs.is_dir(path):
+            paths.fs.remove_tree(path)
+        else:
+            paths.fs.remove(path)
+        removed.append(path)
+    return removed
 
 
 def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:

@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from dotdbg.cheat.options import OPTIONS as CHEAT_OPTIONS
-from dotdbg.cli.entry import command
 from dotdbg.cli.parser import Group
-from dotdbg.cli.registry import COMMANDS, HELPERS
+from dotdbg.cli.registry import COMMANDS, HELPERS, command
 from tests.clirun import run_cli
 
 BIN = str(Path(sys.executable).parent)

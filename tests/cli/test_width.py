@@ -15,7 +15,7 @@ from tests.clirun import run_cli
 
 @pytest.mark.parametrize("columns", ["60", "200"])
 def test_help_shows_every_summary_whole(columns: str) -> None:
-    from dotdbg.cli.entry import command
+    from dotdbg.cli.registry import command
 
     text = run_cli("dotdbg", "--help", env={"COLUMNS": columns}).stdout
     assert "..." not in text.replace("[ARGS]...", "")

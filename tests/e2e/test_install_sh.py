@@ -27,12 +27,19 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     home.mkdir()
     original = b"# my bashrc\nexport KEEP=1\n"
     (home / ".bashrc").write_bytes(original)
+    # A user of all three shells: the first install sets up those with files in the home.
+    (home / ".zshrc").write_bytes(b"setopt autocd\n")
+    (home / ".config" / "fish").mkdir(parents=True)
 
     first = run_install_sh(home)
     assert first.returncode == 0, first.stderr
     link = home / ".local/bin/dotdbg"
     assert link.is_symlink()
     assert "exec bash" in first.stdout
+    # pip takes half a minute and more: a line says so before it starts (issue 26.5)
+    assert first.stdout.index("installing dotdbg and its dependencies") < first.stdout.index(
+        "exec bash"
+    )
     assert "~/.bashrc: updated" in first.stdout  # says what changed
     # The installed wheel (not this checkout) must carry the templates: the shell file exists.
     assert (home / ".local/share/dotdbg/dotdbg.bash").read_text().startswith("# shellcheck")
@@ -65,7 +72,7 @@ def test_install_sh_installs_upgrades_and_uninstalls(tmp_path: Path) -> None:
     gone = run_install_sh(home, "--uninstall")
     assert gone.returncode == 0, gone.stderr
     assert (home / ".bashrc").read_bytes() == original
-    assert not (home / ".zshrc").exists()
+    assert (home / ".zshrc").read_bytes() == b"setopt autocd\n"
     assert not (home / ".config/fish/conf.d/dotdbg.fish").exists()
     assert not link.exists() and not link.is_symlink()
     assert not (home / ".local/bin").exists()  # install made it: it goes when empty

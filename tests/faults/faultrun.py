@@ -107,8 +107,6 @@ def shape_home(home: Path, shape: str) -> None:
 
 
 SHAPES = ("debian", "symlinked", "crlf", "no-newline", "existing-block", "missing", "zsh-fish")
-# The shells of the zsh-fish layout: `install --shell bash,zsh,fish`, and its setups install them.
-LAYOUT_SHELLS = ("bash", "zsh", "fish")
 STAMP = "{oldest backup}"  # in an argv: the name of the oldest backup after the setup
 
 
@@ -120,13 +118,13 @@ class Operation:
     report_exit: int | None = None  # an exit that reports findings (doctor: a check failed)
 
 
+# The three shells, as for a user who has all of them (the first install sets up the shells a
+# home shows it uses): every file kind dotdbg writes is faulted.
+SHELLS = ("bash", "zsh", "fish")
+
+
 def _installed(paths: Paths) -> None:
-    install(paths, load_config(paths), shells=shells_of(paths.home))
-
-
-def shells_of(home: Path) -> tuple[str, ...] | None:
-    """The shells a layout is installed for (None: those dotdbg picks)."""
-    return LAYOUT_SHELLS if (home / ".config/fish/conf.d").is_dir() else None
+    install(paths, load_config(paths), shells=SHELLS)
 
 
 def _installed_and_edited(paths: Paths) -> None:
@@ -142,7 +140,7 @@ def _installed_and_functions_added(paths: Paths) -> None:
 def _installed_twice(paths: Paths) -> None:
     """Two backups: the install's and the edit's."""
     _installed_and_edited(paths)
-    install(paths, load_config(paths), shells=shells_of(paths.home))
+    install(paths, load_config(paths), shells=SHELLS)
 
 
 def _installed_profile_not_loading(paths: Paths) -> None:
@@ -151,7 +149,7 @@ def _installed_profile_not_loading(paths: Paths) -> None:
 
 
 OPERATIONS = {
-    "install": Operation("install", ("install",)),
+    "install": Operation("install", ("install", "--shell", ",".join(SHELLS))),
     "uninstall": Operation("uninstall", ("uninstall",), _installed),
     "restore": Operation("restore", ("restore",), _installed_and_edited),
     "alias add": Operation("alias add", ("alias", "add", "gst", "git status --short"), _installed),
@@ -191,9 +189,6 @@ def command(operation: Operation, home: Path) -> list[str]:
     argv = list(operation.argv)
     if STAMP in argv:
         argv[argv.index(STAMP)] = backup_dirs(Paths.from_env(home))[0].name
-    shells = shells_of(home)
-    if argv == ["install"] and shells:
-        argv += ["--shell", ",".join(shells)]
     return [sys.executable, "-m", "dotdbg", *argv, "--home", str(home)]
 
 

@@ -228,8 +228,20 @@ __dotdbg_cheat_numbered() {
     command dotdbg cheat --menu --above "${prompt##*$'\n'}$READLINE_LINE"
 }
 
+# The dotdbg program gone (pipx uninstall, a removed venv), these files not: one line the
+# first time `ch` or the picker asks for it, silence after. `type -P` runs no program.
+__dotdbg_present() {
+    type -P dotdbg >/dev/null && return 0
+    if [[ -z ${__dotdbg_gone_said-} ]]; then
+        __dotdbg_gone_said=1
+        printf '%s\n' "dotdbg: the dotdbg program is gone, its shell files are not: reinstall it and run \`dotdbg uninstall\`, or delete the dotdbg blocks (# >>> dotdbg >>>) from ~/.bashrc, ~/.inputrc and ~/.pdbrc, and ~/.local/share/dotdbg" >&2
+    fi
+    return 127
+}
+
 __dotdbg_cheat_widget() {
     local picked
+    __dotdbg_present || return 0
     if [[ ${DOTDBG_CHEAT_PICKER-} != list ]] && command -v fzf >/dev/null 2>&1; then
         picked=$(__dotdbg_cheat_fzf) || return 0
     else
@@ -287,7 +299,7 @@ __dotdbg_cheat_complete() {
 if [[ $- == *i* ]]; then
     bind -m emacs -x '"\C-g": __dotdbg_cheat_widget'
     bind -m vi-insert -x '"\C-g": __dotdbg_cheat_widget'
-    alias 'ch=dotdbg cheat'
+    alias 'ch=__dotdbg_present && dotdbg cheat'
     complete -F __dotdbg_cheat_complete 'ch'
     :
 fi

@@ -194,17 +194,33 @@ _dotdbg() {
         *) compadd -- $found ;;
     esac
 }
-# compdef comes with compinit: now if it ran (oh-my-zsh, most setups), else once it has run.
+# compdef comes with compinit: now if it ran (oh-my-zsh, most setups). Else at the first prompt:
+# by then a framework loaded after this block has run it; if nothing has (a stock Debian zsh,
+# whose /etc/zsh/zshrc runs it only on Ubuntu), it runs here, once, from its dump file.
 if (( $+functions[compdef] )); then
     compdef _dotdbg dotdbg watch-python memlimit mem-fill disk-fill gpu-fill
 else
     __dotdbg_compdef() {
-        (( $+functions[compdef] )) || return 0
-        compdef _dotdbg dotdbg watch-python memlimit mem-fill disk-fill gpu-fill
         precmd_functions=(${precmd_functions:#__dotdbg_compdef})
+        if (( ! $+functions[compdef] )); then
+            autoload -Uz compinit
+            compinit -i -d "${ZDOTDIR:-$HOME}/.zcompdump"
+        fi
+        compdef _dotdbg dotdbg watch-python memlimit mem-fill disk-fill gpu-fill
     }
     precmd_functions+=(__dotdbg_compdef)
 fi
+# The dotdbg program gone (pipx uninstall, a removed venv), these files not: one line the
+# first time `ch` or the picker asks for it, silence after. $commands runs no program.
+__dotdbg_present() {
+    (( $+commands[dotdbg] )) && return 0
+    if [[ -z ${__dotdbg_gone_said-} ]]; then
+        __dotdbg_gone_said=1
+        print -ru2 -- "dotdbg: the dotdbg program is gone, its shell files are not: reinstall it and run \`dotdbg uninstall\`, or delete the dotdbg blocks (# >>> dotdbg >>>) from \${ZDOTDIR:-~}/.zshrc, ~/.inputrc and ~/.pdbrc, and ~/.local/share/dotdbg"
+    fi
+    return 127
+}
+
 
 # -- dotdbg cheat: a picker that puts a cheatsheet command on the command line (never runs it)
 # Picker: fzf when installed, else dotdbg's numbered list; DOTDBG_CHEAT_PICKER=list forces it.
@@ -226,6 +242,11 @@ __dotdbg_cheat_fzf() {
 }
 
 __dotdbg_cheat_widget() {
+    if (( ! $+commands[dotdbg] )); then
+        zle -I  # the line goes below the command line
+        __dotdbg_present
+        return 0
+    fi
     local picked before
     if [[ ${DOTDBG_CHEAT_PICKER-} != list ]] && (( $+commands[fzf] )); then
         picked=$(__dotdbg_cheat_fzf)
@@ -246,4 +267,4 @@ bindkey -M emacs '^G' __dotdbg_cheat_widget
 bindkey -M viins '^G' __dotdbg_cheat_widget
 (( __dotdbg_aliases )) && setopt aliases
 unset __dotdbg_aliases
-alias -- 'ch=dotdbg cheat'
+alias -- 'ch=__dotdbg_present && dotdbg cheat'

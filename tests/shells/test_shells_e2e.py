@@ -92,8 +92,8 @@ def test_each_command_is_in_the_history_file_as_it_runs(shell: TmuxShell, home: 
 
 
 def test_tab_completes_dotdbg_commands(shell: TmuxShell) -> None:
-    if shell.name == "zsh":  # zsh completes once compinit ran, here after dotdbg's block
-        shell.run("autoload -Uz compinit && compinit -u")
+    """In zsh with nothing but dotdbg's block: Debian's /etc/zsh/zshrc runs compinit only on
+    Ubuntu, and dotdbg runs it at the first prompt (issue 24.6)."""
     shell.keys("C-e", "C-u")
     shell.type("dotdbg uninst")
     shell.keys("Tab")
@@ -103,8 +103,6 @@ def test_tab_completes_dotdbg_commands(shell: TmuxShell) -> None:
 
 def test_tab_completes_options_and_directories_from_the_registry(shell: TmuxShell) -> None:
     """`dotdbg --complete` answers from the registry: an option, a directory after --home."""
-    if shell.name == "zsh":  # a second compinit would forget dotdbg's compdef
-        shell.run("(( $+functions[compdef] )) || { autoload -Uz compinit && compinit -u }")
     shell.keys("C-e", "C-u")
     shell.type("dotdbg install --ho")
     shell.keys("Tab")
@@ -166,3 +164,26 @@ def test_fish_abbreviations_expand_as_they_are_typed(tmp_path: Path) -> None:
         session.wait_for(lambda _: session.line().endswith("git status"), "the expansion")
     finally:
         session.close()
+
+
+@pytest.mark.parametrize("order", ["framework-first", "dotdbg-first"])
+def test_zsh_runs_compinit_once_when_a_framework_does(tmp_path: Path, order: str) -> None:
+    """A .zshrc that runs compinit itself (as oh-my-zsh does, before or after dotdbg's block):
+    dotdbg registers its completion and runs no second compinit (which would write dotdbg's
+    dump file, ~/.zcompdump, beside the framework's)."""
+    own = "autoload -Uz compinit && compinit -d ~/.zcompdump-framework\n"
+    zshrc = tmp_path / ".zshrc"
+    zshrc.write_text(own if order == "framework-first" else "")
+    install(Paths.from_env(tmp_path), shells=("zsh",))
+    if order == "dotdbg-first":
+        zshrc.write_text(zshrc.read_text() + own)
+    session = TmuxShell("zsh", tmp_path)
+    try:
+        session.keys("C-e", "C-u")
+        session.type("dotdbg uninst")
+        session.keys("Tab")
+        session.wait_for(lambda _: "dotdbg uninstall " in session.line() + " ", "completion")
+    finally:
+        session.close()
+    assert (tmp_path / ".zcompdump-framework").exists()
+    assert not (tmp_path / ".zcompdump").exists()

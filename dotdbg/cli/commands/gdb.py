@@ -25,7 +25,12 @@ def gdb(values: Values) -> int:
         values["timeout"],
         values["check"],
     )
-    return run.main(request)
+    if values["interactive"] or values["tui"] or values["break_in"]:
+        return run.main(request)  # gdb's own prompt follows at once
+    from dotdbg.common.output import slow_notice
+
+    with slow_notice("reading the stacks (gdb takes a few seconds)"):
+        return run.main(request)
 
 
 COMMAND = Command(

@@ -78,6 +78,12 @@ SHELL = Option(
 )
 DRY_RUN = Option(["--dry-run", "-n"], "Show what would change; write nothing.", default=False)
 DIFF = Option(["--diff"], "Show a unified diff of every change.", default=False)
+PURGE = Option(
+    ["--purge"],
+    "Also remove dotdbg's caches and run lock (~/.local/state/dotdbg, ~/.cache/dotdbg); "
+    "the backups of your files stay.",
+    default=False,
+)
 JSON = Option(["--json"], "Print one JSON record (docs/json.md).", default=False)
 
 
@@ -133,8 +139,14 @@ def uninstall(values: Values) -> int:
     from dotdbg.home import install as installer
 
     paths = home_paths(values)
-    done = installer.uninstall(paths, dry_run=values["dry_run"])
-    report.print_uninstall(paths, done, dry_run=values["dry_run"], diff=values["diff"])
+    dry_run = values["dry_run"]
+    done = installer.uninstall(paths, dry_run=dry_run)
+    report.print_uninstall(paths, done, dry_run=dry_run, diff=values["diff"])
+    if values["purge"] and not dry_run:
+        removed = installer.purge(paths)
+        report.print_purged(paths, removed, installer.kept_state(paths))
+    else:
+        report.print_kept(paths, installer.kept_state(paths))
     return 0
 
 
@@ -198,7 +210,7 @@ UNINSTALL = Command(
     "uninstall",
     "Remove exactly what install added; files dotdbg created are deleted.",
     uninstall,
-    options=[HOME, DRY_RUN, DIFF],
+    options=[HOME, DRY_RUN, DIFF, PURGE],
 )
 STATUS = Command(
     "status",

@@ -1,0 +1,39 @@
+"""Long work is never a blank screen (issue 26.5): a line on stderr once it takes a second."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dotdbg.common.output import slow_notice
+
+BIN = Path(sys.executable).parent
+
+
+def test_slow_work_is_told_and_quick_work_is_not(capsys: pytest.CaptureFixture[str]) -> None:
+    with slow_notice("working", after=0.05):
+        time.sleep(0.5)
+    assert capsys.readouterr().err == "dotdbg: working …\n"
+    with slow_notice("working", after=5):
+        pass
+    time.sleep(0.1)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.skipif(subprocess.run(["which", "gdb"], capture_output=True).returncode, reason="gdb")
+def test_gdb_through_gdb_says_what_it_does_before_the_stacks() -> None:
+    sleeper = subprocess.Popen(["sleep", "120"])
+    try:
+        done = subprocess.run(
+            [BIN / "dotdbg", "gdb", "--via", "gdb", str(sleeper.pid)],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert "sleep" in done.stdout
+    assert done.stderr.startswith("dotdbg: reading the stacks (gdb takes a few seconds) …\n")
