@@ -106,7 +106,7 @@ GROUPS = {
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     from xdist.scheduler import LoadScopeScheduling
 
-    class GroupScheduling(LoadScopeScheduling):
+    class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist ships no types
         """A module's tests on one worker (its module fixtures are made once), a group's too."""
 
         def _split_scope(self, nodeid: str) -> str:

@@ -83,9 +83,12 @@ def test_an_alias_edit_runs_bash_but_not_shellcheck(
 
     ran: list[str] = []
     real = bashcheck.bash_syntax_error
-    monkeypatch.setattr(
-        bashcheck, "bash_syntax_error", lambda text: ran.append("bash") or real(text)
-    )
+
+    def recorded(text: str) -> str:
+        ran.append("bash")
+        return real(text)
+
+    monkeypatch.setattr(bashcheck, "bash_syntax_error", recorded)
     monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)
     edit.add(installed, "aliases", "zz", "echo zz")  # shellcheck's input is the same as before
     assert ran

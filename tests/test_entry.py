@@ -15,6 +15,7 @@ import pytest
 
 from dotdbg import __version__
 from dotdbg.cli.registry import COMMANDS, SECTIONS
+from tests.infra.procs import argv_of
 
 BIN = Path(sys.executable).parent
 HELPERS = ("watch-python", "memlimit", "mem-fill", "disk-fill", "gpu-fill")
@@ -219,7 +220,7 @@ def marker_process(tmp_path: Path) -> subprocess.Popen[bytes]:
 @pytest.mark.parametrize("argv", CLOSED_PIPE_COMMANDS, ids=" ".join)
 def test_a_closed_pipe_exits_141_quietly(argv: list[str], records: Path, tmp_path: Path) -> None:
     sleeper = marker_process(tmp_path)
-    words = [arg.format(records=records, marker=sleeper.args[-1]) for arg in argv]
+    words = [arg.format(records=records, marker=argv_of(sleeper)[-1]) for arg in argv]
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first write: EPIPE, every time
     try:

@@ -15,7 +15,7 @@ from dotdbg.home.backup import backup_dirs
 from dotdbg.home.homefs import LocalFS
 from dotdbg.home.install import fix_profile, install, restore, uninstall
 from dotdbg.home.state import is_installed, read_state
-from dotdbg.paths import Paths
+from dotdbg.paths import Paths, resource_dir
 from tests.homeshell import run_in_home
 from tests.pathblock import without_path_block
 
@@ -410,7 +410,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(
     def broken(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(fileops.os, failing, broken)
+    monkeypatch.setattr(os, failing, broken)  # the os module fileops uses
     with pytest.raises(OSError):
         fileops.atomic_write(bashrc, b"half")
     assert bashrc.read_text() == "export A=1\n"
@@ -570,7 +570,7 @@ def test_the_render_key_follows_every_input(
     other = load_config(paths, user_text='[aliases]\nzz = "echo zz"\n')
     assert installed_render(paths, other, read_state(paths)) is None
     templates = tmp_path / "templates"
-    shutil.copytree(render.resource_dir("templates"), templates)
+    shutil.copytree(resource_dir("templates"), templates)
     (templates / "inputrc.j2").write_text((templates / "inputrc.j2").read_text() + "\n")
     monkeypatch.setattr(render, "resource_dir", lambda name: templates)
     assert installed_render(paths, config, read_state(paths)) is None

@@ -16,7 +16,8 @@ from packaging.requirements import Requirement
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
-    import tomli as tomllib
+    # tomli is installed only before Python 3.11 (where this branch runs)
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 ROOT = Path(__file__).resolve().parents[1]
 PLATFORMS = {

@@ -18,6 +18,7 @@ from dotdbg.home.plan import Plan, plan_install, plan_uninstall
 from dotdbg.home.render import Rendered
 from dotdbg.home.state import State
 from dotdbg.paths import Paths
+from dotdbg.shells import posix
 from dotdbg.shells.fish import path_lines as fish_path_lines
 
 PATHS = Paths.from_env(Path("/nonexistent/home"))
@@ -133,7 +134,7 @@ def test_a_path_block_dotdbg_did_not_write_is_refused() -> None:
 def test_without_records_the_block_dotdbg_would_write_is_proven_its_own() -> None:
     installed = applied(plan_install(PATHS, CONFIG, RENDERED, home_with(GUARD)), home_with(GUARD))
     lost = State({PATHS.bashrc: installed.text(PATHS.bashrc)}, {}, path_dir=LOCAL_BIN)
-    wanted = blocks.make_block(launcher.posix_path_lines(LOCAL_BIN, PATHS.home), blocks.PATH)
+    wanted = blocks.make_block(posix.posix_path_lines(LOCAL_BIN, PATHS.home), blocks.PATH)
     main = blocks.block_text(installed.text(PATHS.bashrc) or "") or ""
     with pytest.raises(DotdbgError, match="records do not know"):  # not proven: refused
         plan_uninstall(PATHS, lost, {PATHS.bashrc: {main}})
@@ -146,7 +147,7 @@ def test_without_records_the_block_dotdbg_would_write_is_proven_its_own() -> Non
     "folder", [Path("/h/u/.local/bin"), Path("/opt/it's a $dir/bin"), Path("/h/u/my env")]
 )
 def test_the_lines_add_the_folder_once_and_append_it(tmp_path: Path, folder: Path) -> None:
-    lines = launcher.posix_path_lines(folder, Path("/h/u"))
+    lines = posix.posix_path_lines(folder, Path("/h/u"))
     script = tmp_path / "rc"
     script.write_text(lines)
     for shell in ("bash", "sh", "zsh"):

@@ -12,10 +12,10 @@ from dotdbg import shells
 from dotdbg.config import load_config
 from dotdbg.config.model import Config
 from dotdbg.home.install import install, render_for, uninstall
-from dotdbg.home.render import shquote
 from dotdbg.paths import Paths
-from dotdbg.shells import ShellTarget
 from dotdbg.shells.bash import BASH
+from dotdbg.shells.posix import shquote
+from dotdbg.shells.target import ShellTarget
 
 checked: list[str] = []
 

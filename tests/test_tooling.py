@@ -12,7 +12,9 @@ REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
+# a cold mypy over dotdbg/ and tests/ took 14 s of CPU but 180 s at load 18 on 2 cores
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize(
     "argv",
     [["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy"]],
@@ -23,6 +25,6 @@ def test_tool_is_clean(argv: list[str]) -> None:
     if not tool.exists():
         pytest.skip(f"{argv[0]} is not installed in this environment (pip install -e '.[test]')")
     done = subprocess.run(
-        [str(tool), *argv[1:]], cwd=REPO, capture_output=True, text=True, timeout=300
+        [str(tool), *argv[1:]], cwd=REPO, capture_output=True, text=True, timeout=540
     )
     assert done.returncode == 0, done.stdout + done.stderr

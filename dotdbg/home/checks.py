@@ -20,7 +20,8 @@ from dotdbg.config.model import Config
 from dotdbg.home.render import Rendered
 from dotdbg.home.state import digest
 from dotdbg.paths import Paths
-from dotdbg.shells import ShellTarget, target_named
+from dotdbg.shells import target_named
+from dotdbg.shells.target import ShellTarget
 
 KEEP = 64  # keys kept, newest last: a few configs' worth of each shell
 KEEP_RENDERS = 8

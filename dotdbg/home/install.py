@@ -31,7 +31,8 @@ from dotdbg.home.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, r
 from dotdbg.home.state import State, block_files, digest, read_manifest, read_state
 from dotdbg.home.writer import apply, session
 from dotdbg.paths import Paths
-from dotdbg.shells import ShellTarget, generated_path, login_shell, registered, target_named
+from dotdbg.shells import generated_path, login_shell, registered, target_named
+from dotdbg.shells.target import ShellTarget
 from dotdbg.shells.zshfish import left_out_warnings
 
 

@@ -9,11 +9,9 @@ alone. The PATH block (``blocks.PATH``) goes before that guard; these are its li
 from __future__ import annotations
 
 import os
-import re
 import sys
 from pathlib import Path
 
-from dotdbg.home.render import shquote
 from dotdbg.paths import Paths
 
 # What sshd (and cron, and srun) give a command: the launcher found here needs no block.
@@ -48,27 +46,3 @@ def path_dir(paths: Paths) -> Path | None:
     """The folder a PATH block adds: the launcher's, unless a non-interactive PATH has it."""
     found = launcher_dir(paths)
     return None if found is None or found in STANDARD_PATH else found
-
-
-def in_home(folder: Path, home: Path) -> str | None:
-    """``folder`` as "$HOME/…" (sh and fish read it alike) when it is in the home under a
-    plain name: the block survives a home that moves. None otherwise."""
-    try:
-        inside = folder.relative_to(home)
-    except ValueError:
-        return None
-    return f'"$HOME/{inside}"' if re.fullmatch(r"[\w./+-]+", str(inside), re.ASCII) else None
-
-
-def shown(folder: Path, home: Path) -> str:
-    """``folder`` quoted for sh."""
-    return in_home(folder, home) or shquote(str(folder))
-
-
-def posix_path_lines(folder: Path, home: Path) -> str:
-    """sh (bash and zsh read it too): ``folder`` appended to PATH when it is not there, so it
-    never hides a command; no program runs, and reading it twice adds nothing."""
-    name = shown(folder, home)
-    return (
-        f'case ":$PATH:" in\n    *:{name}:*) ;;\n    *) PATH="${{PATH:+$PATH:}}"{name} ;;\nesac\n'
-    )

@@ -4,29 +4,22 @@ inputrc and pdbrc. Pure: each target's checker checks what comes out (``checks``
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotdbg import __version__
-from dotdbg.config.model import Config, Function
+from dotdbg.config.model import Config
 from dotdbg.paths import resource_dir
+from dotdbg.shells.posix import shquote
 
 if TYPE_CHECKING:
     import jinja2
 
-    from dotdbg.shells import ShellTarget
+    from dotdbg.shells.target import ShellTarget
 
-BASH_FILE = "dotdbg.bash"
 INPUTRC_FILE = "inputrc"
 PDBRC_FILE = "pdbrc"
-
-
-def shquote(value: str) -> str:
-    """POSIX single quotes: the shell reads back exactly ``value`` and expands nothing in it."""
-    return "'" + value.replace("'", "'\\''") + "'"
 
 
 def tomlquote(value: str) -> str:
@@ -141,30 +134,3 @@ def render_key(
 
 def render_starter_config(config: Config) -> str:
     return _environment().get_template("config.toml.j2").render({"config": config})
-
-
-def function_definition(function: Function) -> str:
-    """How dotdbg.bash defines ``function``, its comment and `unalias` line included."""
-    return (
-        f"# {function.name}: {function.desc} [{function.pack}]\n"
-        f"unalias {function.name} 2>/dev/null\n" + function_text(function)
-    )
-
-
-def function_text(function: Function) -> str:
-    """``NAME() { … }``. A body from the config goes in verbatim: indenting it would change
-    its heredocs and multi-line strings; dotdbg's own are indented."""
-    body = function.body.strip("\n")
-    if not function.user_body:
-        body = textwrap.indent(body, "    ")
-    return f"{function.name}() {{\n{body}\n}}\n"
-
-
-def bash_source_line(target: Path, home: Path) -> str:
-    """A double-quoted path for bash, written relative to $HOME when it lives there."""
-    try:
-        relative = target.relative_to(home)
-    except ValueError:
-        return shquote(str(target))
-    escaped = str(relative).translate({ord(c): "\\" + c for c in '"$`\\'})
-    return f'"$HOME/{escaped}"'

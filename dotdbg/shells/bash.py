@@ -8,9 +8,8 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg.home.launcher import posix_path_lines
-from dotdbg.home.render import bash_source_line, function_definition, shquote
-from dotdbg.shells import ShellTarget
+from dotdbg.shells.posix import bash_source_line, function_definition, posix_path_lines, shquote
+from dotdbg.shells.target import ShellTarget
 from dotdbg.shells.zshfish import entry_names
 
 if TYPE_CHECKING:

@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 
 from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
-from dotdbg.home.render import BASH_FILE, function_definition, function_text, shquote
 from dotdbg.paths import own_program
+from dotdbg.shells.posix import BASH_FILE, function_definition, function_text, shquote
 
 TIMEOUT = 120  # seconds; shellcheck on a large file takes a few
 # $1 $@ $* $#, and ${1} ${#1} ${@:2} ${#} (but not ${#x}, the length of x)

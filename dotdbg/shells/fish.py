@@ -8,9 +8,10 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg.home.launcher import in_home
-from dotdbg.shells import ShellTarget, zshfish
+from dotdbg.shells import zshfish
 from dotdbg.shells.bash import identity, load_block
+from dotdbg.shells.posix import in_home
+from dotdbg.shells.target import ShellTarget
 
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
@@ -34,7 +35,7 @@ def _path_conf(paths: Paths) -> Path:
 
 
 def path_lines(folder: Path, home: Path) -> str:
-    """``folder`` appended to PATH when it is not there (what ``launcher.posix_path_lines``
+    """``folder`` appended to PATH when it is not there (what ``posix.posix_path_lines``
     does for sh)."""
     shown = in_home(folder, home) or zshfish.fishquote(str(folder))
     return f"if not contains -- {shown} $PATH\n    set -gx PATH $PATH {shown}\nend\n"

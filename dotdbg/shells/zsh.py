@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg.home.launcher import posix_path_lines
-from dotdbg.home.render import shquote
-from dotdbg.shells import ShellTarget, zshfish
+from dotdbg.shells import zshfish
 from dotdbg.shells.bash import identity, load_block
+from dotdbg.shells.posix import posix_path_lines, shquote
+from dotdbg.shells.target import ShellTarget
 
 if TYPE_CHECKING:
     from dotdbg.config.model import Config

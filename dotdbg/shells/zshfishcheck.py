@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
-from dotdbg.home.render import shquote
+from dotdbg.shells.posix import shquote
 from dotdbg.shells.shellparse import stderr_of_each
 from dotdbg.shells.zshfish import kept_functions
 

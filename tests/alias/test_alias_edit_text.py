@@ -20,7 +20,8 @@ from dotdbg.paths import Paths
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
-    import tomli as tomllib
+    # tomli is installed only before Python 3.11 (where this branch runs)
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 HAND_WRITTEN = """\
 # my dotdbg config   (odd    spacing kept)

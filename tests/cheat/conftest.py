@@ -7,7 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cheat_helpers import DOTDBG, RunCheat
+
+from tests.cheat.cheat_helpers import DOTDBG, RunCheat
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ scratch repository.
 
 from __future__ import annotations
 
-from entry_runner import Check, SheetFixture
+from tests.cheat.entry_runner import Check, SheetFixture
 
 # -- git -------------------------------------------------------------------------------------------
 # main: root (repro fails) -> padding (passes) -> ... v4.33.0 ... the culprit, merged from a PR

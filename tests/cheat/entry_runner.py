@@ -307,7 +307,7 @@ def run_sheets(
 ) -> dict[str, list[Outcome]]:
     """Every runnable entry of every sheet (of ``only``, ``sheet:line``s, when given),
     concurrently; entries with unmet needs are left out of the outcomes."""
-    jobs = []
+    jobs: list[tuple[Entry, SheetFixture, set[str], Path]] = []
     for sheet, path, fixture in sheets:
         entries = entries_of(sheet, path)
         wanted = [e for e in entries if not e.needs and (only is None or e.where in only)]
@@ -318,7 +318,9 @@ def run_sheets(
         jobs += [(entry, fixture, commands, template) for entry in wanted]
     jobs.sort(key=lambda job: _cost(job[0]), reverse=True)  # the slow ones first: a short tail
     with ThreadPoolExecutor(WORKERS) as pool:
-        outcomes = list(pool.map(lambda job: run_entry(*job, scratch), jobs))
+        outcomes = list(
+            pool.map(lambda job: run_entry(job[0], job[1], job[2], job[3], scratch), jobs)
+        )
     results: dict[str, list[Outcome]] = {}
     for outcome in outcomes:
         results.setdefault(outcome.entry.sheet, []).append(outcome)

@@ -21,7 +21,7 @@ MIN_ENTRIES = 450
 
 def parsed(path: str) -> tuple[str, list[str], list[tuple[str, str, int]], list[tuple[str, str]]]:
     record = read_record(path)
-    assert not isinstance(record, str), f"{path}: {record}"
+    assert isinstance(record, tuple), f"{path}: {record}"
     return record
 
 

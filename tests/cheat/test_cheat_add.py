@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from cheat_helpers import DOTDBG, RunCheat, write_sheet
 
 from dotdbg.cheat.add import appended, is_add_command, last_command
+from tests.cheat.cheat_helpers import DOTDBG, RunCheat, write_sheet
 
 
 def write_history(home: Path, *commands: str) -> None:

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cheat_helpers import RunCheat, write_sheet
 
 from dotdbg.cheat.index import MAX_DEPTH, MAX_ENTRIES, MAX_SHEET_BYTES
+from tests.cheat.cheat_helpers import RunCheat, write_sheet
 
 LOOKUPS = (["git", "bisect"], ["--names"], ["--pick"], ["qqmine"], ["bisect", "skip"])
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cheat_helpers import DOTDBG, FIXTURE_SHEETS, RunCheat, write_sheet
+from tests.cheat.cheat_helpers import DOTDBG, FIXTURE_SHEETS, RunCheat, write_sheet
 
 QQGIT = (FIXTURE_SHEETS / "git").read_text()
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cheat_helpers import RunCheat, write_sheet
 
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
+from tests.cheat.cheat_helpers import RunCheat, write_sheet
 
 
 def cheat_table(tmp_path: Path, body: str) -> tuple[str, str]:

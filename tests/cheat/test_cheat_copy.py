@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from cheat_helpers import DOTDBG, write_sheet
 
 from dotdbg.cheat.clipboard import osc52, through_passthrough
+from tests.cheat.cheat_helpers import DOTDBG, write_sheet
 
 SHEET = "# qqcopy the one to copy\necho 'qq copied' && ls -l <dir>\n\n# qqcopy other\necho other\n"
 

@@ -7,14 +7,14 @@ import shlex
 from pathlib import Path
 
 import pytest
-from entry_fixtures import FIXTURES
-from entry_runner import entries_of
 
 from dotdbg.cheat.cache import Index
 from dotdbg.cheat.cheatpaths import Cheatpath
 from dotdbg.cheat.index import Catalog, sheet_files
 from dotdbg.cheat.search import Sheet, lookup, merge
 from dotdbg.paths import resource_dir
+from tests.cheat.entry_fixtures import FIXTURES
+from tests.cheat.entry_runner import entries_of
 
 REPO = Path(__file__).resolve().parents[2]
 TABLE = (REPO / "docs" / "cheatsheets.md").read_text().split("### Where each technique")[1]

@@ -7,9 +7,9 @@ import stat
 from pathlib import Path
 
 import pytest
-from cheat_helpers import FIXTURE_SHEETS, RunCheat, write_sheet
 
 from dotdbg.errors import DotdbgError
+from tests.cheat.cheat_helpers import FIXTURE_SHEETS, RunCheat, write_sheet
 
 
 @pytest.fixture
@@ -209,7 +209,7 @@ def test_a_failed_write_leaves_no_sheet_behind(
     def disk_full(fd: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(edit.os, "fsync", disk_full)
+    monkeypatch.setattr(os, "fsync", disk_full)  # the os module edit uses
     target = tmp_path / "sheets" / "qqfull"
     with pytest.raises(DotdbgError, match=f"cannot write {target}: No space"):
         edit._write_new(str(target), b"# mine\nx\n")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cheat_helpers import RunCheat, write_sheet
 
 from dotdbg.cheat.formats import parse_navi, parse_tldr, tldr_command
+from tests.cheat.cheat_helpers import RunCheat, write_sheet
 
 # Shaped like tldr-pages' pages/common/tar.md (2024 style: [c]reate mnemonics, option pairs).
 TLDR_TAR = """\

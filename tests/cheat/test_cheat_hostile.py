@@ -13,14 +13,14 @@ import subprocess
 import uuid
 from pathlib import Path
 
-from cheat_helpers import DOTDBG, RunCheat, write_sheet
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_cheat_widget import render
 
 from dotdbg.cheat.index import sheet_files
 from dotdbg.paths import resource_dir
 from dotdbg.visible import is_plain, json_safe, one_line, visible
+from tests.cheat.cheat_helpers import DOTDBG, RunCheat, write_sheet
+from tests.cheat.test_cheat_widget import render
 
 OSC52 = "\x1b]52;c;cHduZWQ=\x07"  # writes "pwned" to the clipboard
 TITLE = "\x1b]0;owned title\x07"

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cheat_helpers import DOTDBG, FIXTURE_SHEETS, write_sheet
+
+from tests.cheat.cheat_helpers import DOTDBG, FIXTURE_SHEETS, write_sheet
 
 HEAVY = {"typer", "click", "rich", "jinja2", "tomlkit", "yaml", "ruamel", "psutil", "pynvml"}
 # Not forbidden by the issue, but each costs a measurable share of the 2x budget.

@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from cheat_helpers import RunCheat, write_sheet
-
 from dotdbg.cheat.cache import CACHE_NAME, Index
 from dotdbg.cheat.cheatpaths import Cheatpath
 from dotdbg.cheat.index import MAX_SHEET_BYTES, Catalog
+from tests.cheat.cheat_helpers import RunCheat, write_sheet
 
 
 class CountingIndex(Index):

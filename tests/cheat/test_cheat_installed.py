@@ -8,8 +8,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from cheat_helpers import FIXTURE_SHEETS, write_sheet
 
+from tests.cheat.cheat_helpers import FIXTURE_SHEETS, write_sheet
 from tests.infra.fixtures import venv_with
 
 REPO = Path(__file__).resolve().parents[2]

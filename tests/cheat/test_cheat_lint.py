@@ -7,11 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cheat_helpers import RunCheat, write_sheet
 
 from dotdbg.cheat.commands import entry_tags, split
 from dotdbg.cheat.gdblint import EXTENSION_GLOBS
 from dotdbg.cheat.lint import placeholder_faults, program_of, programs_of
+from tests.cheat.cheat_helpers import RunCheat, write_sheet
 
 BAD = """\
 ---

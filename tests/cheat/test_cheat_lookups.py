@@ -12,11 +12,11 @@ import shlex
 from pathlib import Path
 
 import pytest
-from cheat_helpers import RunCheat
 
 from dotdbg.cheat import cheatpaths, search
 from dotdbg.cheat.cache import Index
 from dotdbg.cheat.index import Catalog
+from tests.cheat.cheat_helpers import RunCheat
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "cheatsheets.md"
 

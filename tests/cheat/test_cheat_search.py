@@ -19,6 +19,10 @@ from dotdbg.cheat.search import (
 from dotdbg.cheat.sheets import parse
 from dotdbg.errors import DotdbgError
 
+TYPE_CHECKING = False  # as in dotdbg: mypy knows this name
+if TYPE_CHECKING:
+    from dotdbg.cheat.index import SheetRecord
+
 PERSONAL = Cheatpath("personal", "/p", readonly=False)
 PROJECT = Cheatpath("project", "/w/.cheat", readonly=False)
 COMMUNITY = Cheatpath("community", "/c", readonly=True)
@@ -29,7 +33,7 @@ def sheet_file(
     cheatpath: Cheatpath, name: str, text: str, tags: list[str] | None = None
 ) -> SheetFile:
     parsed = parse(text)
-    record = (parsed.syntax, tags or [], parsed.entries, [])
+    record: SheetRecord = (parsed.syntax, tags or [], parsed.entries, [])
     path = f"{cheatpath.directory}/{name}"
     return SheetFile(name, path, cheatpath, RANKS[cheatpath.label], with_haystack(record))
 

@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from cheat_helpers import write_sheet
 
 from dotdbg.home.render import completion_context
 from dotdbg.paths import resource_dir
+from tests.cheat.cheat_helpers import write_sheet
 
 SHELLCHECK = str(Path(sys.executable).parent / "shellcheck")
 PICK_SHEET = (

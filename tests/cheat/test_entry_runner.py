@@ -8,12 +8,19 @@ import sys
 import sysconfig
 from pathlib import Path
 
-import entry_runner
 import pytest
-from entry_fixtures import FIXTURES
-from entry_runner import Check, SheetFixture, build_template, entries_of, run_entry, run_sheets
 
 from dotdbg.paths import resource_dir
+from tests.cheat import entry_runner
+from tests.cheat.entry_fixtures import FIXTURES
+from tests.cheat.entry_runner import (
+    Check,
+    SheetFixture,
+    build_template,
+    entries_of,
+    run_entry,
+    run_sheets,
+)
 
 SHEETS = resource_dir("cheatsheets")
 

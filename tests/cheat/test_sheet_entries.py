@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from entry_fixtures import FIXTURES
-from entry_runner import Entry, Outcome, entries_of, remove, run_sheets
 
 from dotdbg.paths import resource_dir
+from tests.cheat.entry_fixtures import FIXTURES
+from tests.cheat.entry_runner import Entry, Outcome, entries_of, remove, run_sheets
 
 SHEETS = resource_dir("cheatsheets")
 # The first test's setup runs every entry (about 40 s of CPU): on a machine other suites keep

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from entry_runner import Entry, entries_of
 
 from dotdbg.paths import resource_dir
+from tests.cheat.entry_runner import Entry, entries_of
 
 SHEETS = resource_dir("cheatsheets")
 TIMEOUT = 60  # each program here runs well under a second alone

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-from entry_runner import VENV_BIN, entries_of
 
 from dotdbg.paths import resource_dir
+from tests.cheat.entry_runner import VENV_BIN, entries_of
 from tests.infra.procs import wait_for
 from tests.infra.slurm import SlurmCluster
 

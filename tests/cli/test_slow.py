@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -24,7 +25,7 @@ def test_slow_work_is_told_and_quick_work_is_not(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().err == ""
 
 
-@pytest.mark.skipif(subprocess.run(["which", "gdb"], capture_output=True).returncode, reason="gdb")
+@pytest.mark.skipif(shutil.which("gdb") is None, reason="gdb is not installed")
 def test_gdb_through_gdb_says_what_it_does_before_the_stacks() -> None:
     sleeper = subprocess.Popen(["sleep", "120"])
     try:

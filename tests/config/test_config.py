@@ -35,7 +35,12 @@ def test_defaults_carry_the_methodology(tmp_path: Path) -> None:
     assert {a.name for a in config.pdb_aliases} == {"nl", "sl", "pd"}
     assert config.history is not None and config.history.control == "ignoredups:ignorespace"
     assert config.readline is not None and config.readline.history_search
-    assert all(item.desc for item in (*config.aliases, *config.functions, *config.pdb_aliases))
+    descs = [
+        *(a.desc for a in config.aliases),
+        *(f.desc for f in config.functions),
+        *(p.desc for p in config.pdb_aliases),
+    ]
+    assert all(descs)
 
 
 def test_issue_example_config(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,11 @@ from tests.e2e.conftest import TmuxShell
 from tests.homeshell import run_in_home
 
 pytestmark = pytest.mark.e2e
+
+
+def showing(text: str) -> Callable[[str], bool]:
+    """A wait_for condition: the screen holds ``text``."""
+    return lambda screen: text in screen
 
 
 def test_type_shows_the_alias(shell: TmuxShell) -> None:
@@ -34,7 +40,7 @@ def test_up_arrow_searches_history_by_prefix(shell: TmuxShell) -> None:
     for command, shown in (("echo hi", "\nhi\n"), ("true; : done", "\n$ true; : done\n")):
         shell.type(command)
         shell.send("Enter")
-        shell.wait_for(lambda s, shown=shown: shown in s)
+        shell.wait_for(showing(shown))
     shell.send("C-u")
     shell.type("ec")
     shell.send("Up")
@@ -161,7 +167,7 @@ def test_esc_p_recalls_by_prefix_in_a_real_terminal(tmp_path: Path) -> None:
         for command, shown in (("echo hi", "\nhi\n"), ("true; : done", "\n$ true; : done\n")):
             shell.type(command)
             shell.send("Enter")
-            shell.wait_for(lambda s, shown=shown: shown in s)
+            shell.wait_for(showing(shown))
         shell.send("C-u")
         shell.type("ec")
         shell.send("Escape", "p")

@@ -7,6 +7,7 @@ whole generated dotdbg.bash and ~/.inputrc, with the sheets dotdbg ships.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,11 @@ PICKED = (
     "srun --overlap --jobid=<jobid> --ntasks-per-node=1 bash -c "
     "'pgrep -P $(pgrep -o -u \"$USER\" python) | xargs -I {} py-spy dump --pid {}'"
 )
+
+
+def ending_with(text: str) -> Callable[[str], bool]:
+    """A wait_for condition: the screen's last text is ``text``."""
+    return lambda screen: screen.rstrip().endswith(text)
 
 
 def assert_on_the_prompt_not_run(shell: TmuxShell) -> None:
@@ -78,7 +84,7 @@ def test_tab_in_a_cloned_repo_treats_sheet_names_as_data(shell: TmuxShell, tmp_p
         shell.type("$")
         shell.send("Tab")
         quoted = f"$ {typed}\\$\\(touch\\$\\{{IFS\\}}PWNED\\)"
-        shell.wait_for(lambda s, quoted=quoted: s.rstrip().endswith(quoted))
+        shell.wait_for(ending_with(quoted))
     shell.send("C-u")
     shell.type("ch $")
     shell.send("Tab")

@@ -13,6 +13,7 @@ import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,7 +40,7 @@ def errtrace(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess
     )
 
 
-def summary(*args: str, cwd: Path | None = None) -> tuple[int, dict[str, object], str]:
+def summary(*args: str, cwd: Path | None = None) -> tuple[int, dict[str, Any], str]:
     done = errtrace("--json", *args, cwd=cwd)
     return done.returncode, json.loads(done.stdout), done.stderr
 
@@ -72,7 +73,7 @@ def test_no_space_left_on_a_full_tmpfs_comes_first(tiny_tmpfs: Path, tmp_path: P
     code, found, stderr = summary("--", sys.executable, str(prog), str(target))
     assert code == 1  # the program's own exit status
     assert "No space left on device" in stderr  # its traceback passed through
-    first = found["likely"][0]  # type: ignore[index]
+    first = found["likely"][0]
     assert (first["errno"], first["path"], first["calls"]) == ("ENOSPC", str(target), ["write"])
     assert found["failures"] > 50  # among all the start-up's harmless failures
 
@@ -98,7 +99,7 @@ def test_permission_denied_on_a_script_without_exec_bits(tmp_path: Path) -> None
     )
     code, found, stderr = summary("--", sys.executable, str(prog), cwd=tmp_path)
     assert code == 1 and "PermissionError" in stderr
-    first = found["likely"][0]  # type: ignore[index]
+    first = found["likely"][0]
     assert first["errno"] == "EACCES" and first["path"] in ("./tool.sh", str(tool))
 
 
@@ -110,7 +111,7 @@ def test_permission_denied_writing_as_another_user(tmp_path: Path) -> None:
     target = private / "out.txt"
     code, found, _ = summary("--", *AS_NOBODY, sys.executable, "-c", WRITE, str(target))
     assert code == 1
-    first = found["likely"][0]  # type: ignore[index]
+    first = found["likely"][0]
     assert (first["errno"], first["path"]) == ("EACCES", str(target))
 
 
@@ -125,9 +126,9 @@ def test_the_missing_file_the_program_named_beats_every_other_enoent(tmp_path: P
     )
     code, found, _ = summary("--", sys.executable, str(prog), cwd=tmp_path)
     assert code == 1
-    enoent = [g for g in found["groups"] if g["errno"] == "ENOENT"]  # type: ignore[attr-defined]
+    enoent = [g for g in found["groups"] if g["errno"] == "ENOENT"]
     assert len(enoent) > 10  # the interpreter's own misses
-    first = found["likely"][0]  # type: ignore[index]
+    first = found["likely"][0]
     assert (first["errno"], first["path"]) == ("ENOENT", str(tmp_path / "configs/train-small.yaml"))
     assert "the program printed this path" in first["why"]
 
@@ -154,9 +155,9 @@ def test_a_child_process_is_followed_and_named_by_pid(tmp_path: Path) -> None:
     )
     code, found, _ = summary("--", sys.executable, str(prog))
     assert code == 1
-    first = found["likely"][0]  # type: ignore[index]
+    first = found["likely"][0]
     assert first["errno"] == "ENOSPC"
-    assert first["pid"] != min(found["processes"])  # type: ignore[type-var]
+    assert first["pid"] != min(found["processes"])
 
 
 LOOP = """\
@@ -309,4 +310,4 @@ def test_with_json_the_programs_stdout_moves_to_stderr(tmp_path: Path) -> None:
     )
     code, found, stderr = summary("--", sys.executable, str(prog))
     assert code == 1 and "epoch 1" in stderr
-    assert found["likely"][0]["errno"] == "ENOSPC"  # type: ignore[index]
+    assert found["likely"][0]["errno"] == "ENOSPC"

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fill_support import Running
 
+from tests.fill.fill_support import Running
 from tests.sysprogs import require_program
 
 CGROUP_V1_MEMORY = Path("/sys/fs/cgroup/memory")
@@ -24,8 +24,8 @@ def start() -> Iterator[type[Running]]:
     started: list[Running] = []
 
     class Tracked(Running):
-        def __init__(self, argv: list[str], **kwargs: object) -> None:
-            super().__init__(argv, **kwargs)
+        def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+            super().__init__(argv, env)
             started.append(self)
 
     yield Tracked

@@ -22,9 +22,9 @@ def script(name: str) -> str:
 class Running:
     """A started process whose stderr lines are collected in the background."""
 
-    def __init__(self, argv: list[str], **kwargs: object) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
-            argv, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, **kwargs
+            argv, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
         )
         self.lines: list[str] = []
         self._queue: queue.Queue[str | None] = queue.Queue()
@@ -43,12 +43,12 @@ class Running:
                 if match := re.search(pattern, line):
                     return match
             try:
-                line = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+                read = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 break
-            if line is None:
+            if read is None:
                 break
-            self.lines.append(line)
+            self.lines.append(read)
         raise AssertionError(f"no line matching {pattern!r} in:\n" + "\n".join(self.lines))
 
     def finish(self, timeout: float = 60) -> int:

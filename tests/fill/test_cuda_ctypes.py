@@ -9,10 +9,10 @@ import signal
 from typing import Any
 
 import pytest
-from fill_support import Running, script
 
 from dotdbg.gpu import cuda
 from dotdbg.gpu.cuda import CudaError, CudaUnavailable, LibCuda, load_libcuda
+from tests.fill.fill_support import Running, script
 
 RAW_UUID = bytes.fromhex("8f2c1a5e0b6d4c1e9f3a1234567890ab")
 

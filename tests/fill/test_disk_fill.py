@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fill_support import Running, script
 
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
 from dotdbg.fill import disk as disk_fill
+from tests.fill.fill_support import Running, script
 
 MiB = 2**20
 SIZE = 64 * MiB

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from fill_support import script
+
+from tests.fill.fill_support import script
 
 
 def test_dotdbg_lists_the_three_commands() -> None:

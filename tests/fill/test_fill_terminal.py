@@ -6,7 +6,8 @@ from __future__ import annotations
 import pexpect
 import psutil
 import pytest
-from fill_support import child_named, script
+
+from tests.fill.fill_support import child_named, script
 
 
 @pytest.mark.e2e

@@ -7,14 +7,14 @@ import signal
 import subprocess
 
 import pytest
-from fake_gpu import FakeCuda, FakeGpu, FakeNvml, GiB, MiB
-from fill_support import script
 
 from dotdbg.common import holding
 from dotdbg.errors import DotdbgError
 from dotdbg.fill import gpu as gpu_fill
 from dotdbg.fill.gpu import GRANULARITY, GpuFillOptions
 from dotdbg.gpu.cuda import CudaError, CudaUnavailable
+from tests.fill.fake_gpu import FakeCuda, FakeGpu, FakeNvml, GiB, MiB
+from tests.fill.fill_support import script
 
 UUID_A = "8f2c1a5e-0b6d-4c1e-9f3a-1234567890ab"
 UUID_B = "8f2c77aa-0000-4c1e-9f3a-abcdefabcdef"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import psutil
 import pytest
-from fill_support import Running, child_named, script
 
 from dotdbg.common.child import CHILD_GRACE_SECONDS
 from dotdbg.fill import mem as mem_fill
+from tests.fill.fill_support import Running, child_named, script
 
 MiB = 2**20
 ALLOCATE_FOREVER = (

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fill_support import Running, child_named, script
 
 from dotdbg.fill import private_tmp
+from tests.fill.fill_support import Running, child_named, script
 
 MiB = 2**20
 

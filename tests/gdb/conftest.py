@@ -10,9 +10,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gdb_procs import BLOCKED, SYSTEM_PYTHON, VENV_BASE_PYTHON, assert_running, start, stop
 
 from dotdbg.gdb import extension, interpreter
+from tests.gdb.gdb_procs import (
+    BLOCKED,
+    SYSTEM_PYTHON,
+    VENV_BASE_PYTHON,
+    assert_running,
+    start,
+    stop,
+)
 
 
 def _skip_reason() -> str | None:

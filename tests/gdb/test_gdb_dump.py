@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gdb_procs import (
+
+from dotdbg.gdb import render, run
+from dotdbg.stacks.record import StackRecord, Thread
+from tests.gdb.gdb_procs import (
     BLOCKED,
     SYSTEM_PYTHON,
     VENV_BASE_PYTHON,
@@ -22,9 +25,6 @@ from gdb_procs import (
     start,
     stop,
 )
-
-from dotdbg.gdb import render, run
-from dotdbg.stacks.record import StackRecord, Thread
 
 pytestmark = pytest.mark.e2e
 

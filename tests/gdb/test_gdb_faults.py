@@ -14,7 +14,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from gdb_procs import (
+
+from dotdbg.gdb import run, tracee
+from tests.gdb.gdb_procs import (
     BLOCKED,
     DOTDBG,
     MANY_THREADS,
@@ -31,8 +33,6 @@ from gdb_procs import (
     stop,
     wait_until,
 )
-
-from dotdbg.gdb import run, tracee
 from tests.infra.spawner import AS_NOBODY
 
 IS_ROOT = os.getuid() == 0

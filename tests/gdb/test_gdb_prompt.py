@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from gdb_procs import DOTDBG, TRAPS, VENV_BASE_PYTHON, assert_running
+
+from tests.gdb.gdb_procs import DOTDBG, TRAPS, VENV_BASE_PYTHON, assert_running
 
 pytestmark = pytest.mark.e2e
 PROMPT = "(gdb) "

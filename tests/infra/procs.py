@@ -18,6 +18,13 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
+def argv_of(proc: subprocess.Popen[bytes]) -> list[str]:
+    """The argument list ``proc`` was started with (a list of strings, as these fixtures pass)."""
+    args = proc.args
+    assert isinstance(args, list), args
+    return [str(arg) for arg in args]
+
+
 def environ_of(pid: int) -> bytes:
     try:
         with open(f"/proc/{pid}/environ", "rb") as handle:

@@ -22,7 +22,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.infra.procs import free_ports, kill_all, pids_with_env, stop, wait_for
+from tests.infra.procs import argv_of, free_ports, kill_all, pids_with_env, stop, wait_for
 
 SBIN = Path("/usr/sbin")
 NODES = ("node1", "node2", "node3")
@@ -167,7 +167,7 @@ class SlurmCluster:
         def idle() -> bool:
             for proc in self.daemons:
                 if proc.poll() is not None:
-                    raise ClusterUnavailable(f"{proc.args[0]} exited: {self.log_tail()}")
+                    raise ClusterUnavailable(f"{argv_of(proc)[0]} exited: {self.log_tail()}")
             done = self.run(["sinfo", "-h", "-N", "-o", "%N %t"], check=False)
             states = dict(line.split() for line in done.stdout.splitlines() if line.strip())
             return all(states.get(node) == "idle" for node in NODES)
@@ -198,7 +198,9 @@ class SlurmCluster:
             pass
 
     # -- using it ----------------------------------------------------------------------------
-    def run(self, argv: list[str], check: bool = True, timeout: float = 30):  # type: ignore[no-untyped-def]
+    def run(
+        self, argv: list[str], check: bool = True, timeout: float = 30
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             argv, env=self.env, capture_output=True, text=True, timeout=timeout, check=check
         )

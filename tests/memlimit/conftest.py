@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from memlimit_fakes import FakeTree, memlimit_cgroups
 
 from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
+from tests.memlimit.memlimit_fakes import FakeTree, memlimit_cgroups
 
 
 @pytest.fixture

@@ -8,16 +8,16 @@ import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
-from memlimit_fakes import V1_MOUNT, V2_MOUNT, FakeKernelFS, FakeTree
 
 from dotdbg.errors import DotdbgError
 from dotdbg.memlimit import probe_backends, run_memlimit
-from dotdbg.memlimit.backends import BackendUnavailable
+from dotdbg.memlimit.backends import Backend, BackendUnavailable
 from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
 from dotdbg.memlimit.backends.cgroup2 import Cgroup2Backend
 from dotdbg.memlimit.backends.rlimit import RlimitBackend
 from dotdbg.memlimit.backends.systemd import SystemdBackend
 from dotdbg.memlimit.limits import Limits
+from tests.memlimit.memlimit_fakes import V1_MOUNT, V2_MOUNT, FakeKernelFS, FakeTree
 
 M = 2**20
 LIMITS = Limits(ram=100 * M)
@@ -133,6 +133,7 @@ def test_a_lower_limit_above_is_noted_and_named_in_kill_reports(
     fake_tree: FakeTree, version: str
 ) -> None:
     fake_tree.proc()
+    backend: type[Cgroup1Backend | Cgroup2Backend]
     if version == "v1":
         fake_tree.v1()
         mount, limit_file, backend = V1_MOUNT, "memory.limit_in_bytes", Cgroup1Backend
@@ -201,7 +202,7 @@ def test_auto_falls_through_silent_ignores_to_a_backend_that_limits(
     fake_tree.v2()
     ignored = {"memory.max", "memory.limit_in_bytes", "memory.memsw.limit_in_bytes"}
     fs = fake_tree.fs(ignore=frozenset(ignored))
-    backends = [Cgroup2Backend(fs=fs), Cgroup1Backend(fs=fs), RlimitBackend()]
+    backends: list[Backend] = [Cgroup2Backend(fs=fs), Cgroup1Backend(fs=fs), RlimitBackend()]
     show = "import os, resource as r; print(os.environ['MEMLIMIT'], r.getrlimit(r.RLIMIT_DATA))"
     code = run_memlimit(LIMITS, [sys.executable, "-c", show], backends=backends)
     out, err = capfd.readouterr()
@@ -217,7 +218,7 @@ def test_auto_falls_through_silent_ignores_to_a_backend_that_limits(
 def test_a_named_backend_that_cannot_work_is_a_user_error(fake_tree: FakeTree) -> None:
     fake_tree.proc()
     fake_tree.v2(parent_subtree="", controllers="hugetlb")
-    backends = [Cgroup2Backend(fs=fake_tree.fs()), RlimitBackend()]
+    backends: list[Backend] = [Cgroup2Backend(fs=fake_tree.fs()), RlimitBackend()]
     with pytest.raises(DotdbgError) as caught:
         run_memlimit(LIMITS, ["true"], backend="cgroup2", backends=backends)
     assert caught.value.message.startswith("backend cgroup2 cannot limit memory here: no memory")

@@ -16,9 +16,9 @@ from pathlib import Path
 import pexpect
 import psutil
 import pytest
-from memlimit_fakes import MEMLIMIT, own_v1_dir, run_cli
 
 from tests.e2e.conftest import TmuxShell
+from tests.memlimit.memlimit_fakes import MEMLIMIT, own_v1_dir, run_cli
 
 M = 2**20
 CGROUP1 = ("--backend", "cgroup1")  # where cgroup v2 or systemd work too, auto would pick those

@@ -6,10 +6,10 @@ import subprocess
 import sys
 
 import pytest
-from memlimit_fakes import DOTDBG, memlimit_cgroups, run_cli
 
 from dotdbg.cli.entry import helper
 from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
+from tests.memlimit.memlimit_fakes import DOTDBG, memlimit_cgroups, run_cli
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,8 @@ def test_directories_of_killed_runs_are_removed_by_the_next_and_said(tmp_path: P
     """memlimit killed -9 in shell mode cleans nothing up (issue 21.5): the next shell run
     removes what it left and says so, and leaves alone a directory whose memlimit still runs."""
     import pexpect
-    from memlimit_fakes import MEMLIMIT
+
+    from tests.memlimit.memlimit_fakes import MEMLIMIT
 
     scratch = tmp_path / "tmp"
     scratch.mkdir()

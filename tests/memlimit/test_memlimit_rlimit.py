@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 
-from memlimit_fakes import run_cli
+from tests.memlimit.memlimit_fakes import run_cli
 
 # RLIMIT_DATA makes a too-large heap allocation fail in the process itself.
 HEAP_300M = """\

@@ -20,11 +20,11 @@ import pytest
 
 from dotdbg.cheat.cheatpaths import builtin_dir
 from dotdbg.errors import UsageError
-from dotdbg.home.render import BASH_FILE
 from dotdbg.paths import Paths
 from dotdbg.remote import bootstrap, bundle, session, sshargs
 from dotdbg.remote import payload as payload_module
 from dotdbg.shells import target_named
+from dotdbg.shells.posix import BASH_FILE
 from dotdbg.shells.zshfish import FISH_FILE, ZSH_FILE
 
 PYENV = Path.home() / ".pyenv" / "versions"

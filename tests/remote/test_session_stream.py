@@ -14,6 +14,7 @@ import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pexpect
 import psutil
@@ -76,7 +77,7 @@ def said(child: pexpect.spawn, command: str) -> str:
     marker = secrets.token_hex(4)
     child.sendline(f"{command}; echo END-{marker}")
     child.expect_exact(f"\nEND-{marker}")  # not the echo of the line: " END-{marker}"
-    text = child.before.decode(errors="replace")
+    text = cast(bytes, child.before).decode(errors="replace")  # pexpect is untyped
     echoed = text.index(f"END-{marker}")  # the line as the terminal echoed it
     return text[text.index("\n", echoed) + 1 :].replace("\r\n", "\n")
 
@@ -103,13 +104,13 @@ def processes_of(user: RemoteUser) -> list[str]:
     return found
 
 
-def check_the_session(child: pexpect.spawn, user: RemoteUser) -> Path:
+def check_the_session(child: pexpect.spawn, uid: int) -> Path:
     """The alias, the user's own rc and the 200 KB sheet all there; the session dir."""
     assert TOKEN in said(child, "tok")
     assert "from-their-rc" in said(child, "mine")
     assert "run-step-1999 --seed 1999" in said(child, "ch -c entry-1999")
     directory = Path(said(child, "echo $__dotdbg_session").strip())
-    assert directory.name.startswith("dotdbg-ssh.") and directory.stat().st_uid == user.uid
+    assert directory.name.startswith("dotdbg-ssh.") and directory.stat().st_uid == uid
     assert directory.stat().st_mode & 0o777 == 0o700
     return directory
 
@@ -120,7 +121,7 @@ def test_no_process_shows_the_payload_and_a_200_kb_sheet_arrives(
     before = tree_digest(remote_user.home)
     argv = [str(DOTDBG), "ssh", "n1", *ssh_words(ssh_server, remote_user)]
     with session(argv, local_home) as child:
-        directory = check_the_session(child, remote_user)
+        directory = check_the_session(child, remote_user.uid)
         assert leaks(TOKEN) == []  # local dotdbg and ssh, sshd, the remote sh and bash
         child.sendline("exit")
         child.expect(pexpect.EOF)
@@ -135,7 +136,7 @@ def test_the_generic_form_through_ssh(
     before = tree_digest(remote_user.home)
     argv = [str(DOTDBG), "shell", "--", "ssh", "-t", *ssh_words(ssh_server, remote_user), "n1"]
     with session(argv, local_home) as child:
-        directory = check_the_session(child, remote_user)
+        directory = check_the_session(child, remote_user.uid)
         assert leaks(TOKEN) == []
         child.sendline("exit 7")
         child.expect(pexpect.EOF)

@@ -38,7 +38,7 @@ def test_a_session_through_a_local_sh(local_home: Path, tmp_path: Path) -> None:
     try:
         child.expect_exact("for this session only")
         child.expect_exact(PROMPT)
-        directory = check_the_session(child, _me())
+        directory = check_the_session(child, os.getuid())
         assert leaks(TOKEN) == []
         assert said(child, "echo $HISTFILE").strip() == f"{directory}/history"
         child.sendline("exit 3")
@@ -48,14 +48,6 @@ def test_a_session_through_a_local_sh(local_home: Path, tmp_path: Path) -> None:
     finally:
         child.close(force=True)
     wait_for(lambda: not directory.exists(), 30, "the session dir to go after exit")
-
-
-class _Me:
-    uid = os.getuid()
-
-
-def _me() -> _Me:  # check_the_session's user: the one running the tests
-    return _Me()
 
 
 def run_shell(home: Path, *command: str) -> subprocess.CompletedProcess[str]:

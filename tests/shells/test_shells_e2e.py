@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,11 @@ pytestmark = pytest.mark.e2e
 
 CONFIG = '[aliases]\nhi = "echo hello-from-alias"\n'
 SHEET = "# qqmarker pick me\ntouch qq-ran-marker <file>\n"
+
+
+def a_line_is(text: str) -> Callable[[str], bool]:
+    """A wait_for condition: one line of the screen is ``text``."""
+    return lambda screen: text in screen.splitlines()
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +79,7 @@ def test_up_recalls_the_last_command_that_starts_with_what_is_typed(shell: TmuxS
         shell.type(command)
         shell.keys("Enter")
         printed = command.split()[1]
-        shell.wait_for(lambda screen, out=printed: out in screen.splitlines(), command)
+        shell.wait_for(a_line_is(printed), command)
     shell.keys("C-u")
     shell.type("echo al")
     shell.keys("Up")

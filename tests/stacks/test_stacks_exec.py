@@ -15,11 +15,11 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from stacks_support import DOTDBG, run_dotdbg
 
 from dotdbg.fanout.generic import node_words
 from tests.infra.jobs import RANKS_PROGRAM
 from tests.infra.procs import cmdline_of, wait_for
+from tests.stacks.stacks_support import DOTDBG, run_dotdbg
 
 NODE_OF_RANK = ("n1", "n1", "n2", "n2", "n3", "n3")
 NARROWED = (  # the last argument (the PATTERN) gets " node=$TOY_NODE" added

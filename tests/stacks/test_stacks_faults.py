@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stacks_support import DOTDBG
 
 from dotdbg.procs import procfs
+from tests.stacks.stacks_support import DOTDBG
 
 SLEEPER = "import time; print('ready', flush=True); time.sleep(600)"
 WITHOUT_PTRACE = ["setpriv", "--bounding-set=-sys_ptrace", "--inh-caps=-sys_ptrace"]

@@ -12,7 +12,8 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from stacks_support import DOTDBG
+
+from tests.stacks.stacks_support import DOTDBG
 
 OSC52 = "\x1b]52;c;cHduZWQ=\x07"
 SHOWN = "\\x1b]52;c;cHduZWQ=\\x07"

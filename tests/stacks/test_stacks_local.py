@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stacks_support import DOTDBG, run_dotdbg
 
 from tests.infra.jobs import RANKS_PROGRAM
+from tests.stacks.stacks_support import DOTDBG, run_dotdbg
 
 LAUNCHER = """
 import os, subprocess, sys

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stacks_support import run_dotdbg, stacks_json
 
 from tests.infra.jobs import RANKS_PROGRAM
 from tests.infra.procs import wait_for
+from tests.stacks.stacks_support import run_dotdbg, stacks_json
 
 pytestmark = pytest.mark.skipif(shutil.which("mpirun") is None, reason="no mpirun (openmpi-bin)")
 

@@ -9,10 +9,10 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from stacks_support import stacks_json
 
 from dotdbg.stacks import framekey
 from dotdbg.stacks.record import Frame
+from tests.stacks.stacks_support import stacks_json
 
 # ctypes calls libc's sleep through libffi, whose inner frames py-spy names only by address
 IN_A_C_CALL = "import ctypes; print('ready', flush=True); ctypes.CDLL(None).sleep(600)"

@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from stacks_support import DOTDBG, RankJob, run_dotdbg, stacks_json
 
-from tests.infra.procs import cmdline_of, environ_of, wait_for
+from tests.infra.procs import argv_of, cmdline_of, environ_of, wait_for
 from tests.infra.slurm import SlurmCluster
+from tests.stacks.stacks_support import DOTDBG, RankJob, run_dotdbg, stacks_json
 
 pytestmark = pytest.mark.slow
 
@@ -269,7 +269,7 @@ def test_a_stopped_node_is_named_with_its_missing_ranks_within_the_timeout(
     """node3's slurmd stopped (SIGSTOP), as a hung node is: the step cannot start there. The
     ranks srun placed on it are named from the job's world size, and the wait ends with the
     budget (2 x --timeout) plus srun's second of grace, not 10 s later (it took 16 s)."""
-    slurmd = next(proc for proc in slurm_cluster.daemons if "node3" in proc.args)
+    slurmd = next(proc for proc in slurm_cluster.daemons if "node3" in argv_of(proc))
     os.kill(slurmd.pid, signal.SIGSTOP)
     try:
         started = time.monotonic()

@@ -8,11 +8,11 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from stacks_support import stacks_json
 
 from tests.infra.jobs import RANKS_PROGRAM
 from tests.infra.procs import wait_for
 from tests.infra.slurm import SlurmCluster
+from tests.stacks.stacks_support import stacks_json
 
 pytestmark = pytest.mark.slow
 

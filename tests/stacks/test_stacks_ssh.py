@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stacks_support import DOTDBG, run_dotdbg
 
 from tests.infra.jobs import RANKS_PROGRAM
 from tests.infra.procs import cmdline_of, wait_for
 from tests.infra.sshd import SshServer
+from tests.stacks.stacks_support import DOTDBG, run_dotdbg
 
 pytestmark = pytest.mark.slow
 

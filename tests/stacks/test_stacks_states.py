@@ -19,10 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from stacks_support import run_dotdbg, stacks_json
 
 from dotdbg.stacks import states
 from dotdbg.stacks.record import Frame, Thread
+from tests.stacks.stacks_support import run_dotdbg, stacks_json
 
 WAITS = "import time\ndef wait():\n    time.sleep(600)\nprint('ready', flush=True)\nwait()\n"
 SPINS = "def spin():\n    while True: pass\nprint('ready', flush=True)\nspin()\n"

@@ -14,10 +14,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from stacks_support import stacks_json
 
 from tests.infra.procs import wait_for
 from tests.infra.slurm import SlurmCluster
+from tests.stacks.stacks_support import stacks_json
 
 torch = pytest.importorskip("torch")
 pytestmark = [pytest.mark.torch, pytest.mark.slow]

@@ -17,13 +17,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import redirect_stdout
 
 import pytest
-from stacks_support import DOTDBG
 
 from dotdbg.fanout import NodeResult
 from dotdbg.fanout.engine import Engine
 from dotdbg.stacks import run
 from dotdbg.watch import job as watch_job
 from tests.infra.jobs import RANKS_PROGRAM
+from tests.stacks.stacks_support import DOTDBG
 
 NODE_OF_RANK = ("alpha", "alpha", "beta", "beta", "beta")
 NARROWED = (  # the last argument (the PATTERN) gets " node=$TOY_NODE" added

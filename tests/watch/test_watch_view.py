@@ -31,8 +31,8 @@ ONE_GPU = GpuSnapshot(
 )
 
 
-def snapshot_of(rows: list[Row], gpu: GpuSnapshot = NO_GPU, **flags: bool) -> Snapshot:
-    return Snapshot(tuple(rows), totals(rows), gpu, **flags)
+def snapshot_of(rows: list[Row], gpu: GpuSnapshot = NO_GPU, show_user: bool = False) -> Snapshot:
+    return Snapshot(tuple(rows), totals(rows), gpu, show_user=show_user)
 
 
 @pytest.mark.parametrize(
@@ -152,9 +152,10 @@ def rendered(snapshot: Snapshot, width: int) -> list[str]:
     """The live view as a rich console of that width prints it."""
     from rich.console import Console
 
-    console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    printed = io.StringIO()
+    console = Console(width=width, file=printed, color_system=None, legacy_windows=False)
     console.print(rich_text("watch-python", snapshot, height=20, width=width))
-    return console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    return printed.getvalue().splitlines()
 
 
 @pytest.mark.parametrize(
