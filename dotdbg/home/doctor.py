@@ -35,7 +35,19 @@ def run_checks(paths: Paths) -> list[Check]:
         check_tools,
         check_generated_checks,
     ]
-    return [check(paths) for check in checks] + key_checks(paths) + memlimit_checks()
+    return [guarded(check, paths) for check in checks] + key_checks(paths) + memlimit_checks()
+
+
+def guarded(check: Callable[[Paths], Check], paths: Paths) -> Check:
+    """One check's result; a file it cannot read fails that check alone, so the others (and a
+    `--fix` already done) are still reported."""
+    from dotdbg.errors import DotdbgError
+
+    try:
+        return check(paths)
+    except DotdbgError as error:
+        name = check.__name__.removeprefix("check_").replace("_", " ")
+        return Check(name, False, error.message, error.hint)
 
 
 def key_checks(paths: Paths) -> list[Check]:

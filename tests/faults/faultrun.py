@@ -1,10 +1,12 @@
-"""Fault injection with strace: a dotdbg command run with EIO, ENOSPC or SIGKILL at one of its
-write-side system calls, and the checks that must hold after it.
+"""Fault injection with strace: a dotdbg command run with EIO, ENOSPC, EDQUOT or SIGKILL at one
+of its system calls in the home, and the checks that must hold after it.
 
 A point is the N-th call of one system call (strace's ``when=N`` counts per system call), found
 by tracing the command once with ``-y`` (file descriptors shown with their paths) and keeping
-the calls that touch the test's home. Only the dotdbg process is traced: faults in bash -n or
-shellcheck are their own story. PYTHONHASHSEED is fixed so that each run makes the same calls.
+the calls that touch the test's home: writes, and (since issue 21) the stat family, close,
+getdents64, lseek, access and every read of a home file. Only the dotdbg process is traced:
+faults in bash -n or shellcheck are their own story. PYTHONHASHSEED is fixed so that each run
+makes the same calls.
 """
 
 from __future__ import annotations
@@ -37,8 +39,21 @@ SYSCALLS = (
     "rmdir",
     "fchmod",
     "flock",
+    # issue 21: the calls a second audit added (os.stat and os.lstat are newfstatat here;
+    # fstat, stat, lstat and statx are listed for the C libraries that make them instead)
+    "newfstatat",
+    "fstat",
+    "stat",
+    "lstat",
+    "statx",
+    "close",
+    "getdents64",
+    "lseek",
+    "access",
+    "faccessat",
+    "faccessat2",
 )
-FAULTS = ("EIO", "ENOSPC", "SIGKILL")
+FAULTS = ("EIO", "ENOSPC", "EDQUOT", "SIGKILL")
 # Calls bash -n and shellcheck never make: a run given an error at one of them can trace its
 # children too, with --seccomp-bpf, which stops only at the traced call (2.5x faster). strace
 # counts when=N per process, so the children cannot take the fault meant for dotdbg. (strace 6
@@ -82,11 +97,17 @@ def shape_home(home: Path, shape: str) -> None:
         bashrc.write_bytes(DEBIAN)
         (home / ".pdbrc").write_bytes(b"alias pl pp locals()\n")
         install(Paths.from_env(home), load_config(Paths.from_env(home), user_text=""))
+    elif shape == "zsh-fish":
+        bashrc.write_bytes(DEBIAN)
+        (home / ".zshrc").write_bytes(b"setopt HIST_IGNORE_DUPS\nalias gs='git status'\n")
+        (home / ".config/fish/conf.d").mkdir(parents=True)
+        (home / ".config/fish/conf.d/mine.fish").write_bytes(b"set -gx EDITOR vim\n")
     elif shape != "missing":
         raise ValueError(shape)
 
 
-SHAPES = ("debian", "symlinked", "crlf", "no-newline", "existing-block", "missing")
+SHAPES = ("debian", "symlinked", "crlf", "no-newline", "existing-block", "missing", "zsh-fish")
+STAMP = "{oldest backup}"  # in an argv: the name of the oldest backup after the setup
 
 
 @dataclass(frozen=True)
@@ -94,6 +115,7 @@ class Operation:
     name: str
     argv: tuple[str, ...]  # after `dotdbg`; --home is added
     setup: Callable[[Paths], None] = field(default=lambda paths: None)
+    report_exit: int | None = None  # an exit that reports findings (doctor: a check failed)
 
 
 # The three shells, as for a user who has all of them (the first install sets up the shells a
@@ -110,6 +132,22 @@ def _installed_and_edited(paths: Paths) -> None:
     add(paths, "aliases", "zz", "echo zz")
 
 
+def _installed_and_functions_added(paths: Paths) -> None:
+    _installed(paths)
+    add(paths, "functions", "mkcd", 'mkdir -p "$1" && cd "$1"')
+
+
+def _installed_twice(paths: Paths) -> None:
+    """Two backups: the install's and the edit's."""
+    _installed_and_edited(paths)
+    install(paths, load_config(paths), shells=SHELLS)
+
+
+def _installed_profile_not_loading(paths: Paths) -> None:
+    _installed(paths)
+    (paths.home / ".bash_profile").write_bytes(b'export PATH="$HOME/bin:$PATH"\n')
+
+
 OPERATIONS = {
     "install": Operation("install", ("install", "--shell", ",".join(SHELLS))),
     "uninstall": Operation("uninstall", ("uninstall",), _installed),
@@ -117,6 +155,14 @@ OPERATIONS = {
     "alias add": Operation("alias add", ("alias", "add", "gst", "git status --short"), _installed),
     "alias rm": Operation("alias rm", ("alias", "rm", "zz"), _installed_and_edited),
     "fn add (not installed)": Operation("fn add", ("fn", "add", "mkcd", 'mkdir -p "$1"')),
+    # issue 21
+    "pack off": Operation("pack off", ("pack", "off", "git"), _installed),
+    "fn rm": Operation("fn rm", ("fn", "rm", "mkcd"), _installed_and_functions_added),
+    "alias rm (a default)": Operation("alias rm", ("alias", "rm", "pyt"), _installed),
+    "restore NAME": Operation("restore NAME", ("restore", STAMP), _installed_twice),
+    "doctor --fix": Operation(
+        "doctor --fix", ("doctor", "--fix"), _installed_profile_not_loading, report_exit=1
+    ),
 }
 
 
@@ -139,7 +185,11 @@ def snapshot(home: Path) -> dict[str, bytes]:
 
 
 def command(operation: Operation, home: Path) -> list[str]:
-    return [sys.executable, "-m", "dotdbg", *operation.argv, "--home", str(home)]
+    """The command line, after the setup (a backup's name is known only then)."""
+    argv = list(operation.argv)
+    if STAMP in argv:
+        argv[argv.index(STAMP)] = backup_dirs(Paths.from_env(home))[0].name
+    return [sys.executable, "-m", "dotdbg", *argv, "--home", str(home)]
 
 
 def environment(home: Path) -> dict[str, str]:
@@ -184,8 +234,8 @@ def _touches_home(name: str, args: str, home: Path) -> bool:
         return False
     if name == "openat":
         return "O_RDONLY" not in args or "/.local/state/" in args
-    if name == "read":
-        return "/.local/state/" in args.split(",")[0]
+    if name == "read":  # of any home file, since issue 21 (not the bytes read: a file's text)
+        return str(home) in args.split(",")[0]
     return True
 
 
@@ -267,6 +317,7 @@ def check_case(
     recover: Callable[[Paths], str],
     tally: Tally,
     label: str,
+    report_exit: int | None = None,
 ) -> None:
     """Everything that must hold after one faulted run, then after the next command."""
     tally.cases += 1
@@ -275,11 +326,12 @@ def check_case(
         tally.tracebacks += 1
         problems.append("traceback: " + result.stderr.strip().splitlines()[-1])
     errors = [line for line in result.stderr.splitlines() if line.startswith("dotdbg: error:")]
-    if result.returncode not in (0, -9) and len(errors) != 1:
+    done = (0, -9, report_exit)
+    if result.returncode not in done and len(errors) != 1:
         problems.append(f"exit {result.returncode} without one error line: {result.stderr!r}")
     state = snapshot(paths.home)
     lost = lost_bytes(state, before, after)
-    if result.returncode == 0 and state != after:
+    if result.returncode in (0, report_exit) and state != after:
         problems.append("exit 0 but the home is not as the command leaves it")
     said = recover(paths)  # what the next dotdbg command does first
     final = snapshot(paths.home)
@@ -289,7 +341,7 @@ def check_case(
         problems.append(f"after recovery the home is neither as before nor as after: {changed}")
     # An error that did not hand its rollback to the next command must have changed nothing.
     finished = "next dotdbg command" in result.stderr
-    if result.returncode not in (0, -9) and not finished and state != before:
+    if result.returncode not in done and not finished and state != before:
         problems.append("an error exit changed the home")
     tally.bytes_lost += lost
     left = leftovers(paths)

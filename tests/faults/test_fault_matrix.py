@@ -76,7 +76,8 @@ class Matrix:
         result = run_faulted(self.argv, self.home, point, fault)
         paths = Paths.from_env(self.home)
         label = f"{self.label}, {fault} at {point}"
-        check_case(result, paths, self.before, self.after, recover, tally, label)
+        report_exit = self.operation.report_exit
+        check_case(result, paths, self.before, self.after, recover, tally, label, report_exit)
 
 
 def first(points: list[Point], wanted: Callable[[Point], bool]) -> Point:
@@ -113,6 +114,7 @@ def matrices(tmp_path: Path) -> Callable[[str, str], Matrix]:
     return get
 
 
+@pytest.mark.timeout(600)  # six traced runs and six faulted ones: about 60 s at load 20
 def test_chosen_faults_leave_every_file_old_or_new_and_the_next_run_recovers(
     matrices: Callable[[str, str], Matrix],
 ) -> None:
@@ -177,3 +179,41 @@ def test_every_fault_at_every_point(
         flush=True,
     )
     assert not tally.failures, "\n".join(tally.failures[:20])
+
+
+# Issue 21: the calls, the error, the operations and the layouts a second audit added. Each
+# (operation, shape) takes the middle point of each call named, the faults taken in turn, so
+# every fault meets every kind of call over the sample; the full sweep tries every point.
+AUDIT_CALLS = ("newfstatat", "close", "getdents64", "lseek", "access", "read")
+AUDIT_SAMPLE = [
+    ("install", "debian", AUDIT_CALLS),
+    ("pack off", "debian", ("newfstatat", "read", "write", "rename")),
+    ("fn rm", "debian", ("close", "lseek", "fsync", "rename")),
+    ("alias rm (a default)", "debian", ("getdents64", "read", "write")),
+    ("restore NAME", "debian", ("newfstatat", "getdents64", "unlink", "rename")),
+    ("doctor --fix", "debian", ("access", "read", "write", "rename")),
+    ("install", "zsh-fish", ("newfstatat", "access", "write", "rename")),
+    ("uninstall", "zsh-fish", ("getdents64", "close", "unlink")),
+    ("alias add", "zsh-fish", ("lseek", "read", "rename")),
+]
+
+
+@pytest.mark.timeout(1200)  # nine traced runs and 32 faulted ones: about 200 s at load 20
+def test_audit_sample_calls_operations_and_layouts(
+    matrices: Callable[[str, str], Matrix],
+) -> None:
+    tally = Tally()
+    turn = 0
+    for operation, shape, calls in AUDIT_SAMPLE:
+        matrix = matrices(operation, shape)
+        assert matrix.after != matrix.before, f"{matrix.label} changed nothing"
+        for call in calls:
+            points = [point for point in matrix.points if point.syscall == call]
+            assert points, f"{matrix.label}: no {call} in the home"
+            matrix.run(points[len(points) // 2], FAULTS[turn % len(FAULTS)], tally)
+            turn += 1
+    assert tally.cases == sum(len(calls) for _, _, calls in AUDIT_SAMPLE)
+    assert not tally.failures, "\n".join(tally.failures)
+    layout = matrices("install", "zsh-fish").after
+    assert {".zshrc", ".config/fish/conf.d/mine.fish"} <= set(layout)
+    assert any(name.startswith(".config/fish/conf.d/") and "dotdbg" in name for name in layout)
