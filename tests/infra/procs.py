@@ -53,6 +53,18 @@ def pids_with_env(marker: str) -> list[int]:
     return found
 
 
+def pids_with_argv(marker: str) -> list[int]:
+    """Live processes whose command line contains ``marker`` (a name only they carry)."""
+    return [
+        int(entry)
+        for entry in os.listdir("/proc")
+        if entry.isdigit()
+        and int(entry) != os.getpid()
+        and marker in cmdline_of(int(entry))
+        and not _is_zombie(int(entry))
+    ]
+
+
 def _is_zombie(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:

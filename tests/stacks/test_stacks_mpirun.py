@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.infra.jobs import RANKS_PROGRAM
-from tests.infra.procs import wait_for
+from tests.infra.procs import kill_all, pids_with_argv, wait_for
 from tests.stacks.stacks_support import run_dotdbg, stacks_json
 
 pytestmark = pytest.mark.skipif(shutil.which("mpirun") is None, reason="no mpirun (openmpi-bin)")
@@ -43,6 +43,10 @@ def mpi_job(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dic
     finally:
         os.killpg(proc.pid, 9)
         proc.wait()
+        # Open MPI's ranks are not in mpirun's process group: they went on spinning in their
+        # barrier, a core each, long after the test (56 of them found on a loaded machine)
+        kill_all(pids_with_argv(program.name))
+        wait_for(lambda: not pids_with_argv(program.name), 30, "the MPI ranks to end")
 
 
 def test_mpirun_ranks_form_the_same_classes_as_srun_ones(
