@@ -56,9 +56,9 @@ def hint(line: str) -> None:
 
 
 class slow_notice:
-    """``with slow_notice("reading the stacks through gdb"):``: says so on stderr when the block
-    still runs after ``after`` seconds, so long work is never a blank screen; quick work says
-    nothing."""
+    """``with slow_notice("reading the stacks through gdb"):``: says so on stderr, when it is a
+    terminal, if the block still runs after ``after`` seconds, so long work is never a blank
+    screen; quick work says nothing."""
 
     def __init__(self, line: str, program: str = PROGRAM, after: float = 1.0) -> None:
         import threading
@@ -67,7 +67,8 @@ class slow_notice:
         self._timer.daemon = True
 
     def __enter__(self) -> None:
-        self._timer.start()
+        if sys.stderr.isatty():  # for a person watching; a script reading stderr gets no noise
+            self._timer.start()
 
     def __exit__(self, *exc: object) -> None:
         self._timer.cancel()
