@@ -46,21 +46,24 @@ class LeftOut:
         return f"{place}{self.shell} has no function {self.name}: {self.why}"
 
 
-def left_out(config: Config, shell: str) -> list[LeftOut]:
-    """The functions of ``config`` that ``shell`` goes without."""
+def left_out(config: Config, shell: str, fix: str = "") -> list[LeftOut]:
+    """The functions of ``config`` that ``shell`` goes without. ``fix``: how to give one a
+    body for ``shell`` ({shell} and {name} filled in), instead of the config's key."""
     missing = []
     for function in config.functions:
-        why = _why_left_out(function, shell)
+        why = _why_left_out(function, shell, fix)
         if why:
             missing.append(LeftOut(shell, function.name, why))
     return missing
 
 
-def _why_left_out(function: Function, shell: str) -> str:
+def _why_left_out(function: Function, shell: str, fix: str = "") -> str:
     if shell == "fish" and function.name in FISH_RESERVED:
         return "fish reserves the name"
     key = "body" if shell == "bash" else shell
     example = f"add {key} = '…' under [functions.{function.name}]"
+    if fix and shell != "bash":
+        example = fix.format(shell=shell, name=function.name)
     if not function.body_for(shell).strip():
         return f"it has no body for {shell} ({example})"
     if shell == "zsh" and function.zsh is None:
