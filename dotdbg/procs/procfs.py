@@ -81,6 +81,15 @@ def pid_exists(pid: int) -> bool:
     return os.path.exists(f"{PROC}/{pid}")
 
 
+def same_process_alive(pid: int, start_ticks: int) -> bool:
+    """``pid`` is still the process that started at ``start_ticks`` and has not exited."""
+    try:
+        stat = read_stat(pid)
+    except (OSError, ValueError):
+        return False
+    return stat.start_ticks == start_ticks and stat.state not in ("Z", "X")
+
+
 def all_pids() -> list[int]:
     return [int(entry) for entry in os.listdir(PROC) if entry.isdigit()]
 

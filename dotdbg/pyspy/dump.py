@@ -29,7 +29,7 @@ _DENIED = re.compile(r"permission denied|operation not permitted|\(os error 1\)"
 @dataclass(frozen=True)
 class Dump:
     process: PyProcess
-    status: str  # "ok", "denied", "traced", "timeout", "failed"
+    status: str  # "ok", "gone", "denied", "traced", "timeout", "failed"
     text: str  # py-spy's output (JSON with as_json), or what went wrong
 
 
@@ -119,6 +119,9 @@ def dump_one(
     returncode, out, err = done
     output = out if returncode == 0 and as_json else (out + err).strip()
     status = classify(returncode, output)
+    if status != "ok" and not procfs.same_process_alive(process.pid, process.stat.start_ticks):
+        # it exited between the scan and the dump: nothing of it is left to look at
+        return Dump(process, "gone", "the process exited before py-spy could read it")
     traced = procfs.tracer_of(process.pid) if status == "denied" else None
     if traced is not None:  # root or not, one tracer at a time: no advice would help
         status, output = "traced", already_traced(*traced)
@@ -299,7 +302,12 @@ def run(
     if denied:
         others = any(dump.process.uid != os.getuid() for dump in denied)
         print(advice_here(others), file=sys.stderr)
-    return 0 if all(dump.status == "ok" for dump in dumps) else 1
+    return 0 if succeeded(dumps) else 1
+
+
+def succeeded(dumps: list[Dump]) -> bool:
+    """Every process was dumped, but for those that exited meanwhile (at least one was)."""
+    return all(d.status in ("ok", "gone") for d in dumps) and any(d.status == "ok" for d in dumps)
 
 
 def advice_here(others: bool, tool: str = "py-spy") -> str:

@@ -170,7 +170,14 @@ def fish_alias(alias: Alias) -> str:
 
 
 def fish_cheat_alias(name: str) -> str:
-    return fish_alias(Alias(name, "dotdbg cheat", "the cheatsheets (dotdbg cheat)", "cheat"))
+    """``dotdbg cheat`` under the name of ``[cheat] alias``, first asking
+    ``__dotdbg_present``: one line, not fish's error, once the program has gone."""
+    return (
+        f"# {name}: the cheatsheets (dotdbg cheat) [cheat]\n"
+        f"function {name} --wraps 'dotdbg cheat' "
+        f"--description {fishquote(f'alias {name}=dotdbg cheat')}\n"
+        "    __dotdbg_present; and dotdbg cheat $argv\nend\n"
+    )
 
 
 def entry_names(config: Config) -> list[str]:

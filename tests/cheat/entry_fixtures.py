@@ -837,7 +837,7 @@ printf '#!/bin/bash\necho launching\npython -c "print(1)"\n' > launch.sh
 echo '{}' > config.json
 """
 TRACED = "python -c 'import time, sys; time.sleep(0.4); sys.stdout.write(\"qq-wrote\")' & QQPID=$!"
-ATTACHED = Check(before=TRACED)
+ATTACHED = Check(before=TRACED, traces=True)
 STRACE = SheetFixture(
     setup=STRACE_SETUP,
     env={"PYTHONPATH": "lib"},
@@ -975,7 +975,7 @@ HANGING = (
     "QQ_HANG=1 python train.py & QQPID=$!; trap 'kill $QQPID 2>/dev/null' EXIT\n"
     "for _ in $(seq 600); do [ -e ready ] && break; sleep 0.1; done"
 )
-IN_THE_HANG = Check(before=HANGING, status=None, output=r"qq_sleeper\b.*train\.py:\d+")
+IN_THE_HANG = Check(before=HANGING, status=None, output=r"qq_sleeper\b.*train\.py:\d+", traces=True)
 DOTDBG = SheetFixture(
     setup=DOTDBG_SETUP,
     values={"pid": "$QQPID"},
@@ -987,7 +987,7 @@ DOTDBG = SheetFixture(
         "dotdbg pyspy --samples 5": IN_THE_HANG,
         "dotdbg stacks 'train": IN_THE_HANG,
         "dotdbg gdb <pid>": IN_THE_HANG,
-        "--once --tree": Check(before=HANGING, output="train.py"),
+        "--once --tree": Check(before=HANGING, output="train.py", traces=True),
         "memlimit 512M": Check(status=137, output="killed"),
         "mem-fill 2G -- python train.py": Check(output="^trained$"),
         "disk-fill --tmpfs 64M": Check(output="^/tmp$"),

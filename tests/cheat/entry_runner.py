@@ -10,6 +10,7 @@ of what its comment promises fails. Entries tagged with a need this machine lack
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -51,6 +53,14 @@ class Check:
     # More settings the entry must also work in, each a bash run after `before` in its own copy
     # of the scratch (no conftest yet, an empty one, a staged change...).
     settings: tuple[str, ...] = ()
+    # Attaches a tracer to processes: such entries run one at a time, since `dotdbg pyspy`
+    # dumps every process of the user, another entry's target among them, and a process has
+    # one tracer at a time (CI saw "[traced] already traced by py-spy" from two at once).
+    traces: bool = False
+
+
+# Held by the entry of a Check with ``traces`` while it runs.
+_TRACING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -149,6 +159,7 @@ def build_template(fixture: SheetFixture, root: Path) -> Path:
 # stand-in. Python imports sitecustomize after every .pth ran; the one in the stand-ins'
 # directory (the first of PYTHONPATH) puts PYTHONPATH's directories back in front.
 STAND_INS_FIRST = """\
+import contextlib
 import os
 import sys
 
@@ -194,13 +205,21 @@ def run_entry(
     except LookupError as error:
         return Outcome(entry, str(error))
     problem = ""
+    with _TRACING if check.traces else contextlib.nullcontext():
+        problem = _run_settings(entry, fixture, check, template, scratch)
+    return Outcome(entry, problem, time.monotonic() - started)
+
+
+def _run_settings(
+    entry: Entry, fixture: SheetFixture, check: Check, template: Path, scratch: Path
+) -> str:
+    problem = ""
     for setting in ("", *check.settings):
         before = "\n".join(part for part in (check.before, setting) if part)
         problem = _run_and_check(entry, fixture, replace(check, before=before), template, scratch)
         if problem:
-            problem = f"in the setting `{setting}`: {problem}" if setting else problem
-            break
-    return Outcome(entry, problem, time.monotonic() - started)
+            return f"in the setting `{setting}`: {problem}" if setting else problem
+    return problem
 
 
 def _run_and_check(

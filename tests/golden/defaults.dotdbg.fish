@@ -187,6 +187,7 @@ end
 # `dotdbg --complete WORDS` answers from dotdbg's command registry: the candidates, or what to
 # complete here (::dir, ::file, ::none, or cheat's and the aliases' own lists).
 function __dotdbg_complete --description 'dotdbg: TAB completion'
+    command -q dotdbg; or return 0  # fish's error for a missing program ignores 2>/dev/null
     set -l words (commandline -opc)
     set -l current (commandline -ct)
     set -l found (command dotdbg --complete $words $current 2>/dev/null)
@@ -217,9 +218,26 @@ complete -c mem-fill -f -a '(__dotdbg_complete)'
 complete -c disk-fill -f -a '(__dotdbg_complete)'
 complete -c gpu-fill -f -a '(__dotdbg_complete)'
 
+# The dotdbg program gone (pipx uninstall, a removed venv), these files not: one line the
+# first time `ch` or the picker asks for it, silence after. `command -q` runs no program.
+function __dotdbg_present --description 'dotdbg: is the dotdbg program still installed?'
+    command -q dotdbg; and return 0
+    if not set -q __dotdbg_gone_said
+        set -g __dotdbg_gone_said 1
+        printf '%s\n' "dotdbg: the dotdbg program is gone, its shell files are not: reinstall it and run `dotdbg uninstall`, or delete ~/.config/fish/conf.d/dotdbg.fish and dotdbg-path.fish, the dotdbg blocks (# >>> dotdbg >>>) from ~/.inputrc and ~/.pdbrc, and ~/.local/share/dotdbg" >&2
+    end
+    return 127
+end
+
 # -- dotdbg cheat: a picker that puts a cheatsheet command on the command line (never runs it)
 # Picker: fzf when installed, else dotdbg's numbered list; DOTDBG_CHEAT_PICKER=list forces it.
 function __dotdbg_cheat_widget --description 'dotdbg cheatsheet picker'
+    if not command -q dotdbg
+        set -q __dotdbg_gone_said; or echo  # the line goes below the command line
+        __dotdbg_present
+        commandline -f repaint
+        return 0
+    end
     set -l picked
     if test "$DOTDBG_CHEAT_PICKER" != list; and command -q fzf
         set -l out (command dotdbg cheat --pick 2>/dev/null |
@@ -251,6 +269,6 @@ bind \cg __dotdbg_cheat_widget
 bind -M insert \cg __dotdbg_cheat_widget
 # ch: the cheatsheets (dotdbg cheat) [cheat]
 function ch --wraps 'dotdbg cheat' --description 'alias ch=dotdbg cheat'
-    eval 'dotdbg cheat' (string escape -- $argv)
+    __dotdbg_present; and dotdbg cheat $argv
 end
 

@@ -166,6 +166,25 @@ def test_a_dump_that_hangs_times_out(spawn: Spawner, tmp_path: Path) -> None:
     assert "[timeout] py-spy did not finish within 0.5s" in done.stdout
 
 
+@pytest.mark.usefixtures("can_attach")
+def test_a_process_that_exits_during_the_dump_is_gone_not_failed(
+    spawn: Spawner, tmp_path: Path
+) -> None:
+    # a user's "every process of mine" meets processes ending all the time (CI saw py-spy's
+    # "Failed to get process executable name" for one): that is no failure of the dump
+    leaving, staying = spawn.python(HANGS), spawn.python(HANGS)
+    wrapper = tmp_path / "py-spy"
+    wrapper.write_text(
+        f'#!/bin/sh\n[ "$3" = {leaving.pid} ] && kill -9 {leaving.pid} && sleep 0.2\n'
+        f'exec {PY_SPY} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    done = run(DOTDBG, "pyspy", spawn.token, path=path_with(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "[gone] the process exited before py-spy could read it" in done.stdout
+    assert re.search(rf"pid {staying.pid} .*\n(.*\n)*.*hang_here", done.stdout)
+
+
 def test_nothing_matches(spawn: Spawner) -> None:
     # this run's own token: a fixed string would match the same test running elsewhere
     done = run(DOTDBG, "pyspy", spawn.token)
