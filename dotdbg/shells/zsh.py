@@ -57,4 +57,6 @@ ZSH = ShellTarget(
     path_file=_zshenv,  # every zsh reads it, `ssh HOST cmd`'s too
     path_lines=posix_path_lines,
     used_if=_zshrc,
+    forget_function="unfunction",
+    refuses=zshfish.zsh_refuses,
 )

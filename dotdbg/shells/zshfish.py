@@ -57,17 +57,38 @@ def left_out(config: Config, shell: str) -> list[LeftOut]:
 
 
 def _why_left_out(function: Function, shell: str) -> str:
-    if shell == "fish" and function.name in FISH_RESERVED:
-        return "fish reserves the name"
-    key = "body" if shell == "bash" else shell
-    example = f"add {key} = '…' under [functions.{function.name}]"
-    if not function.body_for(shell).strip():
-        return f"it has no body for {shell} ({example})"
-    if shell == "zsh" and function.zsh is None:
-        found = BASH_ONLY.search(function.body)
-        if found:
-            return f"its bash body uses {found[0]}, which zsh does not have ({example})"
+    from dotdbg.shells import target_named
+
+    target = target_named(shell)
+    refused = target.refuses(function)
+    if refused:
+        return refused
+    if not body_of(function, shell).strip():
+        key = "body" if shell == "bash" else shell
+        return f"it has no body for {shell} (add {key} = '…' under [functions.{function.name}])"
     return ""
+
+
+def body_of(function: Function, shell: str) -> str:
+    """The body ``shell`` gets ("" for none)."""
+    from dotdbg.shells import target_named
+
+    return function.body_for(shell, target_named(shell).runs_bash_bodies)
+
+
+def zsh_refuses(function: Function) -> str:
+    """A bash body that uses what zsh does not have (zsh reads it and runs it differently)."""
+    found = None if function.zsh is not None else BASH_ONLY.search(function.body)
+    if found is None:
+        return ""
+    return (
+        f"its bash body uses {found[0]}, which zsh does not have "
+        f"(add zsh = '…' under [functions.{function.name}])"
+    )
+
+
+def fish_refuses(function: Function) -> str:
+    return "fish reserves the name" if function.name in FISH_RESERVED else ""
 
 
 def left_out_warnings(config: Config, shells: Sequence[str]) -> list[str]:
@@ -104,7 +125,7 @@ def kept_functions(config: Config, shell: str) -> list[Function]:
 def _indented(function: Function, shell: str) -> str:
     """The body for ``shell``; dotdbg's own indented, the user's verbatim (indenting would
     change its heredocs and multi-line strings)."""
-    body = function.body_for(shell).strip("\n")
+    body = body_of(function, shell).strip("\n")
     return body if function.user_wrote(shell) else textwrap.indent(body, "    ")
 
 
