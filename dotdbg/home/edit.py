@@ -158,15 +158,13 @@ def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str
     Sourcing again defines what is new or changed (the generated file unaliases a name before
     defining a function of it); it cannot forget a name, so a removal says how.
     """
-    shell = _running_shell(paths)
+    from dotdbg.shells import target_named
+
+    target = target_named(_running_shell(paths))
     if removed:
-        forget = {
-            "bash": ("unalias", "unset -f"),
-            "zsh": ("unalias", "unfunction"),
-            "fish": ("functions -e", "functions -e"),  # a fish alias is a function
-        }[shell]
-        return f"{forget[section != 'aliases']} {name}"
-    return f"source {_shell_path(paths, shell)}"
+        forget = target.forget_function if section != "aliases" else target.forget_alias
+        return f"{forget} {name}"
+    return f"{target.source_command} {_shell_path(paths, target.name)}"
 
 
 def _running_shell(paths: Paths) -> str:
@@ -236,13 +234,14 @@ def add(
 def _left_out(saved: Saved, name: str) -> tuple[str, ...]:
     """Why each shell installed for goes without function ``name``, with the option of
     `fn add` that gives it a body."""
+    from dotdbg.shells import target_named
     from dotdbg.shells.zshfish import left_out
 
     fix = "`dotdbg fn add {name} --{shell} BODY …` gives it one"
     return tuple(
         item.warning("")
         for shell in saved.shells
-        for item in left_out(saved.config, shell, fix)
+        for item in left_out(saved.config, target_named(shell), fix)
         if item.name == name
     )
 

@@ -209,11 +209,12 @@ def install(
     return Result(plan, backup_dir, warnings, config)
 
 
-def _rewritten_shells(paths: Paths, plan: Plan, shells: Sequence[str]) -> list[str]:
+def _rewritten_shells(paths: Paths, plan: Plan, shells: Sequence[str]) -> list[ShellTarget]:
     """The shells whose file this plan writes: what each goes without is said then, not at
     every install that leaves the file as it was (`fn add` says it when it happens)."""
     pending = {change.path for change in plan.pending}
-    return [shell for shell in shells if target_named(shell).generated_path(paths) in pending]
+    targets = [target_named(shell) for shell in shells]
+    return [target for target in targets if target.generated_path(paths) in pending]
 
 
 def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:

@@ -11,6 +11,9 @@ printf '$include %s\n' "$__dotdbg_inputrc" "$__dotdbg_session/@INPUTRC@" \
 export INPUTRC=$__dotdbg_session/session.inputrc
 
 path+=("$__dotdbg_session/bin") # an installed dotdbg comes first
+# Where dotdbg's compinit (at the first prompt, when nothing else ran it) writes its dump: here,
+# not in their ZDOTDIR; the session leaves nothing behind.
+__dotdbg_zcompdump=$__dotdbg_session/.zcompdump
 __dotdbg_history=${HISTFILE:-${ZDOTDIR:-$HOME}/.zsh_history}
 . "$__dotdbg_session/@RENDERED@"
 

@@ -42,6 +42,7 @@ def typed(term: Tmux, line: str, until: str) -> str:
     term.wait_for(lambda screen: screen.strip() == "$", "a clear screen")
     term.type(line)
     term.keys("Enter")
+
     def ended(screen: str) -> bool:
         after = screen.partition(line)[2].rstrip()
         return after.endswith(until) and after != ""

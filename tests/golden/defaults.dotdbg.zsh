@@ -196,7 +196,8 @@ _dotdbg() {
 }
 # compdef comes with compinit: now if it ran (oh-my-zsh, most setups). Else at the first prompt:
 # by then a framework loaded after this block has run it; if nothing has (a stock Debian zsh,
-# whose /etc/zsh/zshrc runs it only on Ubuntu), it runs here, once, from its dump file.
+# whose /etc/zsh/zshrc runs it only on Ubuntu), it runs here, once, from its dump file (a
+# dotdbg ssh session names one in its own directory: the session leaves nothing on the host).
 if (( $+functions[compdef] )); then
     compdef _dotdbg dotdbg watch-python memlimit mem-fill disk-fill gpu-fill
 else
@@ -204,7 +205,7 @@ else
         precmd_functions=(${precmd_functions:#__dotdbg_compdef})
         if (( ! $+functions[compdef] )); then
             autoload -Uz compinit
-            compinit -i -d "${ZDOTDIR:-$HOME}/.zcompdump"
+            compinit -i -d "${__dotdbg_zcompdump:-${ZDOTDIR:-$HOME}/.zcompdump}"
         fi
         compdef _dotdbg dotdbg watch-python memlimit mem-fill disk-fill gpu-fill
     }

@@ -266,10 +266,6 @@ def archive_members(payload_text: str) -> dict[str, tarfile.TarInfo]:
         return {member.name: member for member in tar.getmembers()}
 
 
-@pytest.mark.xfail(
-    reason="the dedup list also paired two package __init__ files in a clean clone",
-    strict=False,
-)
 def test_a_personal_copy_of_a_builtin_sheet_travels_once(tmp_path: Path) -> None:
     """``dotdbg cheat --edit git`` quit without a change: the copy is a link in the archive."""
     builtin = Path(str(builtin_dir())) / "git"
@@ -285,6 +281,19 @@ def test_a_personal_copy_of_a_builtin_sheet_travels_once(tmp_path: Path) -> None
         (f"{bundle.CODE_DIR}/dotdbg/cheatsheets/git", f"{bundle.PERSONAL_SHEETS}/git")
     ]
     assert len(copied) - len(plain) < 400, (len(copied), len(plain))
+
+
+@pytest.mark.parametrize(
+    ("source", "travels"),
+    [
+        ('"""A package."""\n', ""),
+        ('"""A package."""\n# a comment\n', ""),
+        ('"""A module."""\n\n\ndef f():\n    """Its doc."""\n', "def f():\n    pass\n"),
+        ("x = 1  # kept\n", "x = 1\n"),
+    ],
+)
+def test_what_is_left_of_a_module_without_its_docstrings(source: str, travels: str) -> None:
+    assert bundle.without_docstrings(source) == travels
 
 
 def test_a_200_kb_personal_sheet_travels(tmp_path: Path) -> None:

@@ -119,10 +119,6 @@ def open_session(
         driver.close()
 
 
-@pytest.mark.xfail(
-    reason="compinit (24.6) now writes .zcompdump in the session ZDOTDIR",
-    strict=False,
-)
 @pytest.mark.parametrize("shell", list(HOMES))
 def test_session_is_the_login_shell_with_aliases_history_search_and_their_rc(
     shell: str, open_session: Callable[[str], SessionDriver], users: dict[str, RemoteUser]
@@ -139,6 +135,9 @@ def test_session_is_the_login_shell_with_aliases_history_search_and_their_rc(
         assert said == f"yes {user.home}/.config/zsh"  # as their .zshenv left it
     directory = Path(session.run("echo $__dotdbg_session").strip())
     assert directory.name.startswith("dotdbg-ssh.") and directory.stat().st_mode & 0o777 == 0o700
+    if shell == "zsh":  # TAB completes dotdbg: its compinit ran, its dump in the session dir
+        completion = session.run("echo ${_comps[dotdbg]} ${__dotdbg_zcompdump:h}").split()
+        assert completion == ["_dotdbg", str(directory)]
     # readline programs (python, pdb) read the user's inputrc, then dotdbg's
     assert session.run("cat $INPUTRC").split("\n")[-1] == f"$include {directory}/inputrc"
     assert "tar -xf <archive.tar.xz>" in session.run("ch -c tar xz")  # the travelling cheat code
