@@ -109,10 +109,10 @@ def test_a_registered_shell_brings_its_reload_line_and_the_functions_it_goes_wit
         f". {paths.data_dir / 'dotdbg.toy'}"
     )
     config = load_config(paths)
-    why = {item.name: item.why for item in left_out(config, "toysh")}
+    why = {item.name: item.why for item in left_out(config, TOY)}
     assert set(why) == {function.name for function in config.functions}  # no bash bodies
     assert {why[name] for name in why if name.startswith("l")} == {
         "toysh reserves names that start with l"
     }
     assert why["wrap"] == "it has no body for toysh (add toysh = '…' under [functions.wrap])"
-    assert left_out(config, "bash") == []
+    assert left_out(config, BASH) == []

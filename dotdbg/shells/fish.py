@@ -44,7 +44,7 @@ def path_lines(folder: Path, home: Path) -> str:
 def check(text: str, config: Config) -> None:
     from dotdbg.shells.zshfishcheck import check_fish
 
-    check_fish(text, config)
+    check_fish(text, config, FISH)
 
 
 def checker_key() -> str:

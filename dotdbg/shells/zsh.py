@@ -29,7 +29,7 @@ def _zshenv(paths: Paths) -> Path:
 def check(text: str, config: Config) -> None:
     from dotdbg.shells.zshfishcheck import check_zsh
 
-    check_zsh(text, config)
+    check_zsh(text, config, ZSH)
 
 
 def checker_key() -> str:
