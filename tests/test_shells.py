@@ -1,5 +1,6 @@
-"""The shell target registry: render, check, plan and uninstall name no shell, so a target
-registered here is rendered, checked once per text, installed and removed like bash."""
+"""The shell target registry: render, check, plan, uninstall, the reload line and the functions
+a shell goes without name no shell, so a target registered here (a toy fourth shell, in this
+one file) is rendered, checked once per text, installed and removed byte-exactly like bash."""
 
 from __future__ import annotations
 
@@ -10,18 +11,25 @@ import pytest
 
 from dotdbg import shells
 from dotdbg.config import load_config
-from dotdbg.config.model import Config
-from dotdbg.home.install import install, render_for, uninstall
+from dotdbg.config.model import Config, Function
+from dotdbg.home.edit import reload_line
+from dotdbg.home.install import install, purge, render_for, uninstall
 from dotdbg.paths import Paths
 from dotdbg.shells.bash import BASH
 from dotdbg.shells.posix import shquote
 from dotdbg.shells.target import ShellTarget
+from dotdbg.shells.zshfish import left_out
+from tests.test_install import snapshot
 
 checked: list[str] = []
 
 
 def _toy_check(text: str, config: Config) -> None:
     checked.append(text)
+
+
+def _toy_refuses(function: Function) -> str:
+    return "toysh reserves names that start with l" if function.name.startswith("l") else ""
 
 
 TOY = ShellTarget(
@@ -34,6 +42,11 @@ TOY = ShellTarget(
     filters={"shquote": shquote},
     check=_toy_check,
     checker_key=lambda: "toy 1.0",
+    source_command=".",
+    forget_alias="unalias -t",
+    forget_function="unfunc",
+    runs_bash_bodies=False,
+    refuses=_toy_refuses,
 )
 
 
@@ -64,6 +77,8 @@ def test_a_registered_shell_is_installed_checked_once_and_removed(
 ) -> None:
     paths = Paths.from_env(tmp_path)
     (tmp_path / ".toyrc").write_text("# mine\n")
+    (tmp_path / ".bashrc").write_bytes(b"# bash's own\r\nexport A=1")
+    before = snapshot(tmp_path)
     install(paths, shells=("bash", "toysh"))
     toy_file = paths.data_dir / "dotdbg.toy"
     assert toy_file.is_file()
@@ -74,5 +89,30 @@ def test_a_registered_shell_is_installed_checked_once_and_removed(
     assert len(checked) == 1  # status: that text passed before
 
     uninstall(paths)
+    purge(paths)
     assert (tmp_path / ".toyrc").read_text() == "# mine\n"
     assert not toy_file.exists()
+    backups = str(paths.backups_dir.relative_to(tmp_path))
+    left = {name: kept for name, kept in snapshot(tmp_path).items() if backups not in name}
+    assert left == before
+
+
+def test_a_registered_shell_brings_its_reload_line_and_the_functions_it_goes_without(
+    tmp_path: Path, with_toy: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = Paths.from_env(tmp_path)
+    install(paths, shells=("bash", "toysh"))
+    monkeypatch.setenv("SHELL", "/usr/local/bin/toysh")
+    assert reload_line(paths, "aliases", "gs", removed=True) == "unalias -t gs"
+    assert reload_line(paths, "functions", "mkcd", removed=True) == "unfunc mkcd"
+    assert reload_line(paths, "aliases", "gs", removed=False) == (
+        f". {paths.data_dir / 'dotdbg.toy'}"
+    )
+    config = load_config(paths)
+    why = {item.name: item.why for item in left_out(config, TOY)}
+    assert set(why) == {function.name for function in config.functions}  # no bash bodies
+    assert {why[name] for name in why if name.startswith("l")} == {
+        "toysh reserves names that start with l"
+    }
+    assert why["wrap"] == "it has no body for toysh (add toysh = '…' under [functions.wrap])"
+    assert left_out(config, BASH) == []

@@ -43,12 +43,13 @@ class Function:
         own = {"zsh": self.zsh, "fish": self.fish}.get(shell)
         return shell in self.user_keys if own is not None else self.user_body
 
-    def body_for(self, shell: str) -> str:
-        """The body this shell gets ("" when there is none: the function is left out)."""
+    def body_for(self, shell: str, runs_bash_bodies: bool = True) -> str:
+        """The body this shell gets: its own, else the bash one where the shell runs bash
+        bodies ("" when there is none: the function is left out)."""
         own = {"zsh": self.zsh, "fish": self.fish}.get(shell)
         if own is not None:
             return own
-        return "" if shell == "fish" else self.body
+        return self.body if runs_bash_bodies else ""
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,7 @@ def run_dump(argv: list[str], timeout: float) -> GdbDump:
         stderr=subprocess.PIPE,
         text=True,
         errors="replace",
+        close_fds=False,  # gdb holds the keeper's pipe (tracee.kept_running): gdb is a tracer
     ) as gdb:
         try:
             out, err = gdb.communicate(timeout=timeout)
@@ -132,7 +133,8 @@ def exec_prompt(argv: list[str]) -> int:
     """Run an interactive gdb in this terminal; Ctrl-C belongs to gdb meanwhile."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        with subprocess.Popen(argv, preexec_fn=_default_sigint) as gdb:
+        # close_fds=False: gdb holds the keeper's pipe, as in run_dump
+        with subprocess.Popen(argv, preexec_fn=_default_sigint, close_fds=False) as gdb:
             return gdb.wait()
     finally:
         signal.signal(signal.SIGINT, previous)

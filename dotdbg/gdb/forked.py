@@ -68,9 +68,11 @@ def _child(fd: int, function: Callable[..., Any], args: tuple[Any, ...]) -> NoRe
         data = _pickled_failure(error)
     except BaseException:  # Ctrl-C: the parent is interrupted too and stops waiting
         os._exit(1)
-    with os.fdopen(fd, "wb") as pipe:
-        pipe.write(data)
-    os._exit(0)
+    try:
+        with os.fdopen(fd, "wb") as pipe:
+            pipe.write(data)
+    finally:  # a parent killed meanwhile (EPIPE): the child must not run on as the parent
+        os._exit(0)
 
 
 def _pickled_failure(error: Exception) -> bytes:

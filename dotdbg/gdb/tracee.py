@@ -5,105 +5,22 @@ that is killed before it has seen every thread stop (a timeout, Ctrl-C, ``kill -
 those SIGSTOPs queued: the threads stop a moment after the kernel hands the process back (state
 ``T``), and a training job would sit there until someone sends SIGCONT. ``kept_running``
 checks after every attach and sends it, unless the process was already stopped before
-(someone's Ctrl-Z), or another tracer holds it.
+(someone's Ctrl-Z), or another tracer holds it. Where dotdbg itself is killed with ``kill -9``,
+its keeper (``keeper.py``, a process of its own) does it.
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import time
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from dotdbg.procs import procfs
+from dotdbg.gdb import keeper
+from dotdbg.gdb.keeper import alive, is_stopped, release, thread_states, tracer_of
 
-STOPPED = frozenset("tT")  # t: stopped by a tracer; T: stopped by a signal
-SETTLE_SECONDS = 2.0  # how long a tracer that is exiting may take to let go
-QUIET_SECONDS = 0.05  # running this long after a killed tracer: every thread has let go
-_SIGSTOP_BIT = 1 << (signal.SIGSTOP - 1)  # in the pending-signal masks of /proc/PID/status
-
-
-def thread_states(pid: int) -> dict[int, str]:
-    """Each thread's state letter; empty once the process has gone."""
-    states = {}
-    try:
-        tids = os.listdir(f"{procfs.PROC}/{pid}/task")
-    except OSError:
-        return {}
-    for tid in tids:
-        try:
-            states[int(tid)] = procfs.parse_stat(
-                procfs.read_bytes(f"{procfs.PROC}/{pid}/task/{tid}/stat")
-            ).state
-        except OSError:
-            continue
-    return states
-
-
-def alive(pid: int) -> bool:
-    """Running or stopped, not exited (a zombie keeps its pid until its parent reaps it)."""
-    return thread_states(pid).get(pid, "Z") not in ("Z", "X")
-
-
-def is_stopped(pid: int) -> bool:
-    return any(state in STOPPED for state in thread_states(pid).values())
-
-
-def _status_field(path: str, name: bytes) -> bytes | None:
-    try:
-        status = procfs.read_bytes(path)
-    except OSError:
-        return None
-    for line in status.splitlines():
-        if line.startswith(name):
-            return line.split()[1]
-    return None
-
-
-def tracer_of(pid: int) -> int:
-    """The pid tracing ``pid`` (0: none), from /proc/PID/status."""
-    return int(_status_field(f"{procfs.PROC}/{pid}/status", b"TracerPid:") or 0)
-
-
-def stop_pending(pid: int) -> bool:
-    """A SIGSTOP queued and not yet acted on (the process's, or one of its threads')."""
-    task = f"{procfs.PROC}/{pid}/task"
-    try:
-        tids = os.listdir(task)
-    except OSError:
-        return False
-    masks = [_status_field(f"{procfs.PROC}/{pid}/status", b"ShdPnd:")]
-    masks += [_status_field(f"{task}/{tid}/status", b"SigPnd:") for tid in tids]
-    return any(int(mask, 16) & _SIGSTOP_BIT for mask in masks if mask)
-
-
-def _left_stopped(pid: int) -> bool:
-    return is_stopped(pid) or stop_pending(pid)
-
-
-def release(pid: int, tracer_killed: bool = False) -> bool:
-    """Continue the process if its tracer left it stopped; True when it runs (or has gone).
-
-    After a clean detach one look is enough. A killed tracer leaves each thread to act on its
-    SIGSTOP as the kernel wakes it, possibly after a first SIGCONT: then it is watched until it
-    has run for a moment, continued again as often as needed, for at most ``SETTLE_SECONDS``.
-    """
-    if not tracer_killed and not _left_stopped(pid):
-        return True
-    deadline = time.monotonic() + SETTLE_SECONDS
-    calm_since = None
-    while time.monotonic() < deadline:
-        if _left_stopped(pid):
-            calm_since = None
-            if tracer_of(pid) == 0:  # SIGCONT also discards a SIGSTOP still queued
-                os.kill(pid, signal.SIGCONT)
-        elif calm_since is None:
-            calm_since = time.monotonic()
-        elif time.monotonic() - calm_since >= QUIET_SECONDS:
-            return True
-        time.sleep(0.005)
-    return not _left_stopped(pid)
+__all__ = ["Guard", "alive", "is_stopped", "kept_running", "release", "thread_states", "tracer_of"]
 
 
 class Guard:
@@ -118,14 +35,48 @@ class Guard:
 
 @contextmanager
 def kept_running(pid: int) -> Iterator[Guard]:
-    """Whatever happens inside (an error, a timeout, Ctrl-C), ``pid`` does not stay stopped."""
+    """Whatever happens inside (an error, a timeout, Ctrl-C, ``kill -9`` of dotdbg), ``pid``
+    does not stay stopped.
+
+    The tracers started inside must inherit the keeper's pipe: a forked child does, a program
+    started with ``close_fds=False`` does (its write end is made inheritable for the block).
+    """
     was_stopped = is_stopped(pid)
     guard = Guard()
+    with _keeper(pid, was_stopped):
+        try:
+            yield guard
+        except BaseException:
+            guard.killed_tracer()  # Ctrl-C or an error may have cut an attach short
+            raise
+        finally:
+            if not was_stopped:
+                release(pid, guard.tracer_killed)
+
+
+@contextmanager
+def _keeper(pid: int, was_stopped: bool) -> Iterator[None]:
+    """The keeper for the block, stopped (SIGKILL) at its end: dotdbg's ``finally`` has run."""
+    read_end, write_end = os.pipe()
+    argv = [sys.executable, "-I", "-S", keeper.__file__, str(pid), str(os.getpid())]
     try:
-        yield guard
-    except BaseException:
-        guard.killed_tracer()  # Ctrl-C or an error may have cut an attach short
-        raise
+        watcher = subprocess.Popen(
+            [*argv, "stopped" if was_stopped else "running"],
+            stdin=read_end,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd="/",
+            start_new_session=True,  # a Ctrl-C or a kill of dotdbg's process group spares it
+        )
+    except OSError:  # no process to spare (EAGAIN): the finally blocks still guard the rest
+        watcher = None
     finally:
-        if not was_stopped:
-            release(pid, guard.tracer_killed)
+        os.close(read_end)
+    os.set_inheritable(write_end, True)
+    try:
+        yield
+    finally:
+        os.close(write_end)
+        if watcher is not None:
+            watcher.kill()
+            watcher.wait()

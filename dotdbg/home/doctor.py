@@ -11,7 +11,7 @@ from pathlib import Path
 from dotdbg.home.plan import login_file, profile_notes
 from dotdbg.home.state import is_installed, read_state
 from dotdbg.paths import Paths, own_program
-from dotdbg.shells import login_shell
+from dotdbg.shells import login_shell, registered
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def check_shells(paths: Paths) -> Check:
         False,
         f"{detail}, but your login shell is {login}",
         f"dotdbg install --shell {','.join([*shells, login])}"
-        if login in ("bash", "zsh", "fish")
+        if login in {target.name for target in registered()}
         else f"use one of them (chsh -s $(command -v {shells[0]}))",
     )
 
@@ -200,7 +200,6 @@ def check_ssh_path(paths: Paths) -> Check:
 def _path_block_check(paths: Paths, shell: str, folder: Path) -> Check:
     from dotdbg.errors import DotdbgError
     from dotdbg.home import blocks
-    from dotdbg.shells import registered
 
     target = next((t for t in registered() if t.name == shell), None)
     if target is None or target.path_file is None or target.path_lines is None:

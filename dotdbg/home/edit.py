@@ -149,15 +149,13 @@ def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str
     Sourcing again defines what is new or changed (the generated file unaliases a name before
     defining a function of it); it cannot forget a name, so a removal says how.
     """
-    shell = _running_shell(paths)
+    from dotdbg.shells import target_named
+
+    target = target_named(_running_shell(paths))
     if removed:
-        forget = {
-            "bash": ("unalias", "unset -f"),
-            "zsh": ("unalias", "unfunction"),
-            "fish": ("functions -e", "functions -e"),  # a fish alias is a function
-        }[shell]
-        return f"{forget[section != 'aliases']} {name}"
-    return f"source {_shell_path(paths, shell)}"
+        forget = target.forget_function if section != "aliases" else target.forget_alias
+        return f"{forget} {name}"
+    return f"{target.source_command} {_shell_path(paths, target.name)}"
 
 
 def _running_shell(paths: Paths) -> str:

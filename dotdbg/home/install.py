@@ -197,7 +197,7 @@ def install(
         plan = plan_install(paths, config, rendered, state)
         warnings = (
             *config.warnings,
-            *left_out_warnings(config, rendered.shells),
+            *left_out_warnings(config, [target_named(name) for name in rendered.shells]),
             *_neighbours(paths, config, rendered.shells, state, plan),
         )
         if shells is None and not state.manifest.get("shells"):

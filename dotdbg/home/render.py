@@ -87,7 +87,9 @@ def render_all(
         "cheat": config.cheat,
     }
     files = {
-        target.generated: env.get_template(target.template).render(context, shell=target.name)
+        target.generated: env.get_template(target.template).render(
+            context, shell=target.name, target=target
+        )
         for target in targets
     }
     files[INPUTRC_FILE] = env.get_template("inputrc.j2").render(context)

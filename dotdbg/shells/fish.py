@@ -44,7 +44,7 @@ def path_lines(folder: Path, home: Path) -> str:
 def check(text: str, config: Config) -> None:
     from dotdbg.shells.zshfishcheck import check_fish
 
-    check_fish(text, config)
+    check_fish(text, config, FISH)
 
 
 def checker_key() -> str:
@@ -74,4 +74,8 @@ FISH = ShellTarget(
     path_file=_path_conf,
     path_lines=path_lines,
     used_if=_fish_dir,
+    forget_alias="functions -e",  # a fish alias is a function
+    forget_function="functions -e",
+    runs_bash_bodies=False,
+    refuses=zshfish.fish_refuses,
 )

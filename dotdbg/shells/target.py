@@ -9,12 +9,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from dotdbg.config.model import Config
+    from dotdbg.config.model import Config, Function
     from dotdbg.paths import Paths
 
 
 def _data_dir(paths: Paths) -> Path:
     return paths.data_dir
+
+
+def _refuses_nothing(function: Function) -> str:
+    return ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,16 @@ class ShellTarget:
     # The file whose presence says the user uses this shell (its rc file, fish's folder): the
     # first install sets up those shells and the login shell, no other.
     used_if: Callable[[Paths], Path] | None = None
+    # The reload line an edit prints: the command that reads the generated file again, and
+    # those that forget an alias and a function (reading the file again cannot forget a name).
+    source_command: str = "source"
+    forget_alias: str = "unalias"
+    forget_function: str = "unset -f"
+    # Which functions of the config this shell goes without: those with no body for it (its
+    # own, or the bash one where it runs bash bodies), and those ``refuses`` gives a reason for
+    # (a name the shell reserves, a bash body using what the shell does not have).
+    runs_bash_bodies: bool = True
+    refuses: Callable[[Function], str] = _refuses_nothing
 
     def generated_path(self, paths: Paths) -> Path:
         return self.directory(paths) / self.generated

@@ -29,7 +29,7 @@ def _zshenv(paths: Paths) -> Path:
 def check(text: str, config: Config) -> None:
     from dotdbg.shells.zshfishcheck import check_zsh
 
-    check_zsh(text, config)
+    check_zsh(text, config, ZSH)
 
 
 def checker_key() -> str:
@@ -57,4 +57,6 @@ ZSH = ShellTarget(
     path_file=_zshenv,  # every zsh reads it, `ssh HOST cmd`'s too
     path_lines=posix_path_lines,
     used_if=_zshrc,
+    forget_function="unfunction",
+    refuses=zshfish.zsh_refuses,
 )

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dotdbg.config.model import Alias, Config, Function, History
+from dotdbg.shells.target import ShellTarget
 
 ZSH_FILE = "dotdbg.zsh"
 FISH_FILE = "dotdbg.fish"
@@ -46,31 +47,48 @@ class LeftOut:
         return f"{place}{self.shell} has no function {self.name}: {self.why}"
 
 
-def left_out(config: Config, shell: str) -> list[LeftOut]:
-    """The functions of ``config`` that ``shell`` goes without."""
+def left_out(config: Config, target: ShellTarget) -> list[LeftOut]:
+    """The functions of ``config`` that ``target``'s shell goes without."""
     missing = []
     for function in config.functions:
-        why = _why_left_out(function, shell)
+        why = _why_left_out(function, target)
         if why:
-            missing.append(LeftOut(shell, function.name, why))
+            missing.append(LeftOut(target.name, function.name, why))
     return missing
 
 
-def _why_left_out(function: Function, shell: str) -> str:
-    if shell == "fish" and function.name in FISH_RESERVED:
-        return "fish reserves the name"
-    key = "body" if shell == "bash" else shell
-    example = f"add {key} = '…' under [functions.{function.name}]"
-    if not function.body_for(shell).strip():
-        return f"it has no body for {shell} ({example})"
-    if shell == "zsh" and function.zsh is None:
-        found = BASH_ONLY.search(function.body)
-        if found:
-            return f"its bash body uses {found[0]}, which zsh does not have ({example})"
+def _why_left_out(function: Function, target: ShellTarget) -> str:
+    refused = target.refuses(function)
+    if refused:
+        return refused
+    if not body_of(function, target).strip():
+        shell = target.name
+        key = "body" if shell == "bash" else shell
+        return f"it has no body for {shell} (add {key} = '…' under [functions.{function.name}])"
     return ""
 
 
-def left_out_warnings(config: Config, shells: Sequence[str]) -> list[str]:
+def body_of(function: Function, target: ShellTarget) -> str:
+    """The body ``target``'s shell gets ("" for none)."""
+    return function.body_for(target.name, target.runs_bash_bodies)
+
+
+def zsh_refuses(function: Function) -> str:
+    """A bash body that uses what zsh does not have (zsh reads it and runs it differently)."""
+    found = None if function.zsh is not None else BASH_ONLY.search(function.body)
+    if found is None:
+        return ""
+    return (
+        f"its bash body uses {found[0]}, which zsh does not have "
+        f"(add zsh = '…' under [functions.{function.name}])"
+    )
+
+
+def fish_refuses(function: Function) -> str:
+    return "fish reserves the name" if function.name in FISH_RESERVED else ""
+
+
+def left_out_warnings(config: Config, shells: Sequence[ShellTarget]) -> list[str]:
     """What install says about the functions (and fish, aliases) each of ``shells`` goes
     without."""
     said = [
@@ -78,7 +96,7 @@ def left_out_warnings(config: Config, shells: Sequence[str]) -> list[str]:
         for shell in shells
         for item in left_out(config, shell)
     ]
-    if "fish" in shells:
+    if "fish" in {target.name for target in shells}:
         said += [
             f"{config.where(('aliases', alias.name))}: fish has no alias {alias.name}: "
             "fish reserves the name"
@@ -93,24 +111,24 @@ def fish_aliases(config: Config) -> list[Alias]:
     return [alias for alias in config.aliases if alias.name not in FISH_RESERVED]
 
 
-def kept_functions(config: Config, shell: str) -> list[Function]:
-    dropped = {item.name for item in left_out(config, shell)}
+def kept_functions(config: Config, target: ShellTarget) -> list[Function]:
+    dropped = {item.name for item in left_out(config, target)}
     return [function for function in config.functions if function.name not in dropped]
 
 
 # -- zsh ---------------------------------------------------------------------------------------
 
 
-def _indented(function: Function, shell: str) -> str:
-    """The body for ``shell``; dotdbg's own indented, the user's verbatim (indenting would
-    change its heredocs and multi-line strings)."""
-    body = function.body_for(shell).strip("\n")
-    return body if function.user_wrote(shell) else textwrap.indent(body, "    ")
+def _indented(function: Function, target: ShellTarget) -> str:
+    """The body for ``target``'s shell; dotdbg's own indented, the user's verbatim (indenting
+    would change its heredocs and multi-line strings)."""
+    body = body_of(function, target).strip("\n")
+    return body if function.user_wrote(target.name) else textwrap.indent(body, "    ")
 
 
-def zsh_definition(function: Function) -> str:
+def zsh_definition(function: Function, target: ShellTarget) -> str:
     """``function NAME { … }``: the keyword form, so that an alias NAME is not expanded in it."""
-    body = _indented(function, "zsh")
+    body = _indented(function, target)
     name = function.name
     return (
         f"# {name}: {function.desc} [{function.pack}]\n"
@@ -144,8 +162,8 @@ def zsh_history_options(history: History) -> list[str]:
 # -- fish --------------------------------------------------------------------------------------
 
 
-def fish_definition(function: Function) -> str:
-    body = _indented(function, "fish")
+def fish_definition(function: Function, target: ShellTarget) -> str:
+    body = _indented(function, target)
     return (
         f"# {function.name}: {function.desc} [{function.pack}]\n"
         f"function {function.name} --description {fishquote(function.desc)}\n{body}\nend\n"

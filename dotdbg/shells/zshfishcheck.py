@@ -19,19 +19,20 @@ from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
 from dotdbg.shells.posix import shquote
 from dotdbg.shells.shellparse import stderr_of_each
-from dotdbg.shells.zshfish import kept_functions
+from dotdbg.shells.target import ShellTarget
+from dotdbg.shells.zshfish import body_of, kept_functions
 
 # The parsers, reading stdin; zsh parses only after the ``setopt no_exec`` each script holds.
 ZSH = ("zsh", "-f", "-s")
 FISH = ("fish", "--no-config", "--no-execute")
 
 
-def check_zsh(text: str, config: Config) -> None:
+def check_zsh(text: str, config: Config, target: ShellTarget) -> None:
     """Raise DotdbgError, naming the function to fix, unless zsh reads ``text``."""
-    written = [f for f in kept_functions(config, "zsh") if f.user_wrote("zsh")]
+    written = [f for f in kept_functions(config, target) if f.user_wrote("zsh")]
     aliases = {alias.name: alias.command for alias in config.aliases}
     probes = [
-        (function, _zsh_probe(function.name, function.body_for("zsh"), wrapped, with_aliases))
+        (function, _zsh_probe(function.name, body_of(function, target), wrapped, with_aliases))
         for function in written
         for wrapped in (False, True)
         for with_aliases in (aliases, {})
@@ -67,10 +68,10 @@ def _zsh_probe(name: str, body: str, wrapped: bool, aliases: dict[str, str]) -> 
     return "\n".join([*lines, "setopt no_exec", definition])
 
 
-def check_fish(text: str, config: Config) -> None:
+def check_fish(text: str, config: Config, target: ShellTarget) -> None:
     """Raise DotdbgError, naming the function to fix, unless fish reads ``text``."""
-    written = [f for f in kept_functions(config, "fish") if f.user_wrote("fish")]
-    *said, problem = parse_all(FISH, [*(f.body_for("fish") for f in written), text])
+    written = [f for f in kept_functions(config, target) if f.user_wrote("fish")]
+    *said, problem = parse_all(FISH, [*(body_of(f, target) for f in written), text])
     for function, complaint in zip(written, said, strict=True):
         if complaint:
             raise DotdbgError(

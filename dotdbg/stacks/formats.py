@@ -43,6 +43,7 @@ def _class_json(stack_class: StackClass) -> dict[str, Any]:
         "stuck": stack_class.stuck,
         "state": stack_class.state,
         "processes": [_who(m) for m in stack_class.members],
+        "sources": sorted({m.source for m in stack_class.members}),  # py-spy, pystack, gdb
         # innermost first, as in the records
         "threads": [[_frame_json(f) for f in reversed(path)] for path in stack_class.paths],
     }

@@ -11,6 +11,7 @@ from dotdbg.procs import procfs
 from dotdbg.procs.pyprocs import PyProcess
 from dotdbg.pyspy import dump as pyspy
 from dotdbg.stacks import identity
+from dotdbg.stacks.fallback import NO_PY_SPY, RETRIED, retried
 from dotdbg.stacks.pyspyjson import threads_from_dump
 from dotdbg.stacks.record import StackRecord
 
@@ -28,13 +29,20 @@ def record_of(dump: pyspy.Dump) -> StackRecord:
 
 
 def dump_records(
-    py_spy: str, targets: Sequence[PyProcess], native: bool, timeout: float
+    py_spy: str | None, targets: Sequence[PyProcess], native: bool, timeout: float
 ) -> list[StackRecord]:
-    return [record_of(d) for d in pyspy.dump_all(py_spy, targets, native, timeout, True)]
+    """One record per target, in order; ``py_spy`` None: it is not installed here."""
+    if py_spy is None:
+        records = [replace(identity.of_scanned(t, "py-spy"), error=NO_PY_SPY) for t in targets]
+    else:
+        records = [record_of(d) for d in pyspy.dump_all(py_spy, targets, native, timeout, True)]
+    if native and any((record.error or "").startswith(RETRIED) for record in records):
+        return retried(targets, records, timeout)
+    return records
 
 
 def sample_records(
-    py_spy: str,
+    py_spy: str | None,
     targets: Sequence[PyProcess],
     native: bool,
     timeout: float,

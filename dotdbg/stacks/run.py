@@ -61,7 +61,7 @@ def remote_argv(remote: str, options: DumpOptions, node_filter: list[str]) -> li
 
 def local_records(options: DumpOptions) -> list[StackRecord] | None:
     """Every sample of every matching process, in order; None when nothing matches."""
-    py_spy = pyspy.find_py_spy()
+    py_spy = _py_spy_or_none() if options.native else pyspy.find_py_spy()
     pattern = _compile(options.pattern)
     targets = local.select(pattern, options.tree, options.all_users, options.in_job)
     if not targets:
@@ -70,6 +70,14 @@ def local_records(options: DumpOptions) -> list[StackRecord] | None:
         py_spy, targets, options.native, options.timeout, options.samples, options.interval
     )
     return [record for sample in rounds for record in sample]
+
+
+def _py_spy_or_none() -> str | None:
+    """py-spy, or None where it is missing: ``--native`` then dumps with ``dotdbg gdb``."""
+    try:
+        return pyspy.find_py_spy()
+    except DotdbgError:
+        return None
 
 
 def _compile(pattern: str | None) -> re.Pattern[str] | None:

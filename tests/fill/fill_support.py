@@ -51,8 +51,14 @@ class Running:
             self.lines.append(read)
         raise AssertionError(f"no line matching {pattern!r} in:\n" + "\n".join(self.lines))
 
-    def finish(self, timeout: float = 60) -> int:
-        code = self.process.wait(timeout)
+    def finish(self, timeout: float = 120) -> int:
+        try:
+            code = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(
+                f"{self.process.args!r} still running after {timeout:g}s; {where(self.process.pid)}"
+                "; stderr so far:\n" + "\n".join(self.lines)
+            ) from None
         while (line := self._queue.get(timeout=timeout)) is not None:
             self.lines.append(line)
         return code
@@ -65,6 +71,17 @@ class Running:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+def where(pid: int) -> str:
+    """Where a process that does not end waits: its state, its kernel wait channel and stack."""
+    found = []
+    for name in ("stat", "wchan", "stack"):
+        try:
+            found.append(f"{name}: {Path(f'/proc/{pid}/{name}').read_text().strip()}")
+        except OSError as error:
+            found.append(f"{name}: ({error.strerror})")
+    return "; ".join(found)
 
 
 def child_named(pid: int, name: str, timeout: float = 10) -> psutil.Process:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -10,6 +11,10 @@ from pathlib import Path
 
 BIN = Path(sys.executable).parent
 DOTDBG = str(BIN / "dotdbg")
+VENV_SITE = next(p for p in sys.path if p.endswith("site-packages"))
+REPO = Path(__file__).resolve().parents[2]
+# what a node that lacks py-spy has on PATH: nothing of this venv
+BARE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 @dataclass(frozen=True)
@@ -39,3 +44,30 @@ def ranks_of(output: str) -> tuple[dict[int, int], dict[int, str]]:
             _, rank, pid, node = line.split()
             pids[int(rank)], nodes[int(rank)] = int(pid), node
     return pids, nodes
+
+
+def dotdbg_without_py_spy(folder: Path) -> Path:
+    """dotdbg as installed on a node without py-spy: its interpreter's folder has none (so
+    nothing beside dotdbg), and with ``BARE_PATH`` none is on PATH either."""
+    interpreter = folder / "bin"
+    interpreter.mkdir()
+    (interpreter / "python3").symlink_to(os.path.realpath(sys.executable))
+    bare = folder / "dotdbg-without-py-spy"
+    bare.write_text(
+        f"#!{interpreter / 'python3'}\nimport sys\n"
+        f"sys.path[:0] = [{str(REPO)!r}, {VENV_SITE!r}]\n"
+        "from dotdbg.cli.entry import main\nsys.exit(main())\n"
+    )
+    bare.chmod(0o755)
+    return bare
+
+
+def per_node_dotdbg(folder: Path, cases: str) -> Path:
+    """The remote dotdbg: ``cases`` (sh case arms on ``$SLURMD_NODENAME:$FAULT``), else this
+    venv's dotdbg. Stands for a path each node installs on its own."""
+    wrapper = folder / "dotdbg"
+    wrapper.write_text(
+        f'#!/bin/sh\ncase "$SLURMD_NODENAME:$FAULT" in\n{cases}esac\nexec {DOTDBG} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    return wrapper

@@ -15,12 +15,17 @@ import pytest
 
 from tests.infra.procs import argv_of, cmdline_of, environ_of, wait_for
 from tests.infra.slurm import SlurmCluster
-from tests.stacks.stacks_support import DOTDBG, RankJob, run_dotdbg, stacks_json
+from tests.stacks.stacks_support import (
+    BARE_PATH,
+    DOTDBG,
+    RankJob,
+    dotdbg_without_py_spy,
+    per_node_dotdbg,
+    run_dotdbg,
+    stacks_json,
+)
 
 pytestmark = pytest.mark.slow
-
-VENV_SITE = next(p for p in sys.path if p.endswith("site-packages"))
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -79,37 +84,23 @@ def test_samples_tell_stuck_from_moving(rank_job: RankJob, env: dict[str, str]) 
 
 def fault_dotdbg(tmp_path: Path) -> Path:
     """A dotdbg for the nodes that misbehaves on one node, as $FAULT says."""
-    no_py_spy = tmp_path / "bin"
-    no_py_spy.mkdir()
-    (no_py_spy / "python3").symlink_to(os.path.realpath(sys.executable))
-    bare = tmp_path / "dotdbg-without-py-spy"
-    bare.write_text(
-        f"#!{no_py_spy / 'python3'}\nimport sys\n"
-        f"sys.path[:0] = [{str(REPO)!r}, {VENV_SITE!r}]\n"
-        "from dotdbg.cli.entry import main\nsys.exit(main())\n"
-    )
+    bare = dotdbg_without_py_spy(tmp_path)
     sleeping_py_spy = tmp_path / "sleepy"
     sleeping_py_spy.mkdir()
     (sleeping_py_spy / "py-spy").write_text("#!/bin/sh\nexec sleep 600\n")
-    wrapper = tmp_path / "dotdbg"
-    wrapper.write_text(
-        "#!/bin/sh\n"
-        'case "$SLURMD_NODENAME:$FAULT" in\n'
+    (sleeping_py_spy / "py-spy").chmod(0o755)
+    return per_node_dotdbg(
+        tmp_path,
         "  node3:hang) exec sleep 600 ;;\n"
         "  node3:kill*) kill -KILL $$ ;;\n"
         f"  node3:slow-py-spy) PATH={sleeping_py_spy}:$PATH ;;\n"
-        f'  node2:*no-py-spy) exec {bare} "$@" ;;\n'
-        "esac\n"
-        f'exec {DOTDBG} "$@"\n'
+        f'  node2:*no-py-spy) exec {bare} "$@" ;;\n',
     )
-    for path in (bare, wrapper, sleeping_py_spy / "py-spy"):
-        path.chmod(0o755)
-    return wrapper
 
 
 def with_fault(env: dict[str, str], fault: str) -> dict[str, str]:
     # no venv on PATH: py-spy is found beside each dotdbg's interpreter, or not at all
-    return {**env, "FAULT": fault, "PATH": "/usr/local/bin:/usr/bin:/bin"}
+    return {**env, "FAULT": fault, "PATH": BARE_PATH}
 
 
 @pytest.mark.parametrize(
@@ -146,6 +137,35 @@ def test_a_failing_node_is_named_and_the_rest_still_merged(
     }
     kept = [rank for rank, node in rank_job.nodes.items() if node in answered]
     assert done.stdout.startswith(f"{len(kept)} processes on {len(answered)} host")
+
+
+def test_native_on_a_node_without_py_spy_comes_from_gdb_into_the_same_tree(
+    rank_job: RankJob, env: dict[str, str], tmp_path: Path
+) -> None:
+    """node2 has dotdbg but no py-spy (not on PATH, not beside dotdbg): with --native its
+    ranks are dumped by ``dotdbg gdb --json`` there, and merge with the others' by rank."""
+    bare = dotdbg_without_py_spy(tmp_path)
+    remote = per_node_dotdbg(tmp_path, f'  node2:*) exec {bare} "$@" ;;\n')
+    args = ("--native", "--job", str(rank_job.job), "--remote-dotdbg", str(remote))
+    report = stacks_json(*args, rank_job.token, env={**env, "PATH": BARE_PATH})
+    assert report["processes"] == 6 and report["node_problems"] == [], report["node_problems"]
+    assert report["not_dumped"] == [] and report["ranks_not_seen"] == []
+    on_node2 = sorted(rank for rank, node in rank_job.nodes.items() if node == "node2")
+    (by_gdb,) = [c for c in report["classes"] if c["sources"] != ["py-spy"]]
+    assert by_gdb["ranks"] == on_node2 and by_gdb["sources"] in (["pystack"], ["gdb"])
+    assert {p["host"] for p in by_gdb["processes"]} == {"node2"}
+    frames = by_gdb["threads"][0]  # innermost first: the C call, then the Python lines
+    python = [f["function"] for f in frames if not f["native"]]
+    assert python[:4] == ["accept", "wait_for_peers", "all_reduce", "train_step"]
+    first_python = next(at for at, f in enumerate(frames) if not f["native"])
+    assert first_python > 0 and all(f["native"] for f in frames[:first_python])
+    below = {f["function"] for f in frames[:first_python]}
+    assert below & {"accept", "__libc_accept", "accept4", "__libc_accept4"}, below
+    others = [c for c in report["classes"] if c is not by_gdb]
+    assert all(c["sources"] == ["py-spy"] for c in others)
+    ranks = sorted(r for c in report["classes"] for r in c["ranks"])
+    assert ranks == list(range(6))
+    assert report["tree"]["label"] == "ranks 0-5"
 
 
 @pytest.mark.parametrize(

@@ -58,6 +58,9 @@ def programs(tmp_path: Path) -> Iterator[tuple[str, dict[str, int]]]:
     agent = tmp_path / "torch/distributed/elastic/agent/server"
     agent.mkdir(parents=True)
     (agent / "api.py").write_text(AGENT)
+    for package in [agent, *agent.relative_to(tmp_path).parents][:-1]:
+        # regular packages: they come before a real torch installed in site-packages
+        (tmp_path / package / "__init__.py").touch()
     token = f"dotdbgstates{os.getpid()}"
     sources = {"waits": WAITS, "spins": SPINS, "pool": POOL, "torchrun": TORCHRUN}
     procs = {}

@@ -1,9 +1,11 @@
 """Real PyTorch, where it is installed (issue 23.7): a gloo DDP job of 6 ranks on the test SLURM
-cluster, in which rank 5 skips an all_reduce. ``stacks --native --job`` must name the collective
-the other ranks wait in (native frames, merged into one class) and the odd rank's Python line.
+cluster, started with a bare ``srun``, in which rank 5 skips an all_reduce. ``stacks --native
+--job`` must name the collective the other ranks wait in (Python and native frames, merged into
+one class) and the odd rank's Python line.
 
 Skipped without torch: PyPI's Linux torch brings the CUDA libraries (gigabytes), so it is not
-a test dependency. The NCCL variant needs an NVIDIA GPU.
+a test dependency (the CPU wheel from download.pytorch.org is enough here). The NCCL variant
+needs an NVIDIA GPU.
 """
 
 from __future__ import annotations
@@ -11,21 +13,32 @@ from __future__ import annotations
 import os
 import sys
 import textwrap
+from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
 
-from tests.infra.procs import wait_for
+from tests.infra.procs import free_ports, wait_for
 from tests.infra.slurm import SlurmCluster
-from tests.stacks.stacks_support import stacks_json
+from tests.stacks.stacks_support import (
+    BARE_PATH,
+    dotdbg_without_py_spy,
+    per_node_dotdbg,
+    stacks_json,
+)
 
-torch = pytest.importorskip("torch")
-pytestmark = [pytest.mark.torch, pytest.mark.slow]
+# found, not imported: only the job's ranks import it (seconds, in every xdist worker otherwise)
+pytestmark = [
+    pytest.mark.torch,
+    pytest.mark.slow,
+    pytest.mark.skipif(find_spec("torch") is None, reason="torch is not installed"),
+]
 
 ODD = 5
 PROGRAM = textwrap.dedent(
     f"""
-    import os, time
+    import datetime, os, time
     import torch, torch.distributed as dist
 
     def skip_the_collective():
@@ -39,35 +52,93 @@ PROGRAM = textwrap.dedent(
     rank = int(os.environ["SLURM_PROCID"])
     dist.init_process_group(
         "gloo", init_method=f"tcp://127.0.0.1:{{os.environ['PORT']}}", rank=rank, world_size=6,
-        timeout=__import__("datetime").timedelta(hours=1),
+        timeout=datetime.timedelta(hours=1),
     )
     print("ready", rank, flush=True)
     step(rank)
     """
 )
+# torch's import takes seconds per rank; six of them on two loaded cores, many more
+STARTED_WITHIN = 600
+
+
+@pytest.fixture(scope="module")
+def torch_job(
+    slurm_cluster: SlurmCluster, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[int, str]]:
+    """(job id, a PATTERN for its ranks): ranks 0-4 in the all_reduce, rank 5 asleep."""
+    folder = tmp_path_factory.mktemp("torch")
+    token = f"dotdbgtorch{os.getpid()}"
+    program = folder / f"{token}.py"
+    program.write_text(PROGRAM)
+    out = folder / "job.out"
+    script = f"#!/bin/sh\nPORT={free_ports(1)} srun -N 3 -n 6 {sys.executable} {program}\n"
+    job = slurm_cluster.sbatch(script, "-N3", "-n6", f"--output={out}")
+    try:
+        ready = lambda: out.exists() and out.read_text().count("ready") == 6  # noqa: E731
+        wait_for(ready, STARTED_WITHIN, "6 torch ranks")
+        yield job, token
+    finally:
+        slurm_cluster.run(["scancel", str(job)], check=False)
+
+
+def functions(frames: list[dict]) -> list[str]:  # type: ignore[type-arg]
+    return [frame["function"] for frame in frames]
 
 
 def test_native_tree_names_the_collective_and_the_odd_ranks_line(
-    slurm_cluster: SlurmCluster, tmp_path: Path
+    slurm_cluster: SlurmCluster, torch_job: tuple[int, str]
 ) -> None:
-    token = f"dotdbgtorch{os.getpid()}"
-    program = tmp_path / f"{token}.py"
-    program.write_text(PROGRAM)
-    out = tmp_path / "job.out"
-    port = 20_000 + os.getpid() % 20_000
-    script = f"#!/bin/sh\nPORT={port} srun -N 3 -n 6 {sys.executable} {program}\n"
-    job = slurm_cluster.sbatch(script, "-N3", "-n6", f"--output={out}")
-    try:
-        wait_for(lambda: out.exists() and out.read_text().count("ready") == 6, 300, "6 ranks")
-        env = {**slurm_cluster.env, "NO_COLOR": "1"}
-        report = stacks_json("--native", "--job", str(job), token, env=env)
-        labels = {c["label"]: c for c in report["classes"]}
-        assert set(labels) == {"rank 5", "ranks 0-4"}, list(labels)
-        waiting = [f for thread in labels["ranks 0-4"]["threads"] for f in thread]
-        assert any(f["function"].endswith("all_reduce") and not f["native"] for f in waiting)
-        native = [f["function"] for f in waiting if f["native"]]
-        assert any("gloo" in name.lower() for name in native), native
-        odd = labels["rank 5"]["threads"][0]
-        assert any(f["function"] == "skip_the_collective" and f["line"] == 6 for f in odd)
-    finally:
-        slurm_cluster.run(["scancel", str(job)], check=False)
+    job, token = torch_job
+    env = {**slurm_cluster.env, "NO_COLOR": "1"}
+    args = ("--native", "--samples", "2", "--interval", "0.5", "--job", str(job), token)
+    report = stacks_json(*args, env=env)
+    assert report["processes"] == 6 and report["node_problems"] == []
+    classes = {c["label"]: c for c in report["classes"]}
+    assert list(classes) == ["rank 5", "ranks 0-4"]  # smallest first
+    waiting = classes["ranks 0-4"]
+    assert waiting["state"] == "stuck" and classes["rank 5"]["state"] == "stuck"
+    main = waiting["threads"][0]  # innermost first
+    collective = functions(main).index("all_reduce")
+    assert not main[collective]["native"]
+    assert main[collective]["file"].endswith("torch/distributed/distributed_c10d.py")
+    below = [f for f in main[:collective] if f["native"]]  # the C++ the collective waits in
+    assert len(below) == collective, main[:collective]
+    assert {"function": "c10d::Work::wait", "file": "libtorch_cpu.so"}.items() <= next(
+        f for f in below if f["function"].startswith("c10d::")
+    ).items()
+    assert "pthread_cond_wait" in functions(below)
+    assert (main[collective + 2]["function"], main[collective + 2]["line"]) == ("step", 11)
+    odd = classes["rank 5"]["threads"][0]
+    assert "all_reduce" not in functions(odd)
+    shown = [(f["function"], f["line"]) for f in odd if not f["native"]]
+    assert shown[:2] == [("skip_the_collective", 6), ("step", 10)]
+    assert functions(odd)[0] == "clock_nanosleep"  # time.sleep's C call, named
+
+
+def test_a_node_without_py_spy_is_dumped_by_gdb_with_gloos_threads(
+    slurm_cluster: SlurmCluster, torch_job: tuple[int, str], tmp_path: Path
+) -> None:
+    """node3 (ranks 4 and 5) has no py-spy: its ranks come from ``dotdbg gdb --json``, which
+    sees the threads py-spy cannot (gloo's own, with no Python in them)."""
+    job, token = torch_job
+    bare = dotdbg_without_py_spy(tmp_path)
+    remote = per_node_dotdbg(tmp_path, f'  node3:*) exec {bare} "$@" ;;\n')
+    env = {**slurm_cluster.env, "NO_COLOR": "1", "PATH": BARE_PATH}
+    args = ("--native", "--all-threads", "--remote-dotdbg", str(remote), "--job", str(job), token)
+    report = stacks_json(*args, env=env)
+    assert report["processes"] == 6 and report["node_problems"] == [], report["node_problems"]
+    assert report["not_dumped"] == []
+    classes = {c["label"]: c for c in report["classes"]}
+    assert set(classes) == {"ranks 0-3", "rank 4", "rank 5"}
+    gdb_rank = classes["rank 4"]
+    assert gdb_rank["representative"]["host"] == "node3"
+    threads = [functions(thread) for thread in gdb_rank["threads"]]
+    main = next(names for names in threads if "all_reduce" in names)
+    assert any(name.startswith("c10d::Work::wait") for name in main)
+    assert any(  # gloo's ring all-reduce, waiting for the rank that never came
+        any(name.startswith("gloo::") and "allreduce" in name for name in names)
+        for names in threads
+    ), threads
+    odd = [(f["function"], f["line"]) for f in classes["rank 5"]["threads"][0] if not f["native"]]
+    assert odd[:2] == [("skip_the_collective", 6), ("step", 10)]
