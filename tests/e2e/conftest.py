@@ -46,6 +46,11 @@ class TmuxShell:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", "t")
 
+    def unwrapped(self) -> str:
+        """The screen with each line the terminal wrapped joined back into one (a command
+        longer than the terminal is wide is one line here)."""
+        return self._tmux("capture-pane", "-p", "-J", "-t", "t")
+
     def send(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "t", *keys)
 
@@ -62,14 +67,18 @@ class TmuxShell:
         output = screen.split(f"{command}; echo {marker}\n", 1)[-1]
         return output.split(f"\n{marker}", 1)[0]
 
-    def wait_for(self, ready: Callable[[str], bool], timeout: float = 10) -> str:
+    def wait_for(
+        self, ready: Callable[[str], bool], timeout: float = 10, *, unwrapped: bool = False
+    ) -> str:
+        """The screen once ``ready`` holds for it (``unwrapped``: for ``self.unwrapped()``)."""
+        capture = self.unwrapped if unwrapped else self.screen
         deadline = time.monotonic() + timeout
-        screen = self.screen()
+        screen = capture()
         while not ready(screen):
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out; screen was:\n{screen}")
             time.sleep(0.05)
-            screen = self.screen()
+            screen = capture()
         return screen
 
     def cursor(self) -> tuple[int, int]:
