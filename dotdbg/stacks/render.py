@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dotdbg.stacks import ranksets, states
+from dotdbg.stacks.cxxnames import cut
 from dotdbg.stacks.merge import Merged, StackClass, TreeNode
 from dotdbg.stacks.record import Frame, StackRecord, title
 from dotdbg.visible import one_line
@@ -47,7 +48,8 @@ def frame_text(frame: Frame) -> str:
     where = short_file(frame.file)
     if frame.line is not None:
         where += f":{frame.line}"
-    return f"{frame.function} ({where})"
+    function = cut(frame.function) if frame.native else frame.function
+    return f"{function} ({where})"
 
 
 def members_note(members: Sequence[StackRecord]) -> str:
