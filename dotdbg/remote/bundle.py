@@ -26,6 +26,8 @@ CHEAT_MODULES = (
     "cli/__init__.py",
     "cli/layout.py",
     "cli/runner.py",
+    "common/__init__.py",
+    "common/output.py",
     "visible.py",
     "config/position.py",
     "cheat/__init__.py",
