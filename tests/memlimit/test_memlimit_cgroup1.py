@@ -17,7 +17,7 @@ import pexpect
 import psutil
 import pytest
 
-from tests.e2e.conftest import TmuxShell
+from tests.infra.tmux import Tmux
 from tests.memlimit.memlimit_fakes import MEMLIMIT, own_v1_dir, run_cli
 
 M = 2**20
@@ -274,12 +274,14 @@ def test_an_oom_kill_in_the_memlimit_shell_is_reported_before_the_prompt(
     (tmp_path / ".bashrc").write_text("FROM_BASHRC=yes\nPROMPT_COMMAND='history -a'\n")
     scratch = tmp_path / "tmp"  # where memlimit keeps the shell's rcfile and FIFO
     scratch.mkdir()
-    shell = TmuxShell(tmp_path, ["env", f"TMPDIR={scratch}", str(MEMLIMIT), *CGROUP1, "100M"])
+    shell = Tmux.bash(tmp_path, ["env", f"TMPDIR={scratch}", str(MEMLIMIT), *CGROUP1, "100M"])
     try:
         assert shell.run("echo $FROM_BASHRC") == "yes"  # ~/.bashrc is read as without memlimit
         shell.type(f'{sys.executable} -c "{TOUCH_300M}"')
-        shell.send("Enter")
-        screen = shell.wait_for(lambda s: "OOM-killed" in s and s.rstrip().endswith("$"))
+        shell.keys("Enter")
+        screen = shell.wait_for(
+            lambda s: "OOM-killed" in s and s.rstrip().endswith("$"), "the report", wrapped=True
+        )
         lines = screen.rstrip().splitlines()
         assert lines[-3] == "Killed"  # bash's word, then memlimit's, then the prompt
         oom = r"memlimit: a process was OOM-killed at the 100M limit \(cgroup-v1, peak .*\)"
@@ -289,7 +291,7 @@ def test_an_oom_kill_in_the_memlimit_shell_is_reported_before_the_prompt(
         assert len(list(scratch.iterdir())) == 1
     finally:
         shell.type("exit")
-        shell.send("Enter")
+        shell.keys("Enter")
         shell.close()  # and the terminal goes, while memlimit cleans up: SIGHUP then
     deadline = time.monotonic() + 10
     while list(scratch.iterdir()) and time.monotonic() < deadline:
