@@ -13,7 +13,14 @@ import sys
 from dotdbg.cheat import cheatpaths, output, search
 from dotdbg.cheat.cache import CACHE_NAME, Index
 from dotdbg.cheat.index import Catalog, load_configured
-from dotdbg.cheat.options import COLOR_CHOICES, DESCRIPTION, OPTIONS, SUMMARY, USAGE_LINE
+from dotdbg.cheat.options import (
+    COLOR_CHOICES,
+    DESCRIPTION,
+    OPTIONS,
+    SHELLS,
+    SUMMARY,
+    USAGE_LINE,
+)
 from dotdbg.common.output import hint, home_relative, note, warn
 from dotdbg.errors import DotdbgError
 from dotdbg.visible import one_line
@@ -56,6 +63,7 @@ class Options:
         "pick",
         "regex",
         "search",
+        "shell",
         "tags",
         "words",
     )
@@ -64,12 +72,13 @@ class Options:
         self.words: list[str] = []
         self.tags: list[str] = []
         self.color = "auto"
-        self.above = ""
+        self.above: str | None = None
         self.edit: str | None = None
         self.new: str | None = None
         self.add: str | None = None
         self.comment: str | None = None
         self.search: str | None = None
+        self.shell: str | None = None
         self.regex = self.commands = self.json = self.names = self.pick = self.help = False
         self.list = self.copy = self.lint = self.menu = False
 
@@ -82,6 +91,8 @@ class Options:
             self.tags.append(value)
         elif field == "color" and value not in COLOR_CHOICES:
             raise _usage(f"--color must be one of {', '.join(COLOR_CHOICES)}, not {value!r}")
+        elif field == "shell" and value not in SHELLS:
+            raise _usage(f"--shell must be one of {', '.join(SHELLS)}, not {value!r}")
         else:
             setattr(self, field, value)
 
@@ -233,7 +244,8 @@ def _run_on(catalog: Catalog, options: Options, env: Mapping[str, str]) -> int:
     if options.names:
         return _write(output.format_names(sheets))
     if options.pick:
-        return _write(output.format_pick(_entries(sheets, options, catalog)))
+        records = output.format_pick(_entries(sheets, options, catalog), _shell(options, env))
+        return _write(records)
     if options.menu:
         return _menu(sheets, options, env, catalog)
     if options.list or (not options.words and options.search is None):
@@ -373,9 +385,11 @@ def _menu(
 ) -> int:
     from dotdbg.cheat import clipboard, menu
 
+    shell = _shell(options, env)
+
     def records_for(words: list[str]) -> list[tuple[str, str]]:
         options.words = words
-        return output.pick_records(_entries(sheets, options, catalog))
+        return output.pick_records(_entries(sheets, options, catalog), shell)
 
     def copy(text: str) -> str:
         return f"cheat: copied ({', '.join(clipboard.copy(text, env))}): {one_line(text)}"
@@ -389,9 +403,17 @@ def _menu(
 def _add(options: Options, env: Mapping[str, str]) -> int:
     from dotdbg.cheat.add import run_add
 
-    report = run_add(options.add or "", options.comment, cheatpaths.user_cheat_dir(env), env)
+    user_dir = cheatpaths.user_cheat_dir(env)
+    report = run_add(options.add or "", options.comment, user_dir, env, _shell(options, env))
     print(report, file=sys.stderr)
     return 0
+
+
+def _shell(options: Options, env: Mapping[str, str]) -> str:
+    """``--shell``, else the shell dotdbg runs in."""
+    from dotdbg.cheat.shellfit import parent_name, running_shell
+
+    return options.shell or running_shell(env, parent_name())
 
 
 def _lint(names: list[str], env: Mapping[str, str]) -> int:

@@ -43,6 +43,7 @@ CHEAT_MODULES = (
     "cheat/output.py",
     "cheat/search.py",
     "cheat/sheets.py",
+    "cheat/shellfit.py",
     "cheat/terms.py",
 )
 # Packages whose __init__ imports what the lookup does not need: they travel empty.
