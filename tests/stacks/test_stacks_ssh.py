@@ -93,8 +93,10 @@ def test_native_on_a_host_without_py_spy_comes_from_gdb(
     are dumped by ``dotdbg gdb --json`` there, Python and native frames, by rank."""
     env = {**os.environ, "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options}
     remote = per_host_dotdbg(tmp_path, on_n3=str(dotdbg_without_py_spy(tmp_path)))
-    args = ("--json", "--native", "--nodes", "n[1-3]", "--remote-dotdbg", remote, local_ranks)
-    done = run_dotdbg("stacks", *args, env=env)
+    nodes = ("--nodes", "n[1-3]", "--remote-dotdbg", remote)
+    done = run_dotdbg(
+        "stacks", "--json", "--native", "--timeout", "30", *nodes, local_ranks, env=env
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["node_problems"] == [] and report["not_dumped"] == []
