@@ -199,10 +199,9 @@ class Paths:
 
     def display(self, path: Path) -> str:
         """``path`` as a user reads it: ``~/.bashrc`` rather than ``/home/me/.bashrc``."""
-        try:
-            return "~/" + str(path.relative_to(self.home))
-        except ValueError:
-            return str(path)
+        from dotdbg.common.output import home_relative
+
+        return home_relative(path, self.home)
 
 
 def resource_dir(name: str) -> Path:

@@ -42,14 +42,20 @@ def one_line(text: str) -> str:
 
 def pieces(text: str) -> list[tuple[str, bool]]:
     """``one_line(text)`` in runs of plain text and of escapes (True), to style the escapes."""
+    if text.isprintable():  # the common case, checked in C
+        return [(text, False)] if text else []
     out: list[tuple[str, bool]] = []
+    plain: list[str] = []  # joined once per run: adding to a string would be quadratic
     for char in text:
-        hidden = _is_control(char)
-        shown = _escape(char) if hidden else char
-        if out and out[-1][1] == hidden and not hidden:
-            out[-1] = (out[-1][0] + shown, False)
-        else:
-            out.append((shown, hidden))
+        if not _is_control(char):
+            plain.append(char)
+            continue
+        if plain:
+            out.append(("".join(plain), False))
+            plain = []
+        out.append((_escape(char), True))
+    if plain:
+        out.append(("".join(plain), False))
     return out
 
 

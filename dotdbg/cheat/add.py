@@ -1,7 +1,8 @@
 """``dotdbg cheat --add SHEET``: the command just run becomes an entry of the personal sheet.
 
-The command is the newest one in the shell's history file (the generated bash writes each
-command there as it runs) that is not this very ``--add``. The one-line comment is asked for
+The command is the newest one in the history file of the shell it runs in (bash's, zsh's or
+fish's: dotdbg.shells.histfile; the generated files make each shell write each command there as
+it runs) that is not this very ``--add``. The one-line comment is asked for
 on the terminal unless ``--comment`` gives it. The entry is appended to the sheet in the
 user's own directory (created if need be; a built-in sheet of that name is merged with it),
 and the file is replaced whole, so a crash leaves the old sheet or the new one.
@@ -21,14 +22,15 @@ from dotdbg.home.fileops import new_file_mode
 NEW_SHEET_HEAD = "---\nsyntax: bash\ntags: []\n---\n"
 
 
-def last_command(history: list[str]) -> str:
+def last_command(history: list[str], where: str) -> str:
     """The newest command that is not a ``--add`` of dotdbg's own."""
     for command in reversed(history):
         if command.strip() and not is_add_command(command):
             return command
     raise DotdbgError(
-        "the shell's history has no command to add yet",
-        hint="run the command first; dotdbg's bash writes each command to the history as it runs",
+        f"the shell's history ({where}) has no command to add yet",
+        hint="run the command first; dotdbg's bash, zsh and fish write each command to the "
+        "history as it runs",
     )
 
 
@@ -42,19 +44,20 @@ def is_add_command(command: str) -> bool:
     return (words[0] == "dotdbg" and "cheat" in words) or words[1] == "--add"  # or `ch --add`
 
 
-def read_history_commands(env: Mapping[str, str]) -> list[str]:
-    from dotdbg.aliases.history import decode_history, parse_history
+def read_history_commands(shell: str, env: Mapping[str, str]) -> tuple[list[str], Path]:
+    """The commands in ``shell``'s history file, and that file."""
+    from dotdbg.shells.histfile import commands_in, history_file
 
-    path = Path(env.get("HISTFILE") or Path(env.get("HOME") or "~").expanduser() / ".bash_history")
+    path = history_file(shell, env)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return []
+        return [], path
     except OSError as error:
         raise DotdbgError(
             f"cannot read the history file {path}: {error.strerror}", hint="check its permissions"
         ) from None
-    return [entry.command for entry in parse_history(decode_history(data))]
+    return commands_in(shell, data), path
 
 
 def check_comment(comment: str) -> str:
@@ -141,10 +144,13 @@ def ask_comment(command: str, sheet: str) -> str:
     return answer
 
 
-def run_add(sheet: str, comment: str | None, user_dir: str, env: Mapping[str, str]) -> str:
-    """Add the last command to ``sheet``; returns the line to report."""
+def run_add(
+    sheet: str, comment: str | None, user_dir: str, env: Mapping[str, str], shell: str
+) -> str:
+    """Add the last command run in ``shell`` to ``sheet``; returns the line to report."""
     check_name(sheet)
-    command = last_command(read_history_commands(env))
+    history, path = read_history_commands(shell, env)
+    command = last_command(history, str(path))
     text = check_comment(ask_comment(command, sheet) if comment is None else comment)
     target = os.path.join(user_dir, sheet)
     add_entry(target, text, command)

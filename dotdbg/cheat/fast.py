@@ -13,7 +13,15 @@ import sys
 from dotdbg.cheat import cheatpaths, output, search
 from dotdbg.cheat.cache import CACHE_NAME, Index
 from dotdbg.cheat.index import Catalog, load_configured
-from dotdbg.cheat.options import COLOR_CHOICES, DESCRIPTION, OPTIONS, SUMMARY, USAGE_LINE
+from dotdbg.cheat.options import (
+    COLOR_CHOICES,
+    DESCRIPTION,
+    OPTIONS,
+    SHELLS,
+    SUMMARY,
+    USAGE_LINE,
+)
+from dotdbg.common.output import hint, home_relative, note, warn
 from dotdbg.errors import DotdbgError
 from dotdbg.visible import one_line
 
@@ -55,6 +63,7 @@ class Options:
         "pick",
         "regex",
         "search",
+        "shell",
         "tags",
         "words",
     )
@@ -63,12 +72,13 @@ class Options:
         self.words: list[str] = []
         self.tags: list[str] = []
         self.color = "auto"
-        self.above = ""
+        self.above: str | None = None
         self.edit: str | None = None
         self.new: str | None = None
         self.add: str | None = None
         self.comment: str | None = None
         self.search: str | None = None
+        self.shell: str | None = None
         self.regex = self.commands = self.json = self.names = self.pick = self.help = False
         self.list = self.copy = self.lint = self.menu = False
 
@@ -81,6 +91,8 @@ class Options:
             self.tags.append(value)
         elif field == "color" and value not in COLOR_CHOICES:
             raise _usage(f"--color must be one of {', '.join(COLOR_CHOICES)}, not {value!r}")
+        elif field == "shell" and value not in SHELLS:
+            raise _usage(f"--shell must be one of {', '.join(SHELLS)}, not {value!r}")
         else:
             setattr(self, field, value)
 
@@ -232,7 +244,8 @@ def _run_on(catalog: Catalog, options: Options, env: Mapping[str, str]) -> int:
     if options.names:
         return _write(output.format_names(sheets))
     if options.pick:
-        return _write(output.format_pick(_entries(sheets, options, catalog)))
+        records = output.format_pick(_entries(sheets, options, catalog), _shell(options, env))
+        return _write(records)
     if options.menu:
         return _menu(sheets, options, env, catalog)
     if options.list or (not options.words and options.search is None):
@@ -313,7 +326,7 @@ def _list(sheets: dict[str, search.Sheet], options: Options, color: bool) -> int
     if options.json:
         return _write(output.format_listing_json(shown))
     if not shown:
-        print(f"dotdbg: no sheet name contains {' '.join(options.words)!r}", file=sys.stderr)
+        note(f"no sheet name contains {' '.join(options.words)!r}")
         return EXIT_NOT_FOUND
     return _write(output.format_listing(shown, color))
 
@@ -351,7 +364,7 @@ def _copy_best(result: search.Result, env: Mapping[str, str]) -> int:
     command = records[0][1]
     used = clipboard.copy(command, env)
     others = f"; the best of {len(records)} hits, add words to pick another" if records[1:] else ""
-    print(f"dotdbg: copied ({', '.join(used)}){others}", file=sys.stderr)
+    note(f"copied ({', '.join(used)}){others}")
     return _write(command + "\n")
 
 
@@ -363,7 +376,7 @@ def _copy_stdin(env: Mapping[str, str]) -> int:
     text = sys.stdin.read()
     text = text[:-1] if text.endswith("\n") else text  # 3.8 has no removesuffix (dotdbg ssh)
     used = clipboard.copy(text, env)
-    print(f"dotdbg: copied ({', '.join(used)})", file=sys.stderr)
+    note(f"copied ({', '.join(used)})")
     return 0
 
 
@@ -372,9 +385,11 @@ def _menu(
 ) -> int:
     from dotdbg.cheat import clipboard, menu
 
+    shell = _shell(options, env)
+
     def records_for(words: list[str]) -> list[tuple[str, str]]:
         options.words = words
-        return output.pick_records(_entries(sheets, options, catalog))
+        return output.pick_records(_entries(sheets, options, catalog), shell)
 
     def copy(text: str) -> str:
         return f"cheat: copied ({', '.join(clipboard.copy(text, env))}): {one_line(text)}"
@@ -388,9 +403,17 @@ def _menu(
 def _add(options: Options, env: Mapping[str, str]) -> int:
     from dotdbg.cheat.add import run_add
 
-    report = run_add(options.add or "", options.comment, cheatpaths.user_cheat_dir(env), env)
+    user_dir = cheatpaths.user_cheat_dir(env)
+    report = run_add(options.add or "", options.comment, user_dir, env, _shell(options, env))
     print(report, file=sys.stderr)
     return 0
+
+
+def _shell(options: Options, env: Mapping[str, str]) -> str:
+    """``--shell``, else the shell dotdbg runs in."""
+    from dotdbg.cheat.shellfit import parent_name, running_shell
+
+    return options.shell or running_shell(env, parent_name())
 
 
 def _lint(names: list[str], env: Mapping[str, str]) -> int:
@@ -413,7 +436,7 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
     warnings = len(problems) - errors
     summary = f"{_count(len(files), 'sheet file')}: {_count(errors, 'error')}, "
     summary += _count(warnings, "warning")
-    print(f"dotdbg: {summary}", file=sys.stderr)
+    note(f"{summary}")
     return 1 if errors else 0
 
 
@@ -422,7 +445,7 @@ def _report_fallback(result: search.Result, words: list[str]) -> None:
     terms = " ".join(words[1:])
     found = "these are from every sheet" if result.groups else "nor does any other sheet"
     message = f"no entry of sheet {result.sheet!r} matches {terms!r}; {found}"
-    print(f"dotdbg: {one_line(message)}", file=sys.stderr)
+    note(f"{one_line(message)}")
 
 
 def _report_nothing_found(names: list[str], words: list[str], result: search.Result) -> None:
@@ -430,33 +453,31 @@ def _report_nothing_found(names: list[str], words: list[str], result: search.Res
         return  # _report_fallback said it
     terms = " ".join(words[1:] if result.mode == search.SHEET_MODE else words)
     if result.mode == search.SHEET_MODE and not terms:
-        print(f"dotdbg: sheet {result.sheet!r} has no entries yet", file=sys.stderr)
-        print(f"hint: dotdbg cheat --edit {one_line(result.sheet)}", file=sys.stderr)
+        note(f"sheet {result.sheet!r} has no entries yet")
+        hint(f"dotdbg cheat --edit {one_line(result.sheet)}")
         return
     if result.mode == search.SHEET_MODE:
-        print(f"dotdbg: no entry of sheet {result.sheet!r} matches {terms!r}", file=sys.stderr)
+        note(f"no entry of sheet {result.sheet!r} matches {terms!r}")
         return
-    print(f"dotdbg: no sheet or entry matches {terms!r}", file=sys.stderr)
+    note(f"no sheet or entry matches {terms!r}")
     close = search.suggestions(words[0], names)
     if close:
-        print(f"hint: did you mean {one_line(' or '.join(close))}?", file=sys.stderr)
+        hint(f"did you mean {one_line(' or '.join(close))}?")
 
 
 def _report_no_tag(sheets: dict[str, search.Sheet], options: Options) -> int:
     wanted = " and ".join(repr(tag) for tag in options.tags)
-    print(f"dotdbg: no sheet is tagged {wanted}", file=sys.stderr)
+    note(f"no sheet is tagged {wanted}")
     known = sorted({tag.lower() for sheet in sheets.values() for tag in sheet.tags})
     if known:
-        print(f"hint: tags in use: {one_line(', '.join(known))}", file=sys.stderr)
+        hint(f"tags in use: {one_line(', '.join(known))}")
     if options.json:
         _write("[]\n")
     return EXIT_NOT_FOUND
 
 
 def _warn(path: str, problem: str) -> None:
-    home = os.path.expanduser("~")
-    shown = "~" + path[len(home) :] if home != os.sep and path.startswith(home + os.sep) else path
-    print(f"dotdbg: warning: {one_line(shown)}: {one_line(problem)}", file=sys.stderr)
+    warn(f"{one_line(home_relative(path, os.path.expanduser('~')))}: {one_line(problem)}")
 
 
 def _write(text: str) -> int:

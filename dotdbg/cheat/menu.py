@@ -1,6 +1,7 @@
 """The numbered picker: a page of entries at a time on the terminal, a number picks one.
 
-The prompt widget runs ``dotdbg cheat --menu --above LINE`` where fzf is missing. It talks to
+The prompt widget runs ``dotdbg cheat --menu --above LINE`` where fzf is missing (fish, which
+keeps its line shown, ``--above ''``: the menu starts below it). It talks to
 ``/dev/tty`` itself, keys unbuffered and with Ctrl-C read as a key rather than a signal: a
 cancelled menu then leaves the shell's line and terminal exactly as they were. While it asks,
 ``LINE`` (the prompt and what was typed, which bash clears while a key binding runs) stays on
@@ -181,7 +182,7 @@ class Terminal:
 
 # -- the menu ---------------------------------------------------------------------------------
 def run_menu(
-    above: str,
+    above: str | None,
     words: list[str],
     records_for: Callable[[list[str]], list[Record]],
     copy: Callable[[str], str],
@@ -207,13 +208,13 @@ def run_menu(
 
 def _ask(
     terminal: Terminal,
-    above: str,
+    above: str | None,
     words: list[str],
     records_for: Callable[[list[str]], list[Record]],
     copy: Callable[[str], str],
 ) -> tuple[int, str]:
     rows, columns = terminal.size()
-    if above:
+    if above is not None:  # "": the shell keeps its line shown (fish): start below it
         terminal.write(above.replace("\x01", "").replace("\x02", "") + "\n")
         terminal.rows_drawn += rows_of(above, columns) - 1
     if not words:

@@ -48,6 +48,12 @@ OPTIONS = (
     (("--add",), "NAME", "Add the command you ran last to your sheet NAME; asks for its comment."),
     (("--comment",), "TEXT", "The comment for --add, instead of asking."),
     (
+        ("--shell",),
+        "NAME",
+        "bash, zsh or fish: the shell whose history --add reads and whose commands --pick and "
+        "--menu offer (default: the shell dotdbg runs in).",
+    ),
+    (
         ("--lint",),
         "",
         "Check sheets (those named, else all): parse errors, missing comments, two commands in "
@@ -56,6 +62,12 @@ OPTIONS = (
     (("--names",), "", "Print the sheet names, one a line (for completion)."),
     (("--pick",), "", 'Print picker records: "shown\\x1fcommand\\0", one per command.'),
     (("--menu",), "", "The numbered picker on the terminal; prints the picked command."),
-    (("--above",), "LINE", "With --menu: the line to keep shown above the list (the prompt)."),
+    (
+        ("--above",),
+        "LINE",
+        "With --menu: the line to keep shown above the list (the prompt); '' when the shell "
+        "keeps its own line shown: the list starts below it.",
+    ),
 )
 COLOR_CHOICES = ("auto", "always", "never")
+SHELLS = ("bash", "zsh", "fish")  # --shell's; dotdbg.cheat.shellfit knows what each runs

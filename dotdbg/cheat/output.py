@@ -191,26 +191,32 @@ def joined(text: str) -> str:
     return " ".join(line.rstrip("\\").strip() for line in text.split("\n"))
 
 
-def pick_records(result: Result) -> list[tuple[str, str]]:
+def pick_records(result: Result, shell: str = "bash") -> list[tuple[str, str]]:
     """(what a picker shows, the command it puts on the line): one record per command.
 
     An entry holding several commands gives one record each, so a pick puts one command on
-    the line. Both parts are ``visible``: a control character in a sheet, NUL and the record
+    the line; a shell command that would fail in ``shell`` (bash's ``bind -q`` in fish) gives
+    none. Both parts are ``visible``: a control character in a sheet, NUL and the record
     separator among them, is written out as ``\\xNN``, so a record can never show one command
     and insert another."""
-    from dotdbg.cheat.commands import entry_syntax, split  # a picker's work, not a lookup's
+    from dotdbg.cheat.commands import SHELL, entry_syntax, split  # a picker's work
+    from dotdbg.cheat.shellfit import bash_only
 
     records = []
     for group in result.groups:
         for comment, command, _ in group.hits:
-            parts = split(command, entry_syntax(comment, group.file.syntax))
+            syntax = entry_syntax(comment, group.file.syntax)
+            parts = split(command, syntax)
             for number, part in enumerate(parts, 1):
+                if syntax == SHELL and bash_only(part, shell):
+                    continue
                 count = f" ({number}/{len(parts)})" if len(parts) > 1 else ""
                 shown = f"{group.file.name:<10} {joined(part)}  # {joined(comment)}{count}"
                 records.append((one_line(shown), visible(part)))
     return records
 
 
-def format_pick(result: Result) -> str:
+def format_pick(result: Result, shell: str = "bash") -> str:
     """``--pick``: NUL-terminated records ``display <US> command`` for fzf and other widgets."""
-    return "".join(f"{shown}{PICK_SEPARATOR}{command}\0" for shown, command in pick_records(result))
+    records = pick_records(result, shell)
+    return "".join(f"{shown}{PICK_SEPARATOR}{command}\0" for shown, command in records)

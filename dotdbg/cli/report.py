@@ -142,6 +142,17 @@ def print_checks(results: Sequence[Check]) -> None:
 NARROW = 100  # columns below which the table leaves out pack and kind
 
 
+def print_cut(config: Config) -> None:
+    """The values too big to use, shown cut: each said once, with what to do (on stderr)."""
+    from dotdbg.common.output import hint, warn
+    from dotdbg.config.limits import HINT
+
+    for line in config.cut:
+        warn(one_line(line))
+    if config.cut:
+        hint(f"{HINT}; install, status and expand refuse the config until then")
+
+
 def print_aliases(config: Config) -> None:
     """The table of every name; on a narrow terminal (< NARROW columns), two lines a name: its
     description, then its expansion cut to the width with … (``dotdbg aliases NAME`` shows it

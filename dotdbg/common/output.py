@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from collections.abc import Callable
 
 TYPE_CHECKING = False  # the typing module costs milliseconds on the fast paths; mypy knows this
 if TYPE_CHECKING:
+    import threading
+
     from rich.console import Console
 
-Report = Callable[[str], None]  # a say(text): one line to the user
+if TYPE_CHECKING:
+    Report = Callable[[str], None]  # a say(text): one line to the user
+else:  # Python 3.8, where a dotdbg ssh session's cheat lookup may run, cannot subscript it
+    Report = Callable
 
 PROGRAM = "dotdbg"
 
@@ -40,6 +44,8 @@ def progress(line: str, program: str = PROGRAM) -> None:
 
 def after_a_second(line: str, program: str = PROGRAM) -> threading.Timer:
     """``progress(line)`` if the wait is not over within a second: ``.cancel()`` it at the end."""
+    import threading  # not for the cheat lookup, which imports this module
+
     timer = threading.Timer(1.0, progress, (line, program))
     timer.daemon = True
     timer.start()

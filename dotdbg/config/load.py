@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from dotdbg.config import limits
 from dotdbg.config.checker import Checker
 from dotdbg.config.model import Alias, Config, Function, Off, PdbAlias
 from dotdbg.config.names import ALIAS, FUNCTION, PDB_ALIAS
@@ -35,16 +36,17 @@ DEFAULTS_FILE = Path(__file__).with_name("defaults.toml")
 # -- reading ---------------------------------------------------------------------------------
 
 
-def load_config(paths: Paths, user_text: str | None = None) -> Config:
+def load_config(paths: Paths, user_text: str | None = None, cut_huge: bool = False) -> Config:
     """Defaults merged with the user's config file (or ``user_text`` in its place, to check an
-    edit before it is written)."""
+    edit before it is written). ``cut_huge``: a value over ``limits.MAX_VALUE_BYTES`` is cut and
+    said in ``Config.cut`` instead of refused (to show the config, never to write from it)."""
     defaults = Source(DEFAULTS_FILE, DEFAULTS_FILE.read_text(encoding="utf-8"))
     user_path = paths.config_file
     if user_text is None and user_path.exists():  # a directory there is an error, not "none"
         user_text = read_user_file(user_path)
     user = Source(user_path, user_text) if user_text is not None else None
     try:
-        return build_config(defaults, user)
+        return build_config(defaults, user, cut_huge)
     except RecursionError:  # the reader and the checks follow the nesting level by level
         raise DotdbgError(
             "the TOML nests arrays or tables too deeply to read",
@@ -59,11 +61,14 @@ TOP_LEVEL = ("packs", "aliases", "functions", "history", "readline", "pdb", "che
 SHELL_BODIES = ("zsh", "fish")  # a function's bodies for the shells that cannot use its bash one
 
 
-def build_config(defaults: Source, user: Source | None) -> Config:
+def build_config(defaults: Source, user: Source | None, cut_huge: bool = False) -> Config:
     base = defaults.parse()
     over = user.parse() if user else {}
     checker = Checker(user or defaults)
     checker.no_nul(over, ())
+    if not cut_huge:
+        limits.refuse_huge(over, checker)
+    cut = limits.cut_huge(over, checker)
     checker.known_keys(over, TOP_LEVEL, ())
     warnings: list[str] = []
     aliases = merge_items(base, over, "aliases", "command", ALIAS, checker, warnings)
@@ -120,6 +125,7 @@ def build_config(defaults: Source, user: Source | None) -> Config:
         ),
         default_names=tuple((section, frozenset(parts[0])) for section, parts in merged.items()),
         warnings=tuple(warnings),
+        cut=cut,
         origins=(defaults, *([user] if user else [])),
     )
 

@@ -127,6 +127,7 @@ class Config:
     switched_off: tuple[Off, ...] = ()
     default_names: tuple[tuple[str, frozenset[str]], ...] = ()  # section → names
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    cut: tuple[str, ...] = field(default=(), compare=False)  # values too big, shown cut
     origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
 
     def pack_enabled(self, pack: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -36,14 +36,21 @@ A_KIND: dict[Section, str] = {"aliases": "an alias", "functions": "a function"}
 
 
 def set_entry(
-    text: str, section: Section, name: str, value: str, desc: str | None, pack: str | None
+    text: str,
+    section: Section,
+    name: str,
+    value: str,
+    desc: str | None,
+    pack: str | None,
+    bodies: Mapping[str, str] | None = None,
 ) -> str:
-    """``text`` with ``[section] name`` defined as given, replacing any earlier definition."""
+    """``text`` with ``[section] name`` defined as given, replacing any earlier definition;
+    ``bodies``: a function's own bodies for zsh and fish."""
     if "\n" in value and section == "aliases":
         raise DotdbgError(
             "an alias is one line", hint="join commands with ; or &&, or use `dotdbg fn add`"
         )
-    given = {VALUE_KEY[section]: value, "desc": desc, "pack": pack}
+    given = {VALUE_KEY[section]: value, **(bodies or {}), "desc": desc, "pack": pack}
     fields = {key: text for key, text in given.items() if text is not None}
     return tomledit.set_entry(text, section, name, fields)
 
@@ -64,6 +71,7 @@ class Saved:
     backup: Path | None  # the one folder of this edit: the config and the installed files
     install: Result | None  # None: dotdbg is not installed in this home
     action: str = ""  # what happened to the entry, e.g. "added", "switched off"
+    shells: tuple[str, ...] = ()  # those installed for
 
 
 def read_user_text(paths: Paths) -> str | None:
@@ -140,7 +148,8 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
         remember(paths, edited.rendered)
     config = edited.config
     result = install.Result(plan, folder, config.warnings, config) if installed else None
-    return Saved(config, folder, result, edited.action)
+    shells = edited.rendered.shells if installed else ()
+    return Saved(config, folder, result, edited.action, shells)
 
 
 def reload_line(paths: Paths, section: Section, name: str, removed: bool) -> str:
@@ -190,6 +199,7 @@ class Outcome:
     saved: Saved
     reload: str  # the line that makes a running shell see the change
     off_pack: str = ""  # the switched-off pack the entry is in: saved, but not defined
+    left_out: tuple[str, ...] = ()  # why a shell installed for goes without the function
 
 
 def add(
@@ -200,10 +210,11 @@ def add(
     desc: str | None = None,
     pack: str | None = None,
     new_pack: bool = False,
+    bodies: Mapping[str, str] | None = None,
 ) -> Outcome:
     """Define alias or function ``name`` in the user's config, replacing an earlier one.
     ``pack``: a pack the config knows, or a new one (``new_pack`` when it is close to a known
-    one's name, which is taken for a typo)."""
+    one's name, which is taken for a typo). ``bodies``: a function's bodies for zsh, fish."""
     _check_name(section, name)
 
     def edit(text: str, before: Config) -> tuple[str, str]:
@@ -211,11 +222,28 @@ def add(
         if pack is not None and not new_pack:
             _refuse_pack_typo(before, pack)
         action = "replaced" if before.defines(section, name) else "added"
-        return set_entry(text, section, name, value, desc, pack), action
+        return set_entry(text, section, name, value, desc, pack, bodies), action
 
     saved = save_edit(paths, edit, f"{SHORT[section]} add")
     reload = reload_line(paths, section, name, removed=False)
-    return Outcome(saved.action, saved, reload, _off_pack(saved.config, section, name))
+    off_pack = _off_pack(saved.config, section, name)
+    missing = _left_out(saved, name) if section == "functions" else ()
+    return Outcome(saved.action, saved, reload, off_pack, missing)
+
+
+def _left_out(saved: Saved, name: str) -> tuple[str, ...]:
+    """Why each shell installed for goes without function ``name``, with the option of
+    `fn add` that gives it a body."""
+    from dotdbg.shells import target_named
+    from dotdbg.shells.zshfish import left_out
+
+    fix = "`dotdbg fn add {name} --{shell} BODY …` gives it one"
+    return tuple(
+        item.warning("")
+        for shell in saved.shells
+        for item in left_out(saved.config, target_named(shell), fix)
+        if item.name == name
+    )
 
 
 def remove(paths: Paths, section: Section, name: str) -> Outcome:

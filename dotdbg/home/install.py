@@ -197,7 +197,7 @@ def install(
         plan = plan_install(paths, config, rendered, state)
         warnings = (
             *config.warnings,
-            *left_out_warnings(config, [target_named(name) for name in rendered.shells]),
+            *left_out_warnings(config, _rewritten_shells(paths, plan, rendered.shells)),
             *_neighbours(paths, config, rendered.shells, state, plan),
         )
         if shells is None and not state.manifest.get("shells"):
@@ -207,6 +207,14 @@ def install(
         backup_dir = apply(paths, plan, command="install")
         remember(paths, rendered)
     return Result(plan, backup_dir, warnings, config)
+
+
+def _rewritten_shells(paths: Paths, plan: Plan, shells: Sequence[str]) -> list[ShellTarget]:
+    """The shells whose file this plan writes: what each goes without is said then, not at
+    every install that leaves the file as it was (`fn add` says it when it happens)."""
+    pending = {change.path for change in plan.pending}
+    targets = [target_named(shell) for shell in shells]
+    return [target for target in targets if target.generated_path(paths) in pending]
 
 
 def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:

@@ -123,10 +123,10 @@ PROFILE_BODY = (
 
 
 def _tilde(path: Path, home: Path) -> str:
-    try:
-        return "~/" + str(path.relative_to(home))
-    except ValueError:
-        return str(path)
+    """``~/…`` for readline's ``$include``, which expands a leading ``~``."""
+    from dotdbg.common.output import home_relative
+
+    return home_relative(path, home)
 
 
 def plan_install(paths: Paths, config: Config, rendered: Rendered, state: State) -> Plan:

@@ -26,6 +26,8 @@ CHEAT_MODULES = (
     "cli/__init__.py",
     "cli/layout.py",
     "cli/runner.py",
+    "common/__init__.py",
+    "common/output.py",
     "visible.py",
     "config/position.py",
     "cheat/__init__.py",
@@ -41,6 +43,7 @@ CHEAT_MODULES = (
     "cheat/output.py",
     "cheat/search.py",
     "cheat/sheets.py",
+    "cheat/shellfit.py",
     "cheat/terms.py",
 )
 # Packages whose __init__ imports what the lookup does not need: they travel empty.

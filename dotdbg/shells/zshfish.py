@@ -47,24 +47,28 @@ class LeftOut:
         return f"{place}{self.shell} has no function {self.name}: {self.why}"
 
 
-def left_out(config: Config, target: ShellTarget) -> list[LeftOut]:
-    """The functions of ``config`` that ``target``'s shell goes without."""
+def left_out(config: Config, target: ShellTarget, fix: str = "") -> list[LeftOut]:
+    """The functions of ``config`` that ``target``'s shell goes without. ``fix``: how to give
+    one a body for that shell ({shell} and {name} filled in), instead of the config's key."""
     missing = []
     for function in config.functions:
-        why = _why_left_out(function, target)
+        why = _why_left_out(function, target, fix)
         if why:
             missing.append(LeftOut(target.name, function.name, why))
     return missing
 
 
-def _why_left_out(function: Function, target: ShellTarget) -> str:
+def _why_left_out(function: Function, target: ShellTarget, fix: str = "") -> str:
     refused = target.refuses(function)
     if refused:
         return refused
     if not body_of(function, target).strip():
         shell = target.name
         key = "body" if shell == "bash" else shell
-        return f"it has no body for {shell} (add {key} = '…' under [functions.{function.name}])"
+        example = f"add {key} = '…' under [functions.{function.name}]"
+        if fix and shell != "bash":
+            example = fix.format(shell=shell, name=function.name)
+        return f"it has no body for {shell} ({example})"
     return ""
 
 

@@ -25,12 +25,15 @@ from dotdbg.stacks.record import RecordError, StackRecord, read
 RETRIED = ("missing: ", "failed: ", "denied: ")  # py-spy's reasons that gdb may get past
 NO_PY_SPY = "missing: py-spy is not installed on this node"
 
-TERM_GRACE = 5.0  # seconds ``dotdbg gdb`` gets to let its target go after SIGTERM
+# on top of the dump's own time: dotdbg's start, and its gdb's grace to detach when stopped
+SLACK = 5.0
+TERM_GRACE = 2.0  # seconds ``dotdbg gdb`` gets to let its target go after SIGTERM
 
 
 def gdb_argv(pid: int, timeout: float) -> list[str]:
-    """``dotdbg gdb --json``: this very dotdbg (a node's PATH may not have one)."""
-    return [*own_command(), "gdb", "--json", "--timeout", f"{timeout:g}", str(pid)]
+    """``dotdbg gdb --json`` by this very dotdbg (a node's PATH may not have one), done within
+    ``timeout``: pystack, then gdb where pystack fails, each gets half."""
+    return [*own_command(), "gdb", "--json", "--timeout", f"{timeout / 2:g}", str(pid)]
 
 
 def own_command() -> list[str]:
@@ -100,10 +103,10 @@ def _start(pid: int, timeout: float) -> subprocess.Popen[str]:
 
 
 def _finish(child: subprocess.Popen[str], timeout: float) -> tuple[StackRecord | None, str]:
-    """The record ``dotdbg gdb --json`` printed, or None; and why there is no stack."""
-    # pystack, then gdb: each gets ``timeout``
+    """The record ``dotdbg gdb --json`` printed, or None; and why there is no stack. Its
+    deadline keeps the node within the time the caller gives it (``stacks.job``)."""
     try:
-        out, err = child.communicate(timeout=2 * timeout + TERM_GRACE)
+        out, err = child.communicate(timeout=timeout + SLACK)
     except subprocess.TimeoutExpired:
         child.terminate()
         try:
@@ -111,7 +114,7 @@ def _finish(child: subprocess.Popen[str], timeout: float) -> tuple[StackRecord |
         except subprocess.TimeoutExpired:
             child.kill()
             child.communicate()
-        return None, f"did not finish within {2 * timeout + TERM_GRACE:g}s"
+        return None, f"did not finish within {timeout + SLACK:g}s"
     try:
         record = next(iter(read(out.splitlines(), "dotdbg gdb")), None)
     except RecordError as error:

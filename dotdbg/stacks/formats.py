@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from dotdbg.stacks import ranksets, states
+from dotdbg.stacks.cxxnames import cut
 from dotdbg.stacks.merge import Merged, StackClass, TreeNode
 from dotdbg.stacks.record import Frame, StackRecord
 from dotdbg.stacks.render import short_file
@@ -83,7 +84,8 @@ def _dot_edges(node: TreeNode, name: str, ids: Iterator[int]) -> list[str]:
     for child in node.children.values():
         assert child.frame is not None
         child_name = f"n{next(ids)}"
-        label = f"{child.frame.function}\n{short_file(child.frame.file)}"
+        function = cut(child.frame.function) if child.frame.native else child.frame.function
+        label = f"{function}\n{short_file(child.frame.file)}"
         if child.frame.line is not None:
             label += f":{child.frame.line}"
         attributes = _leaf_colour(child) if not child.children else ""

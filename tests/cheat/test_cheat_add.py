@@ -85,7 +85,7 @@ def test_add_asks_for_the_comment_on_the_terminal(fake_home: Path, personal_dir:
 
 def test_last_command_skips_the_add_itself() -> None:
     history = ["git config --add x y", "ch --add mine", "dotdbg cheat --add mine"]
-    assert last_command(history) == "git config --add x y"
+    assert last_command(history, "~/.bash_history") == "git config --add x y"
     assert is_add_command("dotdbg cheat -t x --add mine")
     assert not is_add_command("git config --add x y")
     assert appended("", "# c\nx\n").startswith("---\nsyntax: bash\n")

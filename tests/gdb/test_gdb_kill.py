@@ -136,7 +136,7 @@ def assert_settles(target: int, stopped: bool, said: str) -> float:
 def test_kill_9_at_random_moments_leaves_the_target_running(sleeper: int) -> None:
     rng = random.Random(SEED)
     for attempt in range(TRIES):
-        args = rng.choice([(), ("--json",)])
+        args = rng.choice([(), ("--json",), ("--via", "gdb")])
         delay, group = rng.uniform(0, 0.5), rng.random() < 0.5
         dump = dotdbg_gdb(*args, str(sleeper))
         time.sleep(delay)
@@ -153,6 +153,27 @@ def test_kill_9_of_the_job_while_pystack_attaches(many_threads: int) -> None:
         wait_until(attached(many_threads, dump), 60)
         kill_9(dump, group=True)
         assert_settles(many_threads, False, f"try {attempt}: killed with pystack attached")
+
+
+def test_kill_9_of_dotdbg_ends_its_gdb_prompt(sleeper: int) -> None:
+    """``dotdbg gdb -i``: gdb waits at its prompt, attached; dotdbg dies; the keeper ends gdb,
+    which detaches, rather than leave it holding the process and reading the terminal."""
+    env = {key: value for key, value in os.environ.items() if key != "DEBUGINFOD_URLS"}
+    prompt = subprocess.Popen(
+        [DOTDBG, "gdb", "-i", str(sleeper)],
+        stdin=subprocess.PIPE,  # open and silent: a person who has not typed yet
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        wait_until(attached(sleeper, prompt), 60)
+        kill_9(prompt, group=False)
+        assert_settles(sleeper, False, "killed with its gdb prompt open")
+    finally:
+        assert prompt.stdin is not None
+        prompt.stdin.close()
 
 
 def test_kill_9_of_dotdbg_alone_ends_its_gdb(sleeper: int, tmp_path: Path) -> None:

@@ -210,7 +210,7 @@ __dotdbg_cheat_insert() {
 # fzf prints the key that ended it (Enter or ctrl-y), then the record: ctrl-y copies the command.
 __dotdbg_cheat_fzf() {
     local -a out
-    mapfile -d '' -t out < <(command dotdbg cheat --pick 2>/dev/null |
+    mapfile -d '' -t out < <(command dotdbg cheat --pick --shell bash 2>/dev/null |
         fzf --read0 --print0 --delimiter=$'\x1f' --with-nth=1 --height=40% --reverse \
             --expect=ctrl-y --header='Enter: put on the line, Ctrl-Y: copy' --prompt='cheat> ')
     ((${#out[@]} == 2)) || return 1
@@ -225,7 +225,7 @@ __dotdbg_cheat_fzf() {
 # (bash blanks that line while a key binding runs), and erases it all when done.
 __dotdbg_cheat_numbered() {
     local prompt=${PS1@P}
-    command dotdbg cheat --menu --above "${prompt##*$'\n'}$READLINE_LINE"
+    command dotdbg cheat --menu --shell bash --above "${prompt##*$'\n'}$READLINE_LINE"
 }
 
 # The dotdbg program gone (pipx uninstall, a removed venv), these files not: one line the
@@ -272,7 +272,7 @@ __dotdbg_cheat_complete() {
     [[ ${COMP_WORDS[0]} == dotdbg ]] && index=2 # `dotdbg cheat ...` rather than the alias
     for (( ; index < COMP_CWORD; index++)); do
         case ${COMP_WORDS[index]} in
-            -t | --tag | -s | --search | --color | -e | --edit | --new | --add | --comment | --above)
+            -t | --tag | -s | --search | --color | -e | --edit | --new | --add | --comment | --shell | --above)
                 ((index++))
                 ;;
             -*) ;;
@@ -282,10 +282,10 @@ __dotdbg_cheat_complete() {
     COMPREPLY=()
     case $previous in
         --color) __dotdbg_complete_words "$word" auto always never ;;
-        -t | --tag | -s | --search | --new | --comment | --above) ;;
+        -t | --tag | -s | --search | --new | --comment | --shell | --above) ;;
         *)
             if [[ $word == -* ]]; then
-                __dotdbg_complete_words "$word" --regex --tag --commands --list --search --copy --json --color --edit --new --add --comment --lint --names --pick --menu --above --help
+                __dotdbg_complete_words "$word" --regex --tag --commands --list --search --copy --json --color --edit --new --add --comment --shell --lint --names --pick --menu --above --help
             elif [[ $previous == -e || $previous == --edit || $previous == --add ]] ||
                 ((!seen_word)); then
                 local -a names

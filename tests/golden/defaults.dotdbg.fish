@@ -201,7 +201,7 @@ function __dotdbg_complete --description 'dotdbg: TAB completion'
             if test "$words[-1]" = --color
                 printf '%s\n' auto always never
             else if string match -q -- '-*' $current
-                printf '%s\n' --regex --tag --commands --list --search --copy --json --color --edit --new --add --comment --lint --names --pick --menu --above --help
+                printf '%s\n' --regex --tag --commands --list --search --copy --json --color --edit --new --add --comment --shell --lint --names --pick --menu --above --help
             else
                 command dotdbg cheat --names 2>/dev/null
             end
@@ -240,7 +240,7 @@ function __dotdbg_cheat_widget --description 'dotdbg cheatsheet picker'
     end
     set -l picked
     if test "$DOTDBG_CHEAT_PICKER" != list; and command -q fzf
-        set -l out (command dotdbg cheat --pick 2>/dev/null |
+        set -l out (command dotdbg cheat --pick --shell fish 2>/dev/null |
             fzf --read0 --print0 --delimiter=\x1f --with-nth=1 --height=40% --reverse \
                 --expect=ctrl-y --header='Enter: put on the line, Ctrl-Y: copy' \
                 --prompt='cheat> ' | string split0)
@@ -253,7 +253,8 @@ function __dotdbg_cheat_widget --description 'dotdbg cheatsheet picker'
             end
         end
     else
-        set picked (command dotdbg cheat --menu --above (commandline) | string collect)
+        # fish keeps its line shown while a binding runs: the list goes below it.
+        set picked (command dotdbg cheat --menu --shell fish --above '' | string collect)
     end
     commandline -f repaint
     test -n "$picked"; or return 0

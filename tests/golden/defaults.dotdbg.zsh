@@ -185,7 +185,7 @@ _dotdbg() {
             if [[ ${words[CURRENT-1]} == --color ]]; then
                 compadd -- auto always never
             elif [[ ${words[CURRENT]} == -* ]]; then
-                compadd -- --regex --tag --commands --list --search --copy --json --color --edit --new --add --comment --lint --names --pick --menu --above --help
+                compadd -- --regex --tag --commands --list --search --copy --json --color --edit --new --add --comment --shell --lint --names --pick --menu --above --help
             else
                 compadd -- ${(f)"$(command dotdbg cheat --names 2>/dev/null)"}
             fi
@@ -231,7 +231,7 @@ __dotdbg_present() {
 __dotdbg_cheat_fzf() {
     local -a out
     # (@0): split at the NULs keeping the empty key Enter leaves: key, record, "".
-    out=("${(@0)$(command dotdbg cheat --pick 2>/dev/null |
+    out=("${(@0)$(command dotdbg cheat --pick --shell zsh 2>/dev/null |
         fzf --read0 --print0 --delimiter=$'\x1f' --with-nth=1 --height=40% --reverse \
             --expect=ctrl-y --header='Enter: put on the line, Ctrl-Y: copy' --prompt='cheat> ')}")
     (( ${#out} >= 2 )) && [[ -n ${out[2]} ]] || return 1
@@ -253,7 +253,7 @@ __dotdbg_cheat_widget() {
         picked=$(__dotdbg_cheat_fzf)
     else
         zle -I  # the list goes below the command line, which stays on the screen
-        picked=$(command dotdbg cheat --menu)
+        picked=$(command dotdbg cheat --menu --shell zsh)
     fi
     zle reset-prompt
     [[ -n $picked ]] || return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,30 @@ def test_a_function_without_a_fish_body_is_left_out_of_fish_with_a_warning(
     assert "function onlyfish" in fish_text
     assert "function mkcd" not in fish_text
     assert "onlyfish" not in (paths.data_dir / "dotdbg.bash").read_text().split("# -- TAB")[0]
+
+
+def test_fn_add_says_at_once_what_fish_goes_without_and_install_does_not_repeat_it(
+    cli: Callable[..., subprocess.CompletedProcess[str]], fake_home: Path
+) -> None:
+    env = {"HOME": str(fake_home), "SHELL": "/usr/bin/fish"}
+    assert cli("dotdbg", "install", "--shell", "bash", "--shell", "fish", env=env).returncode == 0
+    body = 'mkdir -p "$1" && cd "$1"'
+    added = cli("dotdbg", "fn", "add", "mkcd", body, env=env)
+    assert added.returncode == 0, added.stderr
+    said = [line for line in added.stderr.splitlines() if "mkcd" in line and "warning" in line]
+    assert said == [
+        "dotdbg: warning: fish has no function mkcd: it has no body for fish "
+        "(`dotdbg fn add mkcd --fish BODY …` gives it one)"
+    ]
+    assert "mkcd" not in cli("dotdbg", "install", env=env).stderr  # the file is as it was
+    fish_body = "mkdir -p $argv[1]; and cd $argv[1]"
+    fixed = cli("dotdbg", "fn", "add", "mkcd", "--fish", fish_body, body, env=env)
+    assert fixed.returncode == 0 and "warning" not in fixed.stderr.replace("defaults hide", "")
+    paths = Paths.from_env(fake_home)
+    assert f'function mkcd --description \'mkdir -p "$1" && cd "$1"\'\n{fish_body}\nend' in (
+        paths.fish_conf.read_text()
+    )
+    assert "mkcd" not in cli("dotdbg", "install", env=env).stderr
 
 
 @pytest.mark.parametrize(

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from tests.infra.jobs import RANKS_PROGRAM
 
@@ -54,6 +57,8 @@ def ranks_of(output: str) -> tuple[dict[int, int], dict[int, str]]:
 def dotdbg_without_py_spy(folder: Path) -> Path:
     """dotdbg as installed on a node without py-spy: its interpreter's folder has none (so
     nothing beside dotdbg), and with ``BARE_PATH`` none is on PATH either."""
+    if shutil.which("py-spy", path=BARE_PATH):
+        pytest.skip(f"py-spy is installed system-wide ({BARE_PATH}): no node here lacks it")
     interpreter = folder / "bin"
     interpreter.mkdir()
     (interpreter / "python3").symlink_to(os.path.realpath(sys.executable))

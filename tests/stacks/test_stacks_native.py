@@ -7,13 +7,15 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from dotdbg.stacks import framekey
+from dotdbg.stacks import cxxnames, framekey, render
 from dotdbg.stacks.record import Frame
 from tests.stacks.stacks_support import stacks_json
 
+DATA = Path(__file__).parent / "data"
 # ctypes calls libc's sleep through libffi, whose inner frames py-spy names only by address
 IN_A_C_CALL = "import ctypes; print('ready', flush=True); ctypes.CDLL(None).sleep(600)"
 
@@ -70,3 +72,36 @@ def test_six_ranks_waiting_in_one_c_call_are_one_class(
     assert functions[0] == "clock_nanosleep" and "sleep" in functions
     assert {"function": "??", "file": "libffi.so", "line": None, "native": True} in frames
     assert frames[functions.index("<module>")]["native"] is False  # Python and C, one stack
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("c10d::Work::wait", "c10d::Work::wait"),
+        ("std::vector<int, std::allocator<int> >::push_back(int const&)",
+         "std::vector<…>::push_back(int const&)"),
+        ("c10d::Work::wait(std::chrono::duration<long, std::ratio<1l, 1000l> >)",
+         "c10d::Work::wait(std::chrono::duration<…>)"),
+        ("gloo::(anonymous namespace)::allreduce(gloo::detail::AllreduceOptionsImpl const&)",
+         "gloo::(anonymous namespace)::allreduce(gloo::detail::AllreduceOptionsImpl const&)"),
+        ("f(int (*)(char))::{lambda()#2}::operator()() const",
+         "f(…)::{lambda()#2}::operator()() const"),
+        ("operator<<(std::ostream&, foo<bar> const&)", "operator<<(std::ostream&, foo<…> const&)"),
+        ("std::map<int, int>::operator->() const", "std::map<…>::operator->() const"),
+        ("std::vector<bool>::operator[](unsigned long)",
+         "std::vector<…>::operator[](unsigned long)"),
+        ("h(a<b)", "h(a<b)"),  # unbalanced: not a name this understands, kept whole
+    ],
+)  # fmt: skip
+def test_cpp_names_are_cut_for_reading(name: str, shown: str) -> None:
+    assert cxxnames.cut(name) == shown
+
+
+def test_a_pybind11_binding_shows_in_one_line() -> None:
+    """The frame under every PyTorch op called from Python, as py-spy names it: 1,513 characters."""
+    name = (DATA / "pybind_frame_name.txt").read_text().strip()
+    text = render.frame_text(Frame(name, "libtorch_python.so", None, True))
+    assert text == (
+        "pybind11::cpp_function::initialize<…>(…)::{lambda(pybind11::detail::function_call&)#1}"
+        "::_FUN (libtorch_python.so)"
+    )

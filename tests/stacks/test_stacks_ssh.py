@@ -15,7 +15,7 @@ import pytest
 
 from tests.infra.procs import cmdline_of, wait_for
 from tests.infra.sshd import SshServer
-from tests.stacks.stacks_support import DOTDBG, ranks_placed, run_dotdbg
+from tests.stacks.stacks_support import DOTDBG, dotdbg_without_py_spy, ranks_placed, run_dotdbg
 
 pytestmark = pytest.mark.slow
 
@@ -30,9 +30,9 @@ PER_HOST = (
 )
 
 
-def per_host_dotdbg(folder) -> str:  # type: ignore[no-untyped-def]
+def per_host_dotdbg(folder, on_n3: str = DOTDBG) -> str:  # type: ignore[no-untyped-def]
     wrapper = folder / "dotdbg-per-host"
-    wrapper.write_text(PER_HOST + f'exec {DOTDBG} "$@"\n')
+    wrapper.write_text(PER_HOST + f'[ $h = n3 ] && exec {on_n3} "$@"\nexec {DOTDBG} "$@"\n')
     wrapper.chmod(0o755)
     return str(wrapper)
 
@@ -62,6 +62,33 @@ def test_merges_the_hosts_of_a_node_set(
     ]
     hosts = {p["rank"]: p["host"] for c in report["classes"] for p in c["processes"]}
     assert hosts == dict(enumerate(HOST_OF_RANK))
+
+
+def test_native_on_a_host_without_py_spy_comes_from_gdb(
+    ssh_server: SshServer, local_ranks: str, tmp_path: Path
+) -> None:
+    """n3's dotdbg has no py-spy (an ssh command's PATH has none either): its ranks 4 and 5
+    are dumped by ``dotdbg gdb --json`` there, Python and native frames, by rank."""
+    env = {**os.environ, "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options}
+    remote = per_host_dotdbg(tmp_path, on_n3=str(dotdbg_without_py_spy(tmp_path)))
+    nodes = ("--nodes", "n[1-3]", "--remote-dotdbg", remote)
+    done = run_dotdbg(
+        "stacks", "--json", "--native", "--timeout", "30", *nodes, local_ranks, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["node_problems"] == [] and report["not_dumped"] == []
+    classes = {c["label"]: c for c in report["classes"]}
+    assert classes["ranks 0-3"]["sources"] == ["py-spy"]
+    loading = classes["rank 4"]
+    assert loading["sources"] in (["pystack"], ["gdb"])
+    assert {p["host"] for p in loading["processes"]} == {"n3"}
+    frames = loading["threads"][0]
+    assert [f["function"] for f in frames if not f["native"]][:2] == ["fetch", "load_batch"]
+    assert frames[0]["native"] and "sleep" in frames[0]["function"], frames[:3]
+    moving = classes["rank 5"]
+    assert moving["sources"] in (["pystack"], ["gdb"])
+    assert "keep_moving" in [f["function"] for f in moving["threads"][0]]
 
 
 def test_an_unreachable_host_and_a_missing_dotdbg_are_named(

@@ -91,7 +91,9 @@ def test_native_tree_names_the_collective_and_the_odd_ranks_line(
 ) -> None:
     job, token = torch_job
     env = {**slurm_cluster.env, "NO_COLOR": "1"}
-    args = ("--native", "--samples", "2", "--interval", "0.5", "--job", str(job), token)
+    # 30 s a dump: a node answered in 8 s at load 23 (py-spy reads libtorch's symbols)
+    args = ["--native", "--samples", "2", "--interval", "0.5", "--timeout", "30"]
+    args += ["--job", str(job), token]
     report = stacks_json(*args, env=env)
     assert report["processes"] == 6 and report["node_problems"] == []
     classes = {c["label"]: c for c in report["classes"]}
@@ -125,7 +127,8 @@ def test_a_node_without_py_spy_is_dumped_by_gdb_with_gloos_threads(
     bare = dotdbg_without_py_spy(tmp_path)
     remote = per_node_dotdbg(tmp_path, f'  node3:*) exec {bare} "$@" ;;\n')
     env = {**slurm_cluster.env, "NO_COLOR": "1", "PATH": BARE_PATH}
-    args = ("--native", "--all-threads", "--remote-dotdbg", str(remote), "--job", str(job), token)
+    args = ["--native", "--all-threads", "--timeout", "30", "--remote-dotdbg", str(remote)]
+    args += ["--job", str(job), token]
     report = stacks_json(*args, env=env)
     assert report["processes"] == 6 and report["node_problems"] == [], report["node_problems"]
     assert report["not_dumped"] == []

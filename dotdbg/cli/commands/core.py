@@ -80,7 +80,8 @@ def aliases(values: Values) -> int:
     from dotdbg.cli import report
     from dotdbg.config import load_config
 
-    config, name = load_config(home_paths(values)), values["name"]
+    config, name = load_config(home_paths(values), cut_huge=True), values["name"]
+    report.print_cut(config)
     if values["json"]:
         from dotdbg.cli import jsonout
 

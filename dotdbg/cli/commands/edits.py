@@ -20,6 +20,10 @@ NEW_PACK = Option(
     ["--new-pack"], "PACK is new even if its name is close to a known one.", default=False
 )
 DESC = Option(["--desc"], "One line for `dotdbg aliases`.", metavar="TEXT")
+BODIES = [
+    Option([f"--{shell}"], f"Its body for {shell}, when bash's does not fit.", metavar="BODY")
+    for shell in ("zsh", "fish")
+]
 
 
 def report(paths: Paths, outcome: Outcome, name: str) -> int:
@@ -32,6 +36,8 @@ def report(paths: Paths, outcome: Outcome, name: str) -> int:
     for line in shadow_warnings(outcome.saved.config, shutil.which):
         if line.split()[1] == name:
             warn(line)
+    for line in outcome.left_out:
+        warn(line)
     if outcome.off_pack:
         warn(
             f"{name} is in pack {outcome.off_pack}, which is switched off: it stays undefined "
@@ -50,6 +56,7 @@ def _add(section: Section, value_key: str) -> Callable[[Values], int]:
         from dotdbg.home import edit
 
         paths, name = home_paths(values), values["name"]
+        bodies = {shell: values.get(shell) for shell in ("zsh", "fish")}
         outcome = edit.add(
             paths,
             section,
@@ -58,6 +65,7 @@ def _add(section: Section, value_key: str) -> Callable[[Values], int]:
             values["desc"],
             values["pack"],
             values["new_pack"],
+            {shell: body for shell, body in bodies.items() if body is not None},
         )
         return report(paths, outcome, name)
 
@@ -154,7 +162,7 @@ FN = Group(
             "Add (or replace) a function, re-install, and print the line that loads it in "
             "this shell.",
             _add("functions", "body"),
-            options=[PACK, DESC, NEW_PACK, HOME],
+            options=[*BODIES, PACK, DESC, NEW_PACK, HOME],
             arguments=[
                 _name("The function, e.g. mkcd."),
                 Argument(
