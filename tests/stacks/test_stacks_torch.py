@@ -28,13 +28,6 @@ from tests.stacks.stacks_support import (
     stacks_json,
 )
 
-# found, not imported: only the job's ranks import it (seconds, in every xdist worker otherwise)
-pytestmark = [
-    pytest.mark.torch,
-    pytest.mark.slow,
-    pytest.mark.skipif(find_spec("torch") is None, reason="torch is not installed"),
-]
-
 ODD = 5
 PROGRAM = textwrap.dedent(
     f"""
@@ -58,8 +51,16 @@ PROGRAM = textwrap.dedent(
     step(rank)
     """
 )
-# torch's import takes seconds per rank; six of them on two loaded cores, many more
+# torch's import takes seconds per rank; six of them on two loaded cores, many more (the job
+# was up within 15-35 s at load 4-23)
 STARTED_WITHIN = 600
+# found, not imported: only the job's ranks import it (seconds, in every xdist worker otherwise)
+pytestmark = [
+    pytest.mark.torch,
+    pytest.mark.slow,
+    pytest.mark.skipif(find_spec("torch") is None, reason="torch is not installed"),
+    pytest.mark.timeout(STARTED_WITHIN + 120),  # the first test's setup waits for the job
+]
 
 
 @pytest.fixture(scope="module")
