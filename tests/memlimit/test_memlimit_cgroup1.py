@@ -17,6 +17,7 @@ import pexpect
 import psutil
 import pytest
 
+from tests.infra.imports import imported_by
 from tests.infra.tmux import Tmux
 from tests.memlimit.memlimit_fakes import MEMLIMIT, own_v1_dir, run_cli
 
@@ -297,3 +298,11 @@ def test_an_oom_kill_in_the_memlimit_shell_is_reported_before_the_prompt(
     while list(scratch.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert list(scratch.iterdir()) == []  # memlimit finished its clean-up all the same
+
+
+@pytest.mark.usefixtures("cgroup_v1")
+def test_a_limited_run_does_not_import_shutil() -> None:
+    # shutil imports bz2 and lzma: milliseconds of every memlimit's start (issue 27)
+    found = imported_by("memlimit", "100M", "--", "true")
+    assert "dotdbg.memlimit.run" in found
+    assert found & {"shutil", "bz2", "lzma", "tempfile"} == set()
