@@ -10,6 +10,7 @@ in ``sections``, and the dataclasses in ``model``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ def load_config(paths: Paths, user_text: str | None = None, cut_huge: bool = Fal
     """Defaults merged with the user's config file (or ``user_text`` in its place, to check an
     edit before it is written). ``cut_huge``: a value over ``limits.MAX_VALUE_BYTES`` is cut and
     said in ``Config.cut`` instead of refused (to show the config, never to write from it)."""
-    defaults = Source(DEFAULTS_FILE, DEFAULTS_FILE.read_text(encoding="utf-8"))
+    defaults = _defaults()
     user_path = paths.config_file
     if user_text is None and user_path.exists():  # a directory there is an error, not "none"
         user_text = read_user_file(user_path)
@@ -55,6 +56,18 @@ def load_config(paths: Paths, user_text: str | None = None, cut_huge: bool = Fal
         ) from None
 
 
+# defaults.toml is read and parsed once per process (install and an edit load the config twice).
+# The parsed tables are shared: build_config copies what it changes.
+@functools.cache
+def _defaults() -> Source:
+    return Source(DEFAULTS_FILE, DEFAULTS_FILE.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _parsed_defaults() -> dict[str, Any]:
+    return _defaults().parse()
+
+
 # -- merging and validation --------------------------------------------------------------------
 
 TOP_LEVEL = ("packs", "aliases", "functions", "history", "readline", "pdb", "cheat", "fish")
@@ -62,7 +75,7 @@ SHELL_BODIES = ("zsh", "fish")  # a function's bodies for the shells that cannot
 
 
 def build_config(defaults: Source, user: Source | None, cut_huge: bool = False) -> Config:
-    base = defaults.parse()
+    base = _parsed_defaults() if defaults is _defaults() else defaults.parse()
     over = user.parse() if user else {}
     checker = Checker(user or defaults)
     checker.no_nul(over, ())

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
 import time
-from dataclasses import dataclass
 
 from dotdbg.common import holding
 from dotdbg.common.output import Report, reporter
 from dotdbg.common.sizes import format_size, parse_size
 from dotdbg.errors import DotdbgError
-from dotdbg.fill import private_tmp
 from dotdbg.fill.noise import Noise
 
 MAX_ADJUSTMENTS = 8
@@ -30,10 +27,14 @@ RESERVED_SHARE = 0.5  # fallocate "worked" if at least this share of the request
 say = reporter("disk-fill")
 
 
-@dataclass(frozen=True)
+# Plain classes, not dataclasses: importing dataclasses (and inspect) is a good part of
+# disk-fill's fixed cost (issue 27), and these need nothing it gives.
 class Space:
-    available: int
-    block_size: int
+    __slots__ = ("available", "block_size")
+
+    def __init__(self, available: int, block_size: int) -> None:
+        self.available = available
+        self.block_size = block_size
 
 
 def space_of(path: str) -> Space:
@@ -52,17 +53,21 @@ def open_nameless(directory: str) -> tuple[int, str]:
     except OSError as error:
         if error.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
             raise
+    import tempfile  # only here: it imports shutil and random, a good part of the start-up
+
     fd, name = tempfile.mkstemp(prefix=".disk-fill-", dir=directory)
     os.unlink(name)
     return fd, "a file unlinked right after creation"
 
 
-@dataclass
 class FillFile:
-    fd: int
-    directory: str
-    size: int = 0
-    wrote_data: bool = False
+    __slots__ = ("directory", "fd", "size", "wrote_data")
+
+    def __init__(self, fd: int, directory: str) -> None:
+        self.fd = fd
+        self.directory = directory
+        self.size = 0
+        self.wrote_data = False
 
     def grow(self, amount: int) -> None:
         """Reserve ``amount`` more bytes; write random bytes if fallocate reserved nothing."""
@@ -164,13 +169,31 @@ def _nameless_line(how: str) -> str:
     )
 
 
-@dataclass(frozen=True)
 class DiskFillRequest:
-    path: str = ""
-    leave: int = 0
-    hold_seconds: float | None = None
-    tmpfs: int | None = None  # the --tmpfs mode: run ``command`` over a private tmpfs this big
-    command: tuple[str, ...] = ()
+    __slots__ = ("command", "hold_seconds", "leave", "path", "tmpfs")
+
+    def __init__(
+        self,
+        path: str = "",
+        leave: int = 0,
+        hold_seconds: float | None = None,
+        tmpfs: int | None = None,  # the --tmpfs mode: run ``command`` over a private tmpfs this big
+        command: tuple[str, ...] = (),
+    ) -> None:
+        self.path, self.leave, self.hold_seconds = path, leave, hold_seconds
+        self.tmpfs, self.command = tmpfs, command
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.path, self.leave, self.hold_seconds, self.tmpfs, self.command)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiskFillRequest) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"DiskFillRequest{self._fields()!r}"
 
 
 def parse_request(
@@ -203,5 +226,7 @@ def _tmpfs_request(size_text: str, command: list[str], fill_options: bool) -> Di
 
 def run_request(request: DiskFillRequest, report: Report = say) -> int:
     if request.tmpfs is not None:
+        from dotdbg.fill import private_tmp  # ctypes and subprocess: --tmpfs alone needs them
+
         return private_tmp.run_private_tmp(request.tmpfs, list(request.command), report)
     return run_disk_fill(request.path, request.leave, request.hold_seconds, report)

@@ -199,7 +199,7 @@ class Outcome:
     saved: Saved
     reload: str  # the line that makes a running shell see the change
     off_pack: str = ""  # the switched-off pack the entry is in: saved, but not defined
-    left_out: tuple[str, ...] = ()  # why a shell installed for goes without the function
+    left_out: tuple[str, ...] = ()  # why a shell installed for goes without the entry
 
 
 def add(
@@ -227,8 +227,16 @@ def add(
     saved = save_edit(paths, edit, f"{SHORT[section]} add")
     reload = reload_line(paths, section, name, removed=False)
     off_pack = _off_pack(saved.config, section, name)
-    missing = _left_out(saved, name) if section == "functions" else ()
+    missing = _left_out(saved, name) if section == "functions" else _alias_left_out(saved, name)
     return Outcome(saved.action, saved, reload, off_pack, missing)
+
+
+def _alias_left_out(saved: Saved, name: str) -> tuple[str, ...]:
+    from dotdbg.shells.zshfish import FISH_RESERVED
+
+    if "fish" in saved.shells and name in FISH_RESERVED:
+        return (f"fish has no alias {name}: fish reserves the name",)
+    return ()
 
 
 def _left_out(saved: Saved, name: str) -> tuple[str, ...]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -60,6 +59,8 @@ def remove_leftovers(folder: Path) -> list[Path]:
     for directory in folder.glob("memlimit-*"):
         owner = _owner_pid(directory)
         if owner is not None and not _running(owner):
+            import shutil  # only here: it imports bz2 and lzma, milliseconds of memlimit's start
+
             shutil.rmtree(directory, ignore_errors=True)
             removed.append(directory)
     return removed
@@ -108,6 +109,8 @@ class PromptChannel:
             fd = os.open(directory / "reports", os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
             (directory / "bashrc").write_text(rcfile_text(os.getpid(), directory / "reports"))
         except BaseException:
+            import shutil  # only here: it imports bz2 and lzma, milliseconds of memlimit's start
+
             shutil.rmtree(directory, ignore_errors=True)
             raise
         return cls(directory, fd)
@@ -125,4 +128,6 @@ class PromptChannel:
 
     def close(self) -> None:
         os.close(self.fd)
+        import shutil  # only here: it imports bz2 and lzma, milliseconds of memlimit's start
+
         shutil.rmtree(self.directory, ignore_errors=True)

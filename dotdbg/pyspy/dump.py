@@ -260,12 +260,13 @@ def ptrace_advice(scope: int | None, others: bool, argv: list[str], tool: str = 
     import shlex
 
     again = 'sudo env "PATH=$PATH" ' + shlex.join(argv)
-    lines = [f"{tool} was not allowed to attach to the process (ptrace was refused)."]
+    # the shape of every finding: `dotdbg: what`, its details indented, then `hint: what to do`
+    lines = [f"dotdbg: {tool} was not allowed to attach to the process (ptrace was refused)."]
     if scope is not None:
         lines.append(f"  kernel.yama.ptrace_scope is {scope}: {_SCOPE_MEANING.get(scope, '?')}.")
     if others:
         lines.append("  Some targets belong to another user; only root may trace them.")
-    lines.append(f"Fix: run it as root:  {again}")
+    lines.append(f"hint: run it as root:  {again}")
     if scope in (1, 2):
         lines += [
             "  or let your processes trace each other until reboot:",

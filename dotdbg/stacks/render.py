@@ -138,8 +138,11 @@ def class_lines(merged: Merged, full: bool = False) -> list[Line]:
 def _one_class(root: TreeNode, number: int, stack_class: StackClass, full: bool) -> list[Line]:
     rep = stack_class.representative
     state = f" · {stack_class.state}" if stack_class.state else ""
+    # py-spy is the usual dumper; another one names frames its own way (docs/stacks.md)
+    others = sorted({member.source for member in stack_class.members} - {"py-spy"})
+    dumped = f" · dumped by {', '.join(others)}" if others else ""
     lines = [
-        Line(f"[{number}] {members_note(stack_class.members)}{state}", "class"),
+        Line(f"[{number}] {members_note(stack_class.members)}{state}{dumped}", "class"),
         Line(
             f"    representative: pid {rep.pid} on {rep.host}"
             f"{f' (rank {rep.rank})' if rep.rank is not None else ''}: {rep.command}",

@@ -14,32 +14,32 @@ from dotdbg.aliases.expand import expand
 from dotdbg.config import load_config
 from dotdbg.paths import Paths
 from tests.alias.realbash import bash_parses
-from tests.e2e.conftest import TmuxShell
+from tests.infra.tmux import Tmux
 
 pytestmark = pytest.mark.e2e
 
 
-def test_added_alias_works_in_the_running_shell_after_the_printed_line(shell: TmuxShell) -> None:
+def test_added_alias_works_in_the_running_shell_after_the_printed_line(shell: Tmux) -> None:
     shell.run("eval \"$(dotdbg alias add hi 'echo hello-from-hi')\"")
     assert shell.run("hi there") == "hello-from-hi there"
     shell.run('eval "$(dotdbg alias rm hi)"')
     assert "not found" in shell.run("type hi")
 
 
-def test_added_function_works_and_rm_unsets_it(shell: TmuxShell) -> None:
+def test_added_function_works_and_rm_unsets_it(shell: Tmux) -> None:
     shell.run("""eval "$(dotdbg fn add greet 'echo "hi $1"')" """)
     assert shell.run("greet bob") == "hi bob"
     shell.run('eval "$(dotdbg fn rm greet)"')
     assert "not found" in shell.run("type greet")
 
 
-def test_a_default_alias_switched_off_leaves_the_shell(shell: TmuxShell) -> None:
+def test_a_default_alias_switched_off_leaves_the_shell(shell: Tmux) -> None:
     assert "aliased" in shell.run("type gs")
     shell.run('eval "$(dotdbg alias rm gs)"')
     assert "not found" in shell.run("type gs")
 
 
-def test_a_function_can_take_the_name_of_an_alias_the_shell_still_has(shell: TmuxShell) -> None:
+def test_a_function_can_take_the_name_of_an_alias_the_shell_still_has(shell: Tmux) -> None:
     # The user removed alias gd but did not run the `unalias gd` it printed.
     shell.run("dotdbg alias rm gd >/dev/null 2>&1")
     assert "aliased" in shell.run("type gd")

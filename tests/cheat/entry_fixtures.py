@@ -8,6 +8,10 @@ scratch repository.
 
 from __future__ import annotations
 
+import os
+import shlex
+import sys
+
 from tests.cheat.entry_runner import Check, SheetFixture
 
 # -- git -------------------------------------------------------------------------------------------
@@ -976,10 +980,17 @@ HANGING = (
     "for _ in $(seq 600); do [ -e ready ] && break; sleep 0.1; done"
 )
 IN_THE_HANG = Check(before=HANGING, status=None, output=r"qq_sleeper\b.*train\.py:\d+", traces=True)
+# The interpreter the venv was made from (its `python` link leads there), outside the checkout.
+BASE_PYTHON = shlex.quote(os.path.realpath(sys.executable))
 DOTDBG = SheetFixture(
     setup=DOTDBG_SETUP,
     values={"pid": "$QQPID"},
-    literals={"mem-fill 2G --": "mem-fill 64M --"},  # a light load on a shared machine
+    literals={
+        "mem-fill 2G --": "mem-fill 64M --",  # a light load on a shared machine
+        # The entry says to start it from outside /tmp: its python too, which in a checkout
+        # under /tmp (a CI clone) is the venv's, hidden by the tmpfs ("cannot run 'python'").
+        "--tmpfs 64M -- python ": f"--tmpfs 64M -- {BASE_PYTHON} ",
+    },
     checks={
         "dotdbg pyspy": IN_THE_HANG,
         "dotdbg pyspy --native": IN_THE_HANG,

@@ -13,7 +13,16 @@ from tests.cheat.cheat_helpers import DOTDBG, FIXTURE_SHEETS, write_sheet
 
 HEAVY = {"typer", "click", "rich", "jinja2", "tomlkit", "yaml", "ruamel", "psutil", "pynvml"}
 # Not forbidden by the issue, but each costs a measurable share of the 2x budget.
-SLOW_STDLIB = {"re", "typing", "pathlib", "dataclasses", "json", "tomllib", "subprocess"}
+SLOW_STDLIB = {
+    "re",
+    "typing",
+    "pathlib",
+    "dataclasses",
+    "json",
+    "tomllib",
+    "subprocess",
+    "collections",
+}
 
 PROBE = """
 import io, json, sys

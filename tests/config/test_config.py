@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -262,3 +264,29 @@ def test_a_shadow_already_installed_is_not_told_again(tmp_path: Path) -> None:
     assert {"df", "l", "wrap", "git-replace", "gs", "pyt"} <= defined_names(golden)
     assert shadow_warnings(config, fake_path.get, said=defined_names(installed)) == []
     assert len(shadow_warnings(config, fake_path.get, said=defined_names(None))) == 2
+
+
+def test_the_defaults_are_parsed_once_per_process(tmp_path: Path) -> None:
+    # issue 22.4: install and an edit load the config twice; defaults.toml was parsed each time
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "import dotdbg.config.source as source\n"
+        "from dotdbg.config import DEFAULTS_FILE, load_config\n"
+        "from dotdbg.paths import Paths\n"
+        "parsed = []\n"
+        "real = source.Source.parse\n"
+        "def counted(self):\n"
+        "    parsed.append(self.path)\n"
+        "    return real(self)\n"
+        "source.Source.parse = counted\n"
+        "paths = Paths.from_env(Path(sys.argv[1]))\n"
+        "first = load_config(paths)\n"
+        "second = load_config(paths, user_text='[aliases]\\nq = \"w\"\\n')\n"
+        "assert first.aliases != second.aliases\n"
+        "print(parsed.count(DEFAULTS_FILE), len(parsed))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == ["1", "2"], done.stderr

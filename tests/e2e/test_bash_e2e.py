@@ -11,8 +11,8 @@ from dotdbg.config import load_config
 from dotdbg.home import blocks
 from dotdbg.home.install import install
 from dotdbg.paths import Paths
-from tests.e2e.conftest import TmuxShell
 from tests.homeshell import run_in_home
+from tests.infra.tmux import Tmux
 
 pytestmark = pytest.mark.e2e
 
@@ -22,11 +22,11 @@ def showing(text: str) -> Callable[[str], bool]:
     return lambda screen: text in screen
 
 
-def test_type_shows_the_alias(shell: TmuxShell) -> None:
+def test_type_shows_the_alias(shell: Tmux) -> None:
     assert "pyt is aliased to `pytest --disable-warnings -rA'" in shell.run("type pyt")
 
 
-def test_l_lists_a_directory(shell: TmuxShell, tmp_path: Path) -> None:
+def test_l_lists_a_directory(shell: Tmux, tmp_path: Path) -> None:
     listed = tmp_path / "listed"
     listed.mkdir()
     (listed / "alpha.txt").write_text("a")
@@ -36,35 +36,33 @@ def test_l_lists_a_directory(shell: TmuxShell, tmp_path: Path) -> None:
     assert "beta/" in output  # -F marks directories
 
 
-def test_up_arrow_searches_history_by_prefix(shell: TmuxShell) -> None:
+def test_up_arrow_searches_history_by_prefix(shell: Tmux) -> None:
     for command, shown in (("echo hi", "\nhi\n"), ("true; : done", "\n$ true; : done\n")):
         shell.type(command)
-        shell.send("Enter")
-        shell.wait_for(showing(shown))
-    shell.send("C-u")
+        shell.keys("Enter")
+        shell.wait_for(showing(shown), repr(shown))
+    shell.keys("C-u")
     shell.type("ec")
-    shell.send("Up")
-    shell.wait_for(lambda s: s.rstrip().endswith("$ echo hi"))
+    shell.keys("Up")
+    shell.wait_for(lambda s: s.rstrip().endswith("$ echo hi"), "the recalled line")
 
 
-def test_each_command_reaches_the_history_file_at_once(
-    shell: TmuxShell, installed_home: Path
-) -> None:
+def test_each_command_reaches_the_history_file_at_once(shell: Tmux, installed_home: Path) -> None:
     shell.run("echo flushed-now")
     history = installed_home / ".bash_history"
     assert "echo flushed-now" in history.read_text()
 
 
 def test_history_drops_repeats_in_a_row_and_lines_with_a_leading_space(
-    shell: TmuxShell, installed_home: Path
+    shell: Tmux, installed_home: Path
 ) -> None:
     # README: a command repeated right after itself is kept once; a repeat later on is kept,
     # so the history stays the order things ran in (ignoredups, the methodology's setting).
     typed = ["echo one", "echo one", " echo secret", "echo two", "echo one", "echo end"]
     for command in typed:
         shell.type(command)
-        shell.send("Enter")
-    shell.wait_for(lambda screen: "\nend\n$" in screen)  # the prompt: history -a has run
+        shell.keys("Enter")
+    shell.wait_for(lambda screen: "\nend\n$" in screen, "the prompt")  # history -a has run
     history = installed_home / ".bash_history"
     kept = history.read_text().splitlines()
     assert kept[-4:] == ["echo one", "echo two", "echo one", "echo end"]
@@ -90,18 +88,18 @@ def test_non_interactive_shells_get_nothing(installed_home: Path) -> None:
     assert "not found" in result.stderr
 
 
-def test_tab_completes_dotdbg_subcommands(shell: TmuxShell) -> None:
-    shell.send("C-u")
+def test_tab_completes_dotdbg_subcommands(shell: Tmux) -> None:
+    shell.keys("C-u")
     shell.type("dotdbg unins")
-    shell.send("Tab")
-    shell.wait_for(lambda s: s.rstrip().endswith("$ dotdbg uninstall"))
+    shell.keys("Tab")
+    shell.wait_for(lambda s: s.rstrip().endswith("$ dotdbg uninstall"), "the completion")
 
 
-def test_tab_completes_sheet_names_after_dotdbg_cheat(shell: TmuxShell) -> None:
-    shell.send("C-u")
+def test_tab_completes_sheet_names_after_dotdbg_cheat(shell: Tmux) -> None:
+    shell.keys("C-u")
     shell.type("dotdbg cheat nvidia-s")
-    shell.send("Tab")
-    shell.wait_for(lambda s: s.rstrip().endswith("$ dotdbg cheat nvidia-smi"))
+    shell.keys("Tab")
+    shell.wait_for(lambda s: s.rstrip().endswith("$ dotdbg cheat nvidia-smi"), "the name")
 
 
 def test_starting_a_shell_runs_no_program(installed_home: Path) -> None:
@@ -162,15 +160,15 @@ def test_esc_p_recalls_by_prefix_in_a_real_terminal(tmp_path: Path) -> None:
     home = tmp_path / "home"
     paths = Paths.from_env(home)
     install(paths, load_config(paths, user_text="[readline]\nesc_p_n = true\n"))
-    shell = TmuxShell(home)
+    shell = Tmux.bash(home)
     try:
         for command, shown in (("echo hi", "\nhi\n"), ("true; : done", "\n$ true; : done\n")):
             shell.type(command)
-            shell.send("Enter")
-            shell.wait_for(showing(shown))
-        shell.send("C-u")
+            shell.keys("Enter")
+            shell.wait_for(showing(shown), repr(shown))
+        shell.keys("C-u")
         shell.type("ec")
-        shell.send("Escape", "p")
-        shell.wait_for(lambda s: s.rstrip().endswith("$ echo hi"))
+        shell.keys("Escape", "p")
+        shell.wait_for(lambda s: s.rstrip().endswith("$ echo hi"), "the recalled line")
     finally:
         shell.close()

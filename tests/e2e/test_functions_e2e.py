@@ -11,8 +11,8 @@ import pytest
 from dotdbg.config import load_config
 from dotdbg.home.install import install
 from dotdbg.paths import Paths
-from tests.e2e.conftest import TmuxShell
 from tests.homeshell import run_in_home
+from tests.infra.tmux import Tmux
 
 pytestmark = pytest.mark.e2e
 
@@ -27,19 +27,19 @@ greet = 'hello; echo greeted'
 
 
 @pytest.fixture
-def aliased_shell(tmp_path: Path) -> Iterator[TmuxShell]:
+def aliased_shell(tmp_path: Path) -> Iterator[Tmux]:
     """A shell whose ~/.bashrc defines aliases of its own before dotdbg's block."""
     home = tmp_path / "home"
     home.mkdir()
     (home / ".bashrc").write_text(USER_ALIASES)
     paths = Paths.from_env(home)
     install(paths, load_config(paths, user_text=USER_CONFIG))
-    session = TmuxShell(home)
+    session = Tmux.bash(home)
     yield session
     session.close()
 
 
-def test_the_users_aliases_stay_out_of_dotdbgs_functions(aliased_shell: TmuxShell) -> None:
+def test_the_users_aliases_stay_out_of_dotdbgs_functions(aliased_shell: Tmux) -> None:
     shown = aliased_shell.run("type l df")
     assert 'ls -lNhF --color="$color"' in shown
     assert "ls -F" not in shown
@@ -47,12 +47,12 @@ def test_the_users_aliases_stay_out_of_dotdbgs_functions(aliased_shell: TmuxShel
     assert "--color=always -v" not in shown and "ls -F -lNhF" not in shown
 
 
-def test_aliases_work_at_the_prompt_after_the_functions(aliased_shell: TmuxShell) -> None:
+def test_aliases_work_at_the_prompt_after_the_functions(aliased_shell: Tmux) -> None:
     assert aliased_shell.run("hello") == "hello-from-an-alias"
     assert "ls is aliased to `ls -F'" in aliased_shell.run("type ls")
 
 
-def test_functions_from_the_config_can_use_aliases(aliased_shell: TmuxShell) -> None:
+def test_functions_from_the_config_can_use_aliases(aliased_shell: Tmux) -> None:
     assert aliased_shell.run("greet") == "hello-from-an-alias\ngreeted"
 
 
@@ -68,7 +68,7 @@ def test_alias_expansion_is_left_as_it_was(installed_home: Path, state: str) -> 
     assert result.stdout.split() == ["expand_aliases", state, "left:unset"]
 
 
-def test_wrap_takes_the_trailing_slash_tab_adds(shell: TmuxShell, tmp_path: Path) -> None:
+def test_wrap_takes_the_trailing_slash_tab_adds(shell: Tmux, tmp_path: Path) -> None:
     (tmp_path / "src").mkdir()
     (tmp_path / "src/main.c").write_text("int main;\n")
     assert shell.run(f"cd {tmp_path} && wrap src/ && tar -tzf src.tgz; echo rc=$?").split() == [
@@ -79,9 +79,7 @@ def test_wrap_takes_the_trailing_slash_tab_adds(shell: TmuxShell, tmp_path: Path
     assert not (tmp_path / "src/.tgz").exists()
 
 
-def test_wrap_without_a_directory_says_how_and_runs_no_tar(
-    shell: TmuxShell, tmp_path: Path
-) -> None:
+def test_wrap_without_a_directory_says_how_and_runs_no_tar(shell: Tmux, tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
     output = shell.run(f"cd {work} && wrap; echo rc=$?")
@@ -90,7 +88,7 @@ def test_wrap_without_a_directory_says_how_and_runs_no_tar(
 
 
 def test_wrap_refuses_what_does_not_exist_and_leaves_no_archive(
-    shell: TmuxShell, tmp_path: Path
+    shell: Tmux, tmp_path: Path
 ) -> None:
     work = tmp_path / "work"
     work.mkdir()
@@ -108,7 +106,7 @@ def fake_gzip(folder: Path, script: str) -> Path:
 
 
 def test_wrap_leaves_no_partial_archive_when_tar_fails_or_is_interrupted(
-    shell: TmuxShell, tmp_path: Path
+    shell: Tmux, tmp_path: Path
 ) -> None:
     work = tmp_path / "work"
     (work / "src").mkdir(parents=True)
@@ -123,21 +121,21 @@ def test_wrap_leaves_no_partial_archive_when_tar_fails_or_is_interrupted(
     started = tmp_path / "gzip-started"
     hanging = fake_gzip(tmp_path / "hanging", f"touch {started}; cat >/dev/null; sleep 30")
     shell.type(f"PATH={hanging}:$PATH wrap src; echo rc=$?")
-    shell.send("Enter")
-    shell.wait_for(lambda _: started.exists())
-    shell.send("C-c")
-    shell.wait_for(lambda screen: screen.rstrip().endswith("$"))
+    shell.keys("Enter")
+    shell.wait_for(lambda _: started.exists(), "gzip to start")
+    shell.keys("C-c")
+    shell.wait_for(lambda screen: screen.rstrip().endswith("$"), "the prompt after Ctrl-C")
     assert sorted(p.name for p in work.iterdir()) == ["src", "src.tgz"]
     assert (work / "src.tgz").read_bytes() == b"the archive of yesterday"
 
 
 @pytest.mark.parametrize("name", ["l", "lt", "la"])
-def test_a_listing_fails_when_ls_fails(shell: TmuxShell, tmp_path: Path, name: str) -> None:
+def test_a_listing_fails_when_ls_fails(shell: Tmux, tmp_path: Path, name: str) -> None:
     assert shell.run(f"{name} {tmp_path}/nonexist; echo rc=$?").endswith("\nrc=2")
     assert shell.run(f"{name} {tmp_path} >/dev/null; echo rc=$?") == "rc=0"
 
 
-def test_df_returns_the_status_of_df_not_grep(shell: TmuxShell, tmp_path: Path) -> None:
+def test_df_returns_the_status_of_df_not_grep(shell: Tmux, tmp_path: Path) -> None:
     # df prints the line for / (grep finds lines: 0) and fails on the other (df: 1)
     assert shell.run(f"df / {tmp_path}/nonexist >/dev/null 2>&1; echo rc=$?") == "rc=1"
     assert shell.run("df / >/dev/null; echo rc=$?") == "rc=0"
@@ -155,7 +153,7 @@ def git_repo(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_git_replace_covers_the_whole_repository_from_a_subdirectory(
-    shell: TmuxShell, tmp_path: Path
+    shell: Tmux, tmp_path: Path
 ) -> None:
     files = {"top.txt": "old\n", "sub/a.txt": "old\n", "other/ü n.txt": "an old one\n"}
     repo = git_repo(tmp_path / "repo", {**files, "sub/keep.txt": "gold\n"})
@@ -171,7 +169,7 @@ def test_git_replace_covers_the_whole_repository_from_a_subdirectory(
 
 @pytest.mark.parametrize("arguments", ["", "old", "'' new"])
 def test_git_replace_without_old_and_new_changes_nothing(
-    shell: TmuxShell, tmp_path: Path, arguments: str
+    shell: Tmux, tmp_path: Path, arguments: str
 ) -> None:
     repo = git_repo(tmp_path / "repo", {"a.txt": "old\n"})
     output = shell.run(f"cd {repo} && git-replace {arguments}; echo rc=$?")
@@ -179,7 +177,7 @@ def test_git_replace_without_old_and_new_changes_nothing(
     assert (repo / "a.txt").read_text() == "old\n"
 
 
-def test_git_replace_fails_when_perl_cannot_write_a_file(shell: TmuxShell, tmp_path: Path) -> None:
+def test_git_replace_fails_when_perl_cannot_write_a_file(shell: Tmux, tmp_path: Path) -> None:
     repo = git_repo(tmp_path / "repo", {"a.txt": "old\n"})
     if subprocess.run(["chattr", "+i", str(repo / "a.txt")], capture_output=True).returncode:
         pytest.skip("chattr +i is not possible here (needs root and a filesystem that has it)")
@@ -191,15 +189,13 @@ def test_git_replace_fails_when_perl_cannot_write_a_file(shell: TmuxShell, tmp_p
     assert output.endswith("\nrc=1")  # perl's status, not git diff's 0
 
 
-def coloured(shell: TmuxShell, command: str) -> bool:
+def coloured(shell: Tmux, command: str) -> bool:
     """Whether ``command`` drew any colour on the terminal (tmux shows SGR codes with -e)."""
     shell.run(f"clear; {command}")
-    return "\x1b[" in shell._tmux("capture-pane", "-p", "-e", "-t", "t")
+    return "\x1b[" in shell("capture-pane", "-p", "-e", "-t", "t")
 
 
-def test_listings_colour_a_terminal_only_and_honour_no_color(
-    shell: TmuxShell, tmp_path: Path
-) -> None:
+def test_listings_colour_a_terminal_only_and_honour_no_color(shell: Tmux, tmp_path: Path) -> None:
     (tmp_path / "a-dir").mkdir()
     for name in ("l", "lt", "la"):
         assert coloured(shell, f"{name} {tmp_path}"), name

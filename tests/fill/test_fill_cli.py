@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.fill.fill_support import script
+from tests.infra.imports import imported_by
 
 
 def test_dotdbg_lists_the_three_commands() -> None:
@@ -64,3 +65,11 @@ def test_importing_the_cli_loads_no_fill_machinery() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_filling_a_disk_imports_nothing_it_does_not_use(tmpfs: Path) -> None:
+    # tempfile (shutil, random), ctypes and subprocess (--tmpfs) and dataclasses (inspect)
+    # were most of disk-fill's fixed cost (issue 27)
+    found = imported_by("disk-fill", "--leave", "32M", str(tmpfs), "--hold", "0")
+    assert "dotdbg.fill.disk" in found
+    assert found & {"tempfile", "shutil", "ctypes", "subprocess", "dataclasses", "inspect"} == set()

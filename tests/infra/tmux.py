@@ -1,5 +1,6 @@
 """The tests' one terminal: a tmux server of the test's own whose one pane runs a program (a real
-interactive bash, zsh or fish, or what starts one), with keys to type and the screen to read."""
+interactive bash, zsh or fish, or what starts one: memlimit, ``dotdbg ssh``), with keys to type
+and the screen to read."""
 
 from __future__ import annotations
 
@@ -42,9 +43,15 @@ def need_tmux() -> None:
         pytest.fail("tmux is required for the terminal tests (apt-get install tmux)")
 
 
+def bash_prompt(screen: str) -> bool:
+    """A wait_for condition: the screen ends in a bash prompt (``$`` or root's ``#``)."""
+    return screen.rstrip().endswith(("$", "#"))
+
+
 class Tmux:
     """``Tmux(argv, env=…)``: ``argv`` runs in a pane of ``width`` by ``height`` with exactly
-    ``env`` (nothing of the test's own environment)."""
+    ``env`` (nothing of the test's own environment). ``name`` is what runs there, for the
+    tests that ask (``bash``, ``zsh``, ``fish``)."""
 
     def __init__(
         self,
@@ -57,6 +64,7 @@ class Tmux:
         name: str = "dotdbg",
     ) -> None:
         need_tmux()
+        self.name = name
         self.socket = f"{name}-{uuid.uuid4().hex[:8]}"
         command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), *argv]
         where = ["-c", str(cwd)] if cwd else []
@@ -72,6 +80,18 @@ class Tmux:
         term = cls([shell, *args, "-i"], env=env or shell_env(home, shell), cwd=home, name=shell)
         term.wait_for(lambda screen: bool(screen.strip()), "the first prompt")
         term.plain_prompt(shell)
+        return term
+
+    @classmethod
+    def bash(
+        cls, home: Path, argv: Sequence[str] = ("bash", "--noprofile", "-i"), *, height: int = 40
+    ) -> Tmux:
+        """``argv``, a bash or what starts one (memlimit, ``dotdbg ssh``), in ``home`` with
+        ``PS1='$ '`` in its environment; once its first prompt shows, a plain one."""
+        env = shell_env(home, PS1="$ ")
+        term = cls(argv, env=env, cwd=home, height=height, name="bash")
+        term.wait_for(bash_prompt, "the first prompt")
+        term.plain_prompt("bash")
         return term
 
     def plain_prompt(self, shell: str) -> None:
@@ -91,14 +111,24 @@ class Tmux:
     def type(self, text: str) -> None:
         self("send-keys", "-t", "t", "-l", "--", text)
 
-    def screen(self) -> str:
-        """The visible screen, wrapped lines joined, trailing spaces kept."""
-        return self("capture-pane", "-p", "-J", "-N", "-t", "t")
+    def screen(self, *, wrapped: bool = False) -> str:
+        """The visible screen, wrapped lines joined, trailing spaces kept; ``wrapped``: as the
+        terminal shows it, one line per row, trailing spaces dropped."""
+        joined = () if wrapped else ("-J", "-N")
+        return self("capture-pane", "-p", *joined, "-t", "t")
 
-    def wait_for(self, ready: Callable[[str], bool], what: str, timeout: float = WAIT) -> str:
+    def wait_for(
+        self,
+        ready: Callable[[str], bool],
+        what: str,
+        timeout: float = WAIT,
+        *,
+        wrapped: bool = False,
+    ) -> str:
+        """The screen (``wrapped`` as for ``screen``) once ``ready`` holds for it."""
         deadline = time.monotonic() + timeout
         while True:
-            screen = self.screen()
+            screen = self.screen(wrapped=wrapped)
             if ready(screen):
                 return screen
             if time.monotonic() > deadline:
@@ -130,6 +160,10 @@ class Tmux:
         """(column, row) of the cursor, counted from 0."""
         x, y = self("display", "-p", "-t", "t", "#{cursor_x} #{cursor_y}").split()
         return int(x), int(y)
+
+    def pane_pid(self) -> int:
+        """The process id of what runs in the pane (``argv``'s first program)."""
+        return int(self("display", "-p", "-t", "t", "#{pane_pid}"))
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)

@@ -17,7 +17,8 @@ import pexpect
 import psutil
 import pytest
 
-from tests.e2e.conftest import TmuxShell
+from tests.infra.imports import imported_by
+from tests.infra.tmux import Tmux
 from tests.memlimit.memlimit_fakes import MEMLIMIT, own_v1_dir, run_cli
 
 M = 2**20
@@ -274,12 +275,14 @@ def test_an_oom_kill_in_the_memlimit_shell_is_reported_before_the_prompt(
     (tmp_path / ".bashrc").write_text("FROM_BASHRC=yes\nPROMPT_COMMAND='history -a'\n")
     scratch = tmp_path / "tmp"  # where memlimit keeps the shell's rcfile and FIFO
     scratch.mkdir()
-    shell = TmuxShell(tmp_path, ["env", f"TMPDIR={scratch}", str(MEMLIMIT), *CGROUP1, "100M"])
+    shell = Tmux.bash(tmp_path, ["env", f"TMPDIR={scratch}", str(MEMLIMIT), *CGROUP1, "100M"])
     try:
         assert shell.run("echo $FROM_BASHRC") == "yes"  # ~/.bashrc is read as without memlimit
         shell.type(f'{sys.executable} -c "{TOUCH_300M}"')
-        shell.send("Enter")
-        screen = shell.wait_for(lambda s: "OOM-killed" in s and s.rstrip().endswith("$"))
+        shell.keys("Enter")
+        screen = shell.wait_for(
+            lambda s: "OOM-killed" in s and s.rstrip().endswith("$"), "the report", wrapped=True
+        )
         lines = screen.rstrip().splitlines()
         assert lines[-3] == "Killed"  # bash's word, then memlimit's, then the prompt
         oom = r"memlimit: a process was OOM-killed at the 100M limit \(cgroup-v1, peak .*\)"
@@ -289,9 +292,17 @@ def test_an_oom_kill_in_the_memlimit_shell_is_reported_before_the_prompt(
         assert len(list(scratch.iterdir())) == 1
     finally:
         shell.type("exit")
-        shell.send("Enter")
+        shell.keys("Enter")
         shell.close()  # and the terminal goes, while memlimit cleans up: SIGHUP then
     deadline = time.monotonic() + 10
     while list(scratch.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert list(scratch.iterdir()) == []  # memlimit finished its clean-up all the same
+
+
+@pytest.mark.usefixtures("cgroup_v1")
+def test_a_limited_run_does_not_import_shutil() -> None:
+    # shutil imports bz2 and lzma: milliseconds of every memlimit's start (issue 27)
+    found = imported_by("memlimit", "100M", "--", "true")
+    assert "dotdbg.memlimit.run" in found
+    assert found & {"shutil", "bz2", "lzma", "tempfile"} == set()

@@ -225,6 +225,14 @@ def test_advice_for_yama_scope_1_offers_both_fixes_and_the_risk() -> None:
     assert "Security:" in advice
 
 
+def test_advice_is_a_finding_its_details_and_a_hint() -> None:
+    lines = pyspy.ptrace_advice(1, others=True, argv=["dotdbg", "pyspy"]).splitlines()
+    assert lines[0].startswith("dotdbg: py-spy was not allowed to attach")
+    hint = next(n for n, line in enumerate(lines) if line.startswith("hint: "))
+    assert lines[hint].startswith("hint: run it as root:  sudo env")
+    assert all(line.startswith("  ") for n, line in enumerate(lines) if n not in (0, hint))
+
+
 def test_advice_for_scope_3_does_not_suggest_lowering_it() -> None:
     advice = pyspy.ptrace_advice(3, others=False, argv=["dotdbg", "pyspy"])
     assert "until the next reboot" in advice

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import TmuxShell
 from tests.infra.procs import wait_for
 from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
+from tests.infra.tmux import Tmux
 
 DOTDBG = Path(sys.executable).with_name("dotdbg")
 REMOTE_HISTORY = "ls -la\npython train.py --lr 3e-4\ngit status\n"
@@ -60,21 +60,21 @@ def session_dirs(user: RemoteUser) -> list[Path]:
 
 
 @pytest.fixture
-def session(ssh_server: SshServer, remote_user: RemoteUser, tmp_path: Path) -> Iterator[TmuxShell]:
+def session(ssh_server: SshServer, remote_user: RemoteUser, tmp_path: Path) -> Iterator[Tmux]:
     if shutil.which("tmux") is None:
         pytest.fail("tmux is required for the dotdbg ssh tests (apt-get install tmux)")
     local_home = tmp_path / "local"
     local_home.mkdir()
     warm_payload(local_home)
     argv = [str(DOTDBG), "ssh", "n1", "-F", str(ssh_server.client_config), "-l", remote_user.name]
-    shell = TmuxShell(local_home, argv)
+    shell = Tmux.bash(local_home, argv)
     yield shell
     shell.close()
 
 
 def warm_payload(home: Path) -> None:
     """The session payload built and cached for ``home``, as after a user's first session: a
-    render and shellcheck take seconds on a loaded machine, more than TmuxShell waits."""
+    render and shellcheck take seconds on a loaded machine, more than Tmux.bash waits."""
     build = "from dotdbg.remote.session import session_payload, CACHE_NAME; import os; "
     build += "from dotdbg.cheat.cheatpaths import cache_dir; "
     build += "session_payload(os.path.join(cache_dir(os.environ), CACHE_NAME))"
@@ -83,7 +83,7 @@ def warm_payload(home: Path) -> None:
 
 
 def test_session_has_aliases_history_search_and_leaves_the_home_as_it_was(
-    session: TmuxShell, remote_user: RemoteUser
+    session: Tmux, remote_user: RemoteUser
 ) -> None:
     before = tree_digest(remote_user.home)
     assert "pyt is aliased to `pytest" in session.run("type pyt")
@@ -91,38 +91,40 @@ def test_session_has_aliases_history_search_and_leaves_the_home_as_it_was(
     assert session.run("echo $FROM_PROFILE").strip() == "yes"
     inputrc = session.run('cat "$INPUTRC"')
     assert f"$include {remote_user.home}/.inputrc" in inputrc
-    session.send("C-u")
+    session.keys("C-u")
     session.type("python t")
-    session.send("Up")
-    session.wait_for(lambda screen: screen.rstrip().endswith("$ python train.py --lr 3e-4"))
-    session.send("C-u")
+    session.keys("Up")
+    session.wait_for(
+        lambda screen: screen.rstrip().endswith("$ python train.py --lr 3e-4"), "Up to recall"
+    )
+    session.keys("C-u")
     # the cheat code and the sheets travelled along
     assert "tar -xf <archive.tar.xz>" in session.run("ch -c tar xz")
     pick_with_ctrl_g(session, "tar xz", "tar -xf <archive.tar.xz>")
-    session.send("C-e", "C-u")  # the cursor was left on the placeholder
+    session.keys("C-e", "C-u")  # the cursor was left on the placeholder
     session.type("exit")
-    session.send("Enter")
+    session.keys("Enter")
     wait_for(lambda: not session_dirs(remote_user), 10, "the session dir to go")
     assert tree_digest(remote_user.home) == before
 
 
-def pick_with_ctrl_g(session: TmuxShell, words: str, wanted: str) -> None:
+def pick_with_ctrl_g(session: Tmux, words: str, wanted: str) -> None:
     """The Ctrl-G picker's numbered list (fzf is not on every host) puts ``wanted`` on the line."""
     session.run("export DOTDBG_CHEAT_PICKER=list")
-    session.send("C-u")
-    session.send("C-g")
-    session.wait_for(lambda screen: "cheat: search words" in screen)
+    session.keys("C-u")
+    session.keys("C-g")
+    session.wait_for(lambda screen: "cheat: search words" in screen, "the search question")
     session.type(words)
-    session.send("Enter")
-    screen = session.wait_for(lambda screen: "cheat: number" in screen)
+    session.keys("Enter")
+    screen = session.wait_for(lambda screen: "cheat: number" in screen, "the numbered list")
     rows = [line.split(None, 1) for line in screen.splitlines() if line[:4].strip().isdigit()]
     session.type(next(number for number, text in rows if wanted in text))
-    session.send("Enter")
-    session.wait_for(lambda screen: screen.rstrip().endswith(f"$ {wanted}"))
+    session.keys("Enter")
+    session.wait_for(lambda screen: screen.rstrip().endswith(f"$ {wanted}"), "the pick")
 
 
 def test_session_dir_is_private_and_goes_when_the_local_ssh_is_killed(
-    session: TmuxShell, remote_user: RemoteUser
+    session: Tmux, remote_user: RemoteUser
 ) -> None:
     before = tree_digest(remote_user.home)
     directory = Path(session.run("echo $__dotdbg_session").strip())
@@ -134,11 +136,11 @@ def test_session_dir_is_private_and_goes_when_the_local_ssh_is_killed(
     assert tree_digest(remote_user.home) == before
 
 
-def local_ssh_pid(session: TmuxShell) -> int:
+def local_ssh_pid(session: Tmux) -> int:
     import psutil
 
-    pane = int(session._tmux("display", "-p", "-t", "t", "#{pane_pid}"))
-    found = [p for p in psutil.Process(pane).children(recursive=True) if p.name() == "ssh"]
+    pane = psutil.Process(session.pane_pid())
+    found = [p for p in pane.children(recursive=True) if p.name() == "ssh"]
     assert len(found) == 1, found
     return found[0].pid
 

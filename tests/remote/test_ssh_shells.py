@@ -17,6 +17,7 @@ import pytest
 from tests.infra.procs import wait_for
 from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
+from tests.infra.tmux import Tmux
 from tests.remote.test_ssh_session import (
     DOTDBG,
     run_dotdbg_ssh,
@@ -24,7 +25,6 @@ from tests.remote.test_ssh_session import (
     tree_digest,
     warm_payload,
 )
-from tests.shells.tmuxshell import TmuxShell as ShellDriver
 
 RECALLED = "python train.py --lr 3e-4"
 # What each user's own files hold (a marker their rc sets, a history to search), by shell.
@@ -72,24 +72,22 @@ def users(ssh_server: SshServer) -> dict[str, RemoteUser]:
     return {shell: shell_user(ssh_server, shell) for shell in HOMES}
 
 
-class SessionDriver(ShellDriver):
+class SessionDriver(Tmux):
     """``dotdbg ssh`` in tmux as ``user``, whose login shell is ``shell``, on a plain prompt."""
 
     def __init__(self, shell: str, server: SshServer, user: RemoteUser, home: Path) -> None:
         argv = [str(DOTDBG), "ssh", "n1", "-F", str(server.client_config), "-l", user.name]
         env = {"HOME": str(home), "TERM": "xterm-256color", "PATH": os.environ["PATH"]}
-        self.open(
-            shell, ["env", "-i", *(f"{k}={v}" for k, v in env.items()), "LANG=C.UTF-8", *argv]
-        )
+        super().__init__(argv, env={**env, "LANG": "C.UTF-8"}, name=shell)
         self.started = self.wait_for(lambda s: "for this session only" in s, "the start message")
         self.wait_for(lambda s: len(s.strip().splitlines()) > 3, "the first prompt")
-        self.plain_prompt()
+        self.plain_prompt(shell)
 
     def local_ssh_pid(self) -> int:
         import psutil
 
-        pane = int(self.tmux("display", "-p", "-t", "t", "#{pane_pid}"))
-        found = [p for p in psutil.Process(pane).children(recursive=True) if p.name() == "ssh"]
+        pane = psutil.Process(self.pane_pid())
+        found = [p for p in pane.children(recursive=True) if p.name() == "ssh"]
         assert len(found) == 1, found
         return found[0].pid
 

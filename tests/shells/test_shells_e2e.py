@@ -13,7 +13,7 @@ import pytest
 
 from dotdbg.home.install import install
 from dotdbg.paths import Paths
-from tests.shells.tmuxshell import TmuxShell
+from tests.infra.tmux import Tmux, shell_env
 
 pytestmark = pytest.mark.e2e
 
@@ -46,16 +46,17 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module", params=["zsh", "fish"])
-def shell(request: pytest.FixtureRequest, home: Path) -> Iterator[TmuxShell]:
+def shell(request: pytest.FixtureRequest, home: Path) -> Iterator[Tmux]:
     if shutil.which("tmux") is None or shutil.which(request.param) is None:
         pytest.fail(f"tmux and {request.param} are needed (apt-get install tmux zsh fish)")
-    session = TmuxShell(request.param, home, {"DOTDBG_CHEAT_PICKER": "fzf"})
+    env = shell_env(home, request.param, DOTDBG_CHEAT_PICKER="fzf")
+    session = Tmux.shell(request.param, home, env=env)
     session.run(f"cd {home / 'work'}")
     yield session
     session.close()
 
 
-def test_an_alias_and_each_default_function_work(shell: TmuxShell, home: Path) -> None:
+def test_an_alias_and_each_default_function_work(shell: Tmux, home: Path) -> None:
     work = home / "work"
     assert shell.run("hi") == "hello-from-alias"
     assert "file-in-d" in shell.run("l d | cat")
@@ -73,7 +74,7 @@ def test_an_alias_and_each_default_function_work(shell: TmuxShell, home: Path) -
     subprocess.run(["git", "-C", str(work), "checkout", "-q", "code.py"], check=True)
 
 
-def test_up_recalls_the_last_command_that_starts_with_what_is_typed(shell: TmuxShell) -> None:
+def test_up_recalls_the_last_command_that_starts_with_what_is_typed(shell: Tmux) -> None:
     for command in ("echo alpha-one", "echo beta-two"):  # typed as they are, no `clear;` first
         shell.keys("C-u")
         shell.type(command)
@@ -87,7 +88,7 @@ def test_up_recalls_the_last_command_that_starts_with_what_is_typed(shell: TmuxS
     shell.keys("C-e", "C-u")
 
 
-def test_each_command_is_in_the_history_file_as_it_runs(shell: TmuxShell, home: Path) -> None:
+def test_each_command_is_in_the_history_file_as_it_runs(shell: Tmux, home: Path) -> None:
     shell.run("echo saved-at-once")
     history = {
         "zsh": home / ".zsh_history",
@@ -96,7 +97,7 @@ def test_each_command_is_in_the_history_file_as_it_runs(shell: TmuxShell, home: 
     shell.wait_for(lambda _: "echo saved-at-once" in history.read_text(), "the history file")
 
 
-def test_tab_completes_dotdbg_commands(shell: TmuxShell) -> None:
+def test_tab_completes_dotdbg_commands(shell: Tmux) -> None:
     """In zsh with nothing but dotdbg's block: Debian's /etc/zsh/zshrc runs compinit only on
     Ubuntu, and dotdbg runs it at the first prompt (issue 24.6)."""
     shell.keys("C-e", "C-u")
@@ -106,7 +107,7 @@ def test_tab_completes_dotdbg_commands(shell: TmuxShell) -> None:
     shell.keys("C-e", "C-u")
 
 
-def test_tab_completes_options_and_directories_from_the_registry(shell: TmuxShell) -> None:
+def test_tab_completes_options_and_directories_from_the_registry(shell: Tmux) -> None:
     """`dotdbg --complete` answers from the registry: an option, a directory after --home."""
     shell.keys("C-e", "C-u")
     shell.type("dotdbg install --ho")
@@ -119,7 +120,7 @@ def test_tab_completes_options_and_directories_from_the_registry(shell: TmuxShel
 
 
 def test_ctrl_g_puts_the_pick_on_the_line_and_runs_nothing_until_enter(
-    shell: TmuxShell, home: Path
+    shell: Tmux, home: Path
 ) -> None:
     marker = home / "work" / "qq-ran-marker"
     shell.run("true")
@@ -140,7 +141,7 @@ def test_ctrl_g_puts_the_pick_on_the_line_and_runs_nothing_until_enter(
     marker.unlink()
 
 
-def test_the_numbered_list_puts_the_pick_on_the_line_too(shell: TmuxShell, home: Path) -> None:
+def test_the_numbered_list_puts_the_pick_on_the_line_too(shell: Tmux, home: Path) -> None:
     """Without fzf (or with DOTDBG_CHEAT_PICKER=list) dotdbg's own list picks."""
     setting = {"zsh": "export DOTDBG_CHEAT_PICKER=list", "fish": "set -gx DOTDBG_CHEAT_PICKER list"}
     shell.run(setting[shell.name])
@@ -163,7 +164,7 @@ def test_fish_abbreviations_expand_as_they_are_typed(tmp_path: Path) -> None:
     paths.config_file.parent.mkdir(parents=True)
     paths.config_file.write_text("[fish]\nabbreviations = true\n")
     install(paths, shells=("fish",))
-    session = TmuxShell("fish", tmp_path)
+    session = Tmux.shell("fish", tmp_path)
     try:
         session.type("gs ")
         session.wait_for(lambda _: session.line().endswith("git status"), "the expansion")
@@ -182,7 +183,7 @@ def test_zsh_runs_compinit_once_when_a_framework_does(tmp_path: Path, order: str
     install(Paths.from_env(tmp_path), shells=("zsh",))
     if order == "dotdbg-first":
         zshrc.write_text(zshrc.read_text() + own)
-    session = TmuxShell("zsh", tmp_path)
+    session = Tmux.shell("zsh", tmp_path)
     try:
         session.keys("C-e", "C-u")
         session.type("dotdbg uninst")

@@ -189,6 +189,8 @@ def test_fn_add_says_at_once_what_fish_goes_without_and_install_does_not_repeat_
         paths.fish_conf.read_text()
     )
     assert "mkcd" not in cli("dotdbg", "install", env=env).stderr
+    aliased = cli("dotdbg", "alias", "add", "time", "date", env=env).stderr
+    assert "dotdbg: warning: fish has no alias time: fish reserves the name" in aliased
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""What the stacks tests share: dotdbg run as a user would, and the rank job's description."""
+"""What the stacks tests share: dotdbg run as a user would, the rank job's description, and
+ranks started on this machine for the engines whose "nodes" are all this machine."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.infra.jobs import RANKS_PROGRAM
 
 BIN = Path(sys.executable).parent
 DOTDBG = str(BIN / "dotdbg")
@@ -76,3 +81,56 @@ def per_node_dotdbg(folder: Path, cases: str) -> Path:
     )
     wrapper.chmod(0o755)
     return wrapper
+
+
+# The dotdbg of a node that a transport names in TOY_NODE: the last argument (the PATTERN) gets
+# " node=$TOY_NODE" added, so the node keeps to the ranks placed on it (see ``ranks_placed``).
+NARROWED_TO_TOY_NODE = (
+    "#!/bin/sh\n"
+    "n=$#; i=0\n"
+    'for a in "$@"; do i=$((i + 1))\n'
+    '  [ $i -eq $n ] && a="$a node=$TOY_NODE"; set -- "$@" "$a"\n'
+    "done\n"
+    "shift $n\n"
+    f'exec {DOTDBG} "$@"\n'
+)
+
+
+def narrowed_dotdbg(folder: Path) -> str:
+    """``NARROWED_TO_TOY_NODE`` as a program in ``folder``; its path."""
+    remote = folder / "dotdbg-on-node"
+    remote.write_text(NARROWED_TO_TOY_NODE)
+    remote.chmod(0o755)
+    return str(remote)
+
+
+@contextmanager
+def ranks_placed(
+    folder: Path, token: str, places: Sequence[str], word: str = "node"
+) -> Iterator[str]:
+    """Ranks 0 to len(places)-1 of the test job's program (tests/infra/jobs.py), started here
+    as torchrun starts them (``RANK``, ``WORLD_SIZE``), rank r with ``WORD=places[r]`` in its
+    command line, where a narrowing dotdbg finds it; all ready, then a PATTERN for them alone
+    (``token`` with a bracket: it does not match a dotdbg command line holding it). Killed at
+    the end."""
+    program = folder / f"{token}.py"
+    program.write_text(RANKS_PROGRAM)
+    world = {"WORLD_SIZE": str(len(places))}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(program), f"{word}={place}"],
+            env={**os.environ, **world, "RANK": str(rank)},
+            stdout=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        for rank, place in enumerate(places)
+    ]
+    try:
+        for proc in procs:
+            assert proc.stdout is not None and proc.stdout.readline().startswith("ready")
+        yield f"{token}[.]py"
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()

@@ -9,58 +9,24 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from dotdbg.fanout.generic import node_words
-from tests.infra.jobs import RANKS_PROGRAM
 from tests.infra.procs import cmdline_of, wait_for
-from tests.stacks.stacks_support import DOTDBG, run_dotdbg
+from tests.stacks.stacks_support import narrowed_dotdbg, ranks_placed, run_dotdbg
 
 NODE_OF_RANK = ("n1", "n1", "n2", "n2", "n3", "n3")
-NARROWED = (  # the last argument (the PATTERN) gets " node=$TOY_NODE" added
-    "#!/bin/sh\n"
-    "n=$#; i=0\n"
-    'for a in "$@"; do i=$((i + 1))\n'
-    '  [ $i -eq $n ] && a="$a node=$TOY_NODE"; set -- "$@" "$a"\n'
-    "done\n"
-    "shift $n\n"
-    f'exec {DOTDBG} "$@"\n'
-)
 
 
 @pytest.fixture(scope="module")
 def exec_job(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """Ranks 0-5, two a node; (dotdbg's path on the nodes, a PATTERN for the ranks)."""
     folder = tmp_path_factory.mktemp("exec")
-    token = f"dotdbgexec{os.getpid()}"
-    program = folder / f"{token}.py"
-    program.write_text(RANKS_PROGRAM)
-    remote = folder / "dotdbg-on-node"
-    remote.write_text(NARROWED)
-    remote.chmod(0o755)
-    procs = [
-        subprocess.Popen(
-            [sys.executable, str(program), f"node={node}"],
-            env={**os.environ, "RANK": str(rank)},
-            stdout=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        for rank, node in enumerate(NODE_OF_RANK)
-    ]
-    try:
-        for proc in procs:
-            assert proc.stdout is not None and proc.stdout.readline().startswith("ready")
-        yield str(remote), f"{token}[.]py"
-    finally:
-        for proc in procs:
-            proc.kill()
-            proc.wait()
+    with ranks_placed(folder, f"dotdbgexec{os.getpid()}", NODE_OF_RANK) as pattern:
+        yield narrowed_dotdbg(folder), pattern
 
 
 def test_stacks_through_an_env_transport(exec_job: tuple[str, str]) -> None:

@@ -182,6 +182,15 @@ def test_a_class_shows_the_frames_where_it_parts_from_the_others() -> None:
     ]
 
 
+def test_a_class_dumped_by_another_tool_than_py_spy_says_which() -> None:
+    records = job(4, odd=3)
+    records[3] = replace(records[3], source="pystack")
+    text = render.plain(render.class_lines(merge(records)))
+    assert text.splitlines()[1] == "[1] 1 process · rank 3 · dumped by pystack"
+    assert "[2] 3 processes · ranks 0-2\n" in text
+    assert formats.to_json(merge(records))["classes"][0]["sources"] == ["pystack"]
+
+
 def test_json_and_dot_carry_the_same_tree(tmp_path: Path) -> None:
     merged = merge(job(4, odd=3))
     report = formats.to_json(merged)

@@ -146,7 +146,15 @@ def test_native_on_a_node_without_py_spy_comes_from_gdb_into_the_same_tree(
     ranks are dumped by ``dotdbg gdb --json`` there, and merge with the others' by rank."""
     bare = dotdbg_without_py_spy(tmp_path)
     remote = per_node_dotdbg(tmp_path, f'  node2:*) exec {bare} "$@" ;;\n')
-    args = ("--native", "--job", str(rank_job.job), "--remote-dotdbg", str(remote))
+    args = (
+        "--native",
+        "--timeout",
+        "30",
+        "--job",
+        str(rank_job.job),
+        "--remote-dotdbg",
+        str(remote),
+    )
     report = stacks_json(*args, rank_job.token, env={**env, "PATH": BARE_PATH})
     assert report["processes"] == 6 and report["node_problems"] == [], report["node_problems"]
     assert report["not_dumped"] == [] and report["ranks_not_seen"] == []

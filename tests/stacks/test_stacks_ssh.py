@@ -8,16 +8,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.infra.jobs import RANKS_PROGRAM
 from tests.infra.procs import cmdline_of, wait_for
 from tests.infra.sshd import SshServer
-from tests.stacks.stacks_support import DOTDBG, dotdbg_without_py_spy, run_dotdbg
+from tests.stacks.stacks_support import DOTDBG, dotdbg_without_py_spy, ranks_placed, run_dotdbg
 
 pytestmark = pytest.mark.slow
 
@@ -41,30 +39,10 @@ def per_host_dotdbg(folder, on_n3: str = DOTDBG) -> str:  # type: ignore[no-unty
 
 @pytest.fixture(scope="module")
 def local_ranks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Ranks 0-5 of the test program started here, two a host; a PATTERN for them alone (it
-    does not match itself, in the command line of the dotdbg the test runs here)."""
+    """Ranks 0-5 of the test program started here, two a host; a PATTERN for them alone."""
     folder = tmp_path_factory.mktemp("ranks")
-    token = f"dotdbgssh{os.getpid()}"
-    program = folder / f"{token}.py"
-    program.write_text(RANKS_PROGRAM)
-    procs = [
-        subprocess.Popen(
-            [sys.executable, str(program), f"host={host}"],
-            env={**os.environ, "RANK": str(rank)},
-            stdout=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        for rank, host in enumerate(HOST_OF_RANK)
-    ]
-    try:
-        for proc in procs:
-            assert proc.stdout is not None and proc.stdout.readline().startswith("ready")
-        yield f"{token}[.]py"
-    finally:
-        for proc in procs:
-            proc.kill()
-            proc.wait()
+    with ranks_placed(folder, f"dotdbgssh{os.getpid()}", HOST_OF_RANK, word="host") as pattern:
+        yield pattern
 
 
 def test_merges_the_hosts_of_a_node_set(
@@ -93,8 +71,10 @@ def test_native_on_a_host_without_py_spy_comes_from_gdb(
     are dumped by ``dotdbg gdb --json`` there, Python and native frames, by rank."""
     env = {**os.environ, "DOTDBG_SSH_OPTIONS": ssh_server.ssh_options}
     remote = per_host_dotdbg(tmp_path, on_n3=str(dotdbg_without_py_spy(tmp_path)))
-    args = ("--json", "--native", "--nodes", "n[1-3]", "--remote-dotdbg", remote, local_ranks)
-    done = run_dotdbg("stacks", *args, env=env)
+    nodes = ("--nodes", "n[1-3]", "--remote-dotdbg", remote)
+    done = run_dotdbg(
+        "stacks", "--json", "--native", "--timeout", "30", *nodes, local_ranks, env=env
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["node_problems"] == [] and report["not_dumped"] == []

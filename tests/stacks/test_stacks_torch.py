@@ -28,13 +28,6 @@ from tests.stacks.stacks_support import (
     stacks_json,
 )
 
-# found, not imported: only the job's ranks import it (seconds, in every xdist worker otherwise)
-pytestmark = [
-    pytest.mark.torch,
-    pytest.mark.slow,
-    pytest.mark.skipif(find_spec("torch") is None, reason="torch is not installed"),
-]
-
 ODD = 5
 PROGRAM = textwrap.dedent(
     f"""
@@ -58,8 +51,16 @@ PROGRAM = textwrap.dedent(
     step(rank)
     """
 )
-# torch's import takes seconds per rank; six of them on two loaded cores, many more
+# torch's import takes seconds per rank; six of them on two loaded cores, many more (the job
+# was up within 15-35 s at load 4-23)
 STARTED_WITHIN = 600
+# found, not imported: only the job's ranks import it (seconds, in every xdist worker otherwise)
+pytestmark = [
+    pytest.mark.torch,
+    pytest.mark.slow,
+    pytest.mark.skipif(find_spec("torch") is None, reason="torch is not installed"),
+    pytest.mark.timeout(STARTED_WITHIN + 120),  # the first test's setup waits for the job
+]
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +92,9 @@ def test_native_tree_names_the_collective_and_the_odd_ranks_line(
 ) -> None:
     job, token = torch_job
     env = {**slurm_cluster.env, "NO_COLOR": "1"}
-    args = ("--native", "--samples", "2", "--interval", "0.5", "--job", str(job), token)
+    # 30 s a dump: a node answered in 8 s at load 23 (py-spy reads libtorch's symbols)
+    args = ["--native", "--samples", "2", "--interval", "0.5", "--timeout", "30"]
+    args += ["--job", str(job), token]
     report = stacks_json(*args, env=env)
     assert report["processes"] == 6 and report["node_problems"] == []
     classes = {c["label"]: c for c in report["classes"]}
@@ -125,7 +128,8 @@ def test_a_node_without_py_spy_is_dumped_by_gdb_with_gloos_threads(
     bare = dotdbg_without_py_spy(tmp_path)
     remote = per_node_dotdbg(tmp_path, f'  node3:*) exec {bare} "$@" ;;\n')
     env = {**slurm_cluster.env, "NO_COLOR": "1", "PATH": BARE_PATH}
-    args = ("--native", "--all-threads", "--remote-dotdbg", str(remote), "--job", str(job), token)
+    args = ["--native", "--all-threads", "--timeout", "30", "--remote-dotdbg", str(remote)]
+    args += ["--job", str(job), token]
     report = stacks_json(*args, env=env)
     assert report["processes"] == 6 and report["node_problems"] == [], report["node_problems"]
     assert report["not_dumped"] == []

@@ -12,7 +12,6 @@ import io
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import redirect_stdout
 
@@ -22,19 +21,9 @@ from dotdbg.fanout import NodeResult
 from dotdbg.fanout.engine import Engine
 from dotdbg.stacks import run
 from dotdbg.watch import job as watch_job
-from tests.infra.jobs import RANKS_PROGRAM
-from tests.stacks.stacks_support import DOTDBG
+from tests.stacks.stacks_support import narrowed_dotdbg, ranks_placed
 
 NODE_OF_RANK = ("alpha", "alpha", "beta", "beta", "beta")
-NARROWED = (  # the last argument (the PATTERN) gets " node=$TOY_NODE" added
-    "#!/bin/sh\n"
-    "n=$#; i=0\n"
-    'for a in "$@"; do i=$((i + 1))\n'
-    '  [ $i -eq $n ] && a="$a node=$TOY_NODE"; set -- "$@" "$a"\n'
-    "done\n"
-    "shift $n\n"
-    f'exec {DOTDBG} "$@"\n'
-)
 
 
 class Loopback(Engine):
@@ -58,30 +47,8 @@ class Loopback(Engine):
 @pytest.fixture(scope="module")
 def toy_job(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Loopback, str]]:
     folder = tmp_path_factory.mktemp("toy")
-    token = f"dotdbgtoy{os.getpid()}"
-    program = folder / f"{token}.py"
-    program.write_text(RANKS_PROGRAM)
-    remote = folder / "dotdbg-on-node"
-    remote.write_text(NARROWED)
-    remote.chmod(0o755)
-    procs = [
-        subprocess.Popen(
-            [sys.executable, str(program), f"node={node}"],
-            env={**os.environ, "RANK": str(rank), "WORLD_SIZE": str(len(NODE_OF_RANK))},
-            stdout=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        for rank, node in enumerate(NODE_OF_RANK)
-    ]
-    try:
-        for proc in procs:
-            assert proc.stdout is not None and proc.stdout.readline().startswith("ready")
-        yield Loopback(str(remote)), f"{token}[.]py"
-    finally:
-        for proc in procs:
-            proc.kill()
-            proc.wait()
+    with ranks_placed(folder, f"dotdbgtoy{os.getpid()}", NODE_OF_RANK) as pattern:
+        yield Loopback(narrowed_dotdbg(folder)), pattern
 
 
 def printed(call: object, *args: object) -> tuple[object, str]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
+from dotdbg.common.child import which
 from dotdbg.memlimit.backends.base import (
     BackendProbe,
     BackendUnavailable,
@@ -112,7 +112,7 @@ class SystemdBackend:
         return SystemdPlacement(self.fs, mount, prefix, limits)
 
     def _check(self) -> tuple[str, Mount]:
-        exe = shutil.which("systemd-run", path=self.environ.get("PATH"))
+        exe = which("systemd-run", self.environ.get("PATH"))
         if exe is None:
             raise BackendUnavailable("systemd-run is not installed")
         runtime = self.environ.get("XDG_RUNTIME_DIR")
