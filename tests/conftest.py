@@ -103,14 +103,49 @@ GROUPS = {
 }
 
 
+def scope_of(nodeid: str) -> str:
+    """The unit one worker runs: its group, else its module."""
+    module = nodeid.split("::", 1)[0]
+    return next((g for prefix, g in GROUPS.items() if nodeid.startswith(prefix)), module)
+
+
+# What each scope took in the last run that ran it (pytest's cache), so the next run starts the
+# longest first: scheduled by test count, install.sh's 2 tests (48 s) came last, alone on one
+# worker while the other sat idle. A clean clone has no figures and keeps xdist's order.
+SCOPE_SECONDS = "dotdbg/scope-seconds"
+
+
+_took: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    scope = scope_of(report.nodeid)
+    _took[scope] = _took.get(scope, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    cache = session.config.cache
+    if cache is None or hasattr(session.config, "workerinput") or not _took:
+        return  # a worker's figures reach the controller in its reports
+    cache.set(SCOPE_SECONDS, {**cache.get(SCOPE_SECONDS, {}), **_took})
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     from xdist.scheduler import LoadScopeScheduling
 
+    seconds: dict[str, float] = config.cache.get(SCOPE_SECONDS, {}) if config.cache else {}
+
     class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist ships no types
-        """A module's tests on one worker (its module fixtures are made once), a group's too."""
+        """A module's tests on one worker (its module fixtures are made once), a group's too;
+        the longest scope of the last run first."""
 
         def _split_scope(self, nodeid: str) -> str:
-            module = nodeid.split("::", 1)[0]
-            return next((g for prefix, g in GROUPS.items() if nodeid.startswith(prefix)), module)
+            return scope_of(nodeid)
+
+        def _assign_work_unit(self, node: object) -> None:
+            if seconds and self.workqueue:
+                longest = max(self.workqueue, key=lambda scope: seconds.get(scope, 0.0))
+                self.workqueue.move_to_end(longest, last=False)
+            super()._assign_work_unit(node)
 
     return GroupScheduling(config, log)
