@@ -4,6 +4,7 @@ and property tests try many more examples."""
 from __future__ import annotations
 
 import os
+import random
 
 ENV = "DOTDBG_FAULT_SWEEP"
 
@@ -14,3 +15,11 @@ def sweeping() -> bool:
 
 def examples(default: int, sweep: int) -> int:
     return sweep if sweeping() else default
+
+
+def kill_moments(span: float, seed: int, default: int, sweep: int) -> list[float]:
+    """Moments in [0, span) to kill a run at: one drawn in each of as many equal slices as
+    this run tries, so a few tries still reach its start, middle and end."""
+    count = examples(default, sweep)
+    draw = random.Random(seed)
+    return [(slot + draw.random()) * span / count for slot in range(count)]

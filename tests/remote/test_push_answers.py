@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import random
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from dotdbg.remote.sshfs import SshFS, prelude_answer
 from tests.infra.procs import wait_for
 from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
+from tests.sweep import kill_moments
 
 DOTDBG = Path(sys.executable).with_name("dotdbg")
 SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "schemas" / "push.schema.json"
@@ -188,8 +188,7 @@ def test_status_json_follows_the_schema(ssh_server: SshServer, tmp_path: Path) -
         jsonschema.validate({**document, "hosts": [{"host": 1}]}, schema)
 
 
-KILLS = 8  # kill -9 moments, drawn from a seeded generator
-SEED = 2153
+SEED = 2153  # kill -9 moments: 3 (--fault-sweep: 24), one in each third (eighth...) of a push
 
 
 def left_in_tmp(user: RemoteUser) -> list[str]:
@@ -227,10 +226,8 @@ def test_kill_9_of_push_at_random_moments_leaves_nothing_behind(
     assert push(ssh_server, tmp_path, host).returncode == 0
     took = time.monotonic() - begin
     assert push(ssh_server, tmp_path, "--uninstall", host).returncode == 0
-    moments = random.Random(SEED)
     before = left_in_tmp(user)  # a uid used before by a user of another run may have some
-    for _ in range(KILLS):
-        delay = moments.uniform(0, took)
+    for delay in kill_moments(took, SEED, default=3, sweep=24):
         pushing = subprocess.Popen(
             [str(DOTDBG), "push", host],
             env=env,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import random
 import secrets
 import signal
 import time
@@ -25,11 +24,11 @@ from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
 from tests.remote.test_session_files import big_sheet
 from tests.remote.test_ssh_session import DOTDBG, session_dirs, tree_digest, warm_payload
+from tests.sweep import kill_moments
 
 TOKEN = f"FAKE-TOKEN-{secrets.token_hex(12)}"  # an alias body no process may show
 PROMPT = "SESSION-PROMPT$ "
-KILLS = 6  # kill -9 moments per test, drawn from a seeded generator
-SEED = 2521
+SEED = 2521  # kill -9 moments: 3 (--fault-sweep: 18), one in each third (...) of a start
 
 
 @pytest.fixture(scope="module")
@@ -157,9 +156,7 @@ def test_kill_9_at_random_moments_leaves_nothing_remote(
     start = time.monotonic() - begin
     wait_for(lambda: not session_dirs(remote_user), 30, "the first session to end")
     before = tree_digest(remote_user.home)
-    moments = random.Random(SEED)
-    for _ in range(KILLS):
-        delay = moments.uniform(0, start * 1.2)
+    for delay in kill_moments(start * 1.2, SEED, default=3, sweep=18):
         child = spawn(argv, local_home)
         time.sleep(delay)
         os.kill(child.pid, signal.SIGKILL)
