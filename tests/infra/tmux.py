@@ -87,13 +87,11 @@ class Tmux:
         return term
 
     @classmethod
-    def bash(
-        cls, home: Path, argv: Sequence[str] = ("bash", "--noprofile", "-i"), *, height: int = 40
-    ) -> Tmux:
+    def bash(cls, home: Path, argv: Sequence[str] = ("bash", "--noprofile", "-i")) -> Tmux:
         """``argv``, a bash or what starts one (memlimit, ``dotdbg ssh``), in ``home`` with
         ``PS1='$ '`` in its environment; once its first prompt shows, a plain one."""
         env = shell_env(home, PS1="$ ")
-        term = cls(argv, env=env, cwd=home, height=height, name="bash")
+        term = cls(argv, env=env, cwd=home, name="bash")
         term.wait_for(bash_prompt, "the first prompt")
         term.plain_prompt("bash")
         return term
