@@ -91,6 +91,7 @@ def test_copy_inside_tmux_without_set_clipboard_goes_through_passthrough(
         assert said and set(said) == {"dotdbg: copied (OSC 52 through tmux passthrough)"}
     finally:
         subprocess.run(["tmux", "-L", inner, "kill-server"], capture_output=True)
+        server.socket_path.with_name(inner).unlink(missing_ok=True)  # beside the outer one's
 
 
 def run_detached(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -3,6 +3,7 @@ past it."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,3 +38,11 @@ def test_only_the_driver_talks_to_a_tests_terminal() -> None:
         if path not in allowed:
             text = path.read_text(encoding="utf-8")
             assert "send-keys" not in text and "capture-pane" not in text, path
+
+
+@pytest.mark.e2e
+def test_closing_leaves_no_server_and_no_socket() -> None:
+    term = Tmux(["sleep", "60"], env={})
+    term.close()
+    assert subprocess.run(["tmux", "-L", term.socket, "ls"], capture_output=True).returncode
+    assert not term.socket_path.exists()

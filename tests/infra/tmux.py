@@ -75,6 +75,7 @@ class Tmux:
         for option, value in (options or {}).items():
             self("set", "-g", option, value)
         self("respawn-pane", "-k", "-t", "t", *where, *exact, *argv)
+        self.socket_path = Path(self("display", "-p", "-t", "t", "#{socket_path}").strip())
 
     @classmethod
     def shell(
@@ -176,3 +177,4 @@ class Tmux:
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        self.socket_path.unlink(missing_ok=True)  # tmux 3.3 leaves it behind in /tmp
