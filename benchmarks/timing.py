@@ -43,7 +43,7 @@ def run_once(
     started = time.perf_counter()
     done = subprocess.run(
         list(argv),
-        env=None if env is None else dict(env),
+        env=_as_a_user_runs(env),
         input=stdin,
         text=True,
         stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
@@ -57,11 +57,19 @@ def run_once(
     return Sample(wall, cpu, done.stdout or "")
 
 
+def _as_a_user_runs(env: Mapping[str, str] | None) -> dict[str, str]:
+    """``env`` without PYTHONDONTWRITEBYTECODE: a user's Python keeps its .pyc files, and
+    without them every run would compile the modules again."""
+    found = dict(os.environ if env is None else env)
+    found.pop("PYTHONDONTWRITEBYTECODE", None)
+    return found
+
+
 def _spawned(argv: Sequence[str], env: Mapping[str, str] | None, check: bool) -> Sample:
     quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
     program = argv[0] if "/" in argv[0] else _which(argv[0], env)
     started = time.perf_counter()
-    environment = dict(os.environ if env is None else env)
+    environment = _as_a_user_runs(env)
     pid = os.posix_spawn(program, list(argv), environment, file_actions=quiet)
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - started

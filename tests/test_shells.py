@@ -4,6 +4,8 @@ one file) is rendered, checked once per text, installed and removed byte-exactly
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from dotdbg.config.model import Config, Function
 from dotdbg.home.edit import reload_line
 from dotdbg.home.install import install, purge, render_for, uninstall
 from dotdbg.paths import Paths
+from dotdbg.shells import session
 from dotdbg.shells.bash import BASH
 from dotdbg.shells.posix import shquote
 from dotdbg.shells.target import ShellTarget
@@ -116,3 +119,18 @@ def test_a_registered_shell_brings_its_reload_line_and_the_functions_it_goes_wit
     }
     assert why["wrap"] == "it has no body for toysh (add toysh = '…' under [functions.wrap])"
     assert left_out(config, BASH) == []
+
+
+def test_each_shell_a_session_starts_is_its_targets() -> None:
+    sessions = [target.session for target in shells.registered() if target.session is not None]
+    assert sessions == list(session.SHELLS)
+    assert [s.name for s in sessions] == [t.name for t in shells.registered()]
+    assert [s.rendered for s in sessions] == [t.generated for t in shells.registered()]
+
+
+def test_a_session_starts_without_the_targets_imports() -> None:
+    # dotdbg ssh imports the session's shells at every start: no typing, dataclasses, pathlib
+    heavy = "{'typing', 'dataclasses', 'pathlib', 'dotdbg.shells.target'}"
+    code = f"import sys, dotdbg.remote.bootstrap\nprint(sorted({heavy} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "[]", done.stderr

@@ -20,76 +20,24 @@ It holds no session file: those travel on the shell's own input (dotdbg.remote.r
    passwd entry) when it is one of ``SHELLS`` and the payload carries it, else bash, saying
    why in one line. Its rc files read what a login shell over plain ssh reads, then dotdbg's.
 
-Each shell a session can start is one ``SessionShell`` in ``SHELLS``: the files it needs and
-the sh words that start it. Nothing else names a shell.
+Each shell a session can start is one ``SessionShell`` in ``SHELLS`` (dotdbg.shells.session,
+each also its ShellTarget's ``session``): the files it needs and the sh words that start it.
 """
 
 from __future__ import annotations
 
 import os
 
+from dotdbg.shells.session import BASH, FISH, SHELLS, ZSH, SessionShell
+
 # the letters of a host name the script may hold as they are (not the string module: it imports
 # re, milliseconds at every session's start)
 SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@:%+-")
 
 SCRIPT_NAME = "dotdbg-ssh"  # $0 of the remote script, as ps shows it
-
-
-class SessionShell:
-    """One shell a session can start. A plain class: ``dotdbg ssh`` starts without importing
-    dataclasses (inspect) or typing; tests/remote/test_session_files.py checks the names."""
-
-    __slots__ = ("launch", "name", "prepare", "rc_files", "rendered")
-
-    def __init__(
-        self,
-        name: str,
-        rc_files: tuple[tuple[str, str], ...],
-        rendered: str,
-        launch: str,
-        prepare: str = "",
-    ) -> None:
-        self.name = name  # the program, and what ``$SHELL`` ends with to pick it
-        # (name in the session dir, file beside this module): the session's rc files
-        self.rc_files = rc_files
-        self.rendered = rendered  # the file render makes for this shell (render.Rendered.files)
-        # sh words that start it: "$d" is the session dir, "$p" the program ($SHELL or bash)
-        self.launch = launch
-        self.prepare = prepare  # sh commands run just before, in the script's process
-
-
-BASH = SessionShell(
-    name="bash",
-    rc_files=(("session.bash", "session.bash"),),
-    rendered="dotdbg.bash",  # render.BASH_FILE
-    launch='"$p" --rcfile "$d/session.bash" -i',
-)
-# zsh has no --rcfile: ZDOTDIR names the session dir, whose files source the user's own
-# (their ZDOTDIR travels as DOTDBG_ZDOTDIR). A login shell, as plain ssh starts.
-ZSH = SessionShell(
-    name="zsh",
-    rc_files=tuple(
-        (f".{name}", f"session.{name}") for name in ("zshenv", "zprofile", "zshrc", "zlogin")
-    ),
-    rendered="dotdbg.zsh",  # zshfish.ZSH_FILE
-    launch='DOTDBG_ZDOTDIR=${ZDOTDIR-} ZDOTDIR=$d "$p" -il',
-)
-# fish reads its history from XDG_DATA_HOME at start: a copy of the user's in the session dir,
-# which session.fish (run after config.fish by -C) points back to the user's own for the rest.
-FISH = SessionShell(
-    name="fish",
-    rc_files=(("session.fish", "session.fish"),),
-    rendered="dotdbg.fish",  # zshfish.FISH_FILE
-    prepare=(
-        'h=${XDG_DATA_HOME:-$HOME/.local/share}/fish/fish_history; mkdir -p "$d/data/fish" && '
-        '{ [ ! -r "$h" ] || cp "$h" "$d/data/fish/fish_history"; }'
-    ),
-    launch=(
-        'DOTDBG_XDG_DATA_HOME=${XDG_DATA_HOME-} XDG_DATA_HOME=$d/data "$p" -il '
-        '-C "source \\$DOTDBG_SESSION_DIR/session.fish"'
-    ),
-)
-SHELLS: tuple[SessionShell, ...] = (BASH, ZSH, FISH)  # the first where no other can start
+# How each shell a session can start is started: on its ShellTarget (``session``), defined in
+# dotdbg.shells.session, which imports nothing (this runs at every session's start).
+__all__ = ["BASH", "FISH", "SHELLS", "ZSH", "SessionShell"]
 
 
 def others_here() -> tuple[str, ...]:

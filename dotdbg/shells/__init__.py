@@ -11,15 +11,16 @@ a module beside ``bash.py`` defining a ``target.ShellTarget`` and one line in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from dotdbg.shells.target import ShellTarget
-
+# Imports nothing at run time: ``dotdbg ssh`` imports ``shells.session`` at every session's
+# start, and with it this package (the typing module costs milliseconds; mypy knows this).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from pathlib import Path
+
     from dotdbg.config.model import Config
     from dotdbg.paths import Paths
+    from dotdbg.shells.target import ShellTarget
 
 
 _registry: dict[str, ShellTarget] = {}

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dotdbg.shells import session
 from dotdbg.shells.posix import bash_source_line, function_definition, posix_path_lines, shquote
 from dotdbg.shells.target import ShellTarget
 from dotdbg.shells.zshfish import entry_names
@@ -77,4 +78,5 @@ BASH = ShellTarget(
     path_file=_bashrc,  # before its interactive guard: bash reads it for `ssh HOST cmd` too
     path_lines=posix_path_lines,
     used_if=_bashrc,
+    session=session.BASH,
 )

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg.shells import zshfish
+from dotdbg.shells import session, zshfish
 from dotdbg.shells.bash import identity, load_block
 from dotdbg.shells.posix import in_home
 from dotdbg.shells.target import ShellTarget
@@ -78,4 +78,5 @@ FISH = ShellTarget(
     forget_function="functions -e",
     runs_bash_bodies=False,
     refuses=zshfish.fish_refuses,
+    session=session.FISH,
 )

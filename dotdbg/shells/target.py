@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from dotdbg.config.model import Config, Function
     from dotdbg.paths import Paths
+    from dotdbg.shells.session import SessionShell
 
 
 def _data_dir(paths: Paths) -> Path:
@@ -64,6 +65,9 @@ class ShellTarget:
     # (a name the shell reserves, a bash body using what the shell does not have).
     runs_bash_bodies: bool = True
     refuses: Callable[[Function], str] = _refuses_nothing
+    # How a ``dotdbg ssh`` / ``dotdbg shell`` session starts this shell (shells.session); None:
+    # a session never starts it (it runs bash).
+    session: SessionShell | None = None
 
     def generated_path(self, paths: Paths) -> Path:
         return self.directory(paths) / self.generated

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotdbg.shells import zshfish
+from dotdbg.shells import session, zshfish
 from dotdbg.shells.bash import identity, load_block
 from dotdbg.shells.posix import posix_path_lines, shquote
 from dotdbg.shells.target import ShellTarget
@@ -59,4 +59,5 @@ ZSH = ShellTarget(
     used_if=_zshrc,
     forget_function="unfunction",
     refuses=zshfish.zsh_refuses,
+    session=session.ZSH,
 )

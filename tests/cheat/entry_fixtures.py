@@ -267,6 +267,9 @@ PYTHON_SETUP = r"""
 mkdir -p src/mypkg lib/torch lib/transformers lib/numpy
 printf '__version__ = "0.0-stand-in"\n' | tee lib/torch/__init__.py lib/transformers/__init__.py \
     lib/numpy/__init__.py > /dev/null
+# the real torch takes seconds to import: the stand-in takes long enough to top -X importtime's
+# list, above site and the encodings however loaded the machine (CI saw it pushed out at load 15)
+printf 'import time\ntime.sleep(1)\n' >> lib/torch/__init__.py
 : > src/mypkg/__init__.py
 printf 'class Model:\n    def forward(self, x):\n        return x + 1\n' > src/mypkg/model.py
 printf 'import mypkg.model\nprint(mypkg.model.Model().forward(1), mypkg.model.__file__)\n' \

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,6 +12,8 @@ import pytest
 
 from dotdbg.cheat.clipboard import osc52, through_passthrough
 from tests.cheat.cheat_helpers import DOTDBG, write_sheet
+from tests.infra.procs import wait_for
+from tests.infra.tmux import WAIT, Tmux
 
 SHEET = "# qqcopy the one to copy\necho 'qq copied' && ls -l <dir>\n\n# qqcopy other\necho other\n"
 
@@ -23,47 +23,30 @@ def test_osc52_and_passthrough_bytes() -> None:
     assert through_passthrough(b"\x1b]52;c;aGk=\x07") == b"\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"
 
 
-class Server:
-    """A tmux server of the test's own; `run` starts a window running a command."""
-
-    def __init__(self) -> None:
-        self.socket = f"dotdbg-copy-{uuid.uuid4().hex[:8]}"
-
-    def __call__(self, *args: str) -> str:
-        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True)
-        return done.stdout
-
-    def buffer(self, timeout: float = 30) -> str:
-        deadline = time.monotonic() + timeout
-        while not (text := self("show-buffer")) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        return text
-
-    def kill(self) -> None:
-        self("kill-server")
-
-
 @pytest.fixture
-def tmux() -> Iterator[Callable[[str], Server]]:
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed")
-    servers: list[Server] = []
+def tmux() -> Iterator[Callable[[str], Tmux]]:
+    """A tmux server of the test's own whose pane runs a command with set-clipboard on, so an
+    OSC 52 from the pane fills its paste buffer."""
+    servers: list[Tmux] = []
 
-    def start(command: str) -> Server:
-        server = Server()
-        servers.append(server)
-        server("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "20", "-s", "t", "cat")
-        server("set", "-g", "set-clipboard", "on")
-        server("new-window", "-t", "t", command)
-        return server
+    def start(command: str) -> Tmux:
+        clipboard = {"set-clipboard": "on"}
+        servers.append(Tmux([command], env=None, width=120, height=20, options=clipboard))
+        return servers[-1]
 
     yield start
     for server in servers:
-        server.kill()
+        server.close()
+
+
+def copied(server: Tmux) -> str:
+    """What the copy put in ``server``'s paste buffer, once there."""
+    wait_for(lambda: bool(server.buffer()), WAIT, "the copy in tmux's buffer")
+    return server.buffer()
 
 
 def test_copy_reaches_tmux_through_osc52(
-    tmux: Callable[[str], Server], personal_dir: Path, tmp_path: Path
+    tmux: Callable[[str], Tmux], personal_dir: Path, tmp_path: Path
 ) -> None:
     write_sheet(personal_dir, "qqcopy", SHEET)
     err = tmp_path / "err"
@@ -71,20 +54,20 @@ def test_copy_reaches_tmux_through_osc52(
         f"env -i HOME={os.environ['HOME']} TERM=xterm-256color PATH=/usr/bin:/bin"
         f" {DOTDBG} cheat --copy qqcopy one 2>{err} >{tmp_path / 'out'}; sleep 30"
     )
-    assert server.buffer() == "echo 'qq copied' && ls -l <dir>"
+    assert copied(server) == "echo 'qq copied' && ls -l <dir>"
     assert (tmp_path / "out").read_text() == "echo 'qq copied' && ls -l <dir>\n"
     assert err.read_text() == "dotdbg: copied (OSC 52)\n"
 
 
-def test_copy_of_standard_input(tmux: Callable[[str], Server], tmp_path: Path) -> None:
+def test_copy_of_standard_input(tmux: Callable[[str], Tmux], tmp_path: Path) -> None:
     server = tmux(
         f"printf 'line one\\nline two\\n' | env TERM=xterm {DOTDBG} cheat --copy; sleep 30"
     )
-    assert server.buffer() == "line one\nline two"
+    assert copied(server) == "line one\nline two"
 
 
 def test_copy_inside_tmux_without_set_clipboard_goes_through_passthrough(
-    tmux: Callable[[str], Server], tmp_path: Path
+    tmux: Callable[[str], Tmux], tmp_path: Path
 ) -> None:
     """A tmux inside the outer one, as over ssh: the inner one keeps set-clipboard at its default
     (external), so only passthrough carries the sequence out to the outer "terminal"."""
@@ -103,11 +86,12 @@ def test_copy_inside_tmux_without_set_clipboard_goes_through_passthrough(
     )
     server = tmux(f"TERM=xterm-256color bash {script}")
     try:
-        assert server.buffer() == "qq-pass"
+        assert copied(server) == "qq-pass"
         said = (tmp_path / "err").read_text().splitlines()
         assert said and set(said) == {"dotdbg: copied (OSC 52 through tmux passthrough)"}
     finally:
         subprocess.run(["tmux", "-L", inner, "kill-server"], capture_output=True)
+        server.socket_path.with_name(inner).unlink(missing_ok=True)  # beside the outer one's
 
 
 def run_detached(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -6,8 +6,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 from dotdbg.home.render import completion_context
 from dotdbg.paths import resource_dir
 from tests.cheat.cheat_helpers import write_sheet
+from tests.infra.tmux import Tmux
 
 SHELLCHECK = str(Path(sys.executable).parent / "shellcheck")
 PICK_SHEET = (
@@ -90,42 +89,6 @@ def test_sourcing_runs_no_program(tmp_path: Path) -> None:
 
 
 # -- a real interactive bash under tmux ---------------------------------------------------------
-class Tmux:
-    def __init__(self, socket: str) -> None:
-        self.socket = socket
-
-    def __call__(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True
-        )
-        return done.stdout
-
-    def keys(self, *keys: str) -> None:
-        self("send-keys", "-t", "t", *keys)
-
-    def type(self, text: str) -> None:
-        self("send-keys", "-t", "t", "-l", "--", text)
-
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-N", "-t", "t")
-
-    def wait_for(self, predicate: Callable[[str], bool], what: str, timeout: float = 15) -> str:
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen()
-            if predicate(screen):
-                return screen
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; screen:\n{screen}")
-            time.sleep(0.05)
-
-    def answer(self, question: str, reply: str) -> None:
-        """Wait for ``question`` on the screen, then type ``reply`` and Enter."""
-        self.wait_for(lambda screen: question in screen, repr(question))
-        self.type(reply)
-        self.keys("Enter")
-
-
 @pytest.fixture
 def start_shell(
     fake_home: Path, personal_dir: Path, tmp_path: Path
@@ -134,8 +97,6 @@ def start_shell(
 
     ``picker`` is the DOTDBG_CHEAT_PICKER value: "list" forces the numbered list.
     """
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed")
     write_sheet(personal_dir, "qqpick", PICK_SHEET)
     widget = tmp_path / "widget.bash"
     widget.write_text(render("\\C-g", "ch"))
@@ -149,21 +110,20 @@ def start_shell(
     sessions: list[Tmux] = []
 
     def start(picker: str) -> Tmux:
-        tmux = Tmux(f"dotdbg-cheat-{uuid.uuid4().hex[:8]}")
+        env = {
+            **{"HOME": str(fake_home), "TERM": "xterm-256color", "LANG": "C.UTF-8"},
+            **{"PATH": "/usr/bin:/bin", "DOTDBG_CHEAT_PICKER": picker},
+        }
+        bash = ["bash", "--noprofile", "--rcfile", str(rc), "-i"]
+        clipboard = {"set-clipboard": "on"}  # OSC 52 from the pane fills tmux's buffer
+        tmux = Tmux(bash, env=env, cwd=fake_home, width=160, name="bash", options=clipboard)
         sessions.append(tmux)
-        command = (
-            f"cd {fake_home} && exec env -i HOME={fake_home} TERM=xterm-256color LANG=C.UTF-8"
-            " PATH=/usr/bin:/bin"
-            f" DOTDBG_CHEAT_PICKER={picker} bash --noprofile --rcfile {rc} -i"
-        )
-        tmux("-f", "/dev/null", "new-session", "-d", "-x", "160", "-y", "40", "-s", "t", command)
-        tmux("set", "-g", "set-clipboard", "on")  # OSC 52 from the pane fills tmux's buffer
         tmux.wait_for(lambda screen: screen.startswith("$ "), "the prompt")
         return tmux
 
     yield start
     for tmux in sessions:
-        subprocess.run(["tmux", "-L", tmux.socket, "kill-server"], capture_output=True)
+        tmux.close()
 
 
 def assert_on_prompt_not_run(shell: Tmux, home: Path) -> None:

@@ -4,7 +4,6 @@ line once. Real zsh and fish under tmux, installed by `dotdbg install`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,14 +16,6 @@ from tests.cheat.cheat_helpers import RunCheat
 from tests.infra.tmux import Tmux, shell_env
 
 DECOY = "echo qqbash-decoy"  # the last command in ~/.bash_history: never the one added
-
-
-@pytest.fixture
-def terminal() -> Iterator[list[Tmux]]:
-    opened: list[Tmux] = []
-    yield opened
-    for term in opened:
-        term.close()
 
 
 def installed_shell(home: Path, shell: str, opened: list[Tmux], **env: str) -> Tmux:

@@ -192,7 +192,7 @@ def test_git_replace_fails_when_perl_cannot_write_a_file(shell: Tmux, tmp_path: 
 def coloured(shell: Tmux, command: str) -> bool:
     """Whether ``command`` drew any colour on the terminal (tmux shows SGR codes with -e)."""
     shell.run(f"clear; {command}")
-    return "\x1b[" in shell("capture-pane", "-p", "-e", "-t", "t")
+    return "\x1b[" in shell.screen(wrapped=True, colours=True)
 
 
 def test_listings_colour_a_terminal_only_and_honour_no_color(shell: Tmux, tmp_path: Path) -> None:

@@ -4,6 +4,7 @@
 ``ssh_server``: one sshd on 127.0.0.2-4 (hosts ``n1``-``n3`` in ``ssh_server.client_config``).
 ``spawn``: real Python processes (tests/infra/spawner.py), killed when the test ends.
 ``dotdbg_wheel``: the wheel users install, built once (``venv_with`` puts it in a fresh venv).
+``terminal``: a list a test appends the ``Tmux`` terminals it opens to; all closed at its end.
 
 Each starts once per session and stops (with everything it left running) at its end; a test
 that needs one is skipped, with the reason, only where it cannot start at all.
@@ -21,6 +22,7 @@ import pytest
 from tests.infra.slurm import ClusterUnavailable, SlurmCluster
 from tests.infra.spawner import Spawner
 from tests.infra.sshd import SshServer, SshUnavailable
+from tests.infra.tmux import Tmux
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -82,3 +84,11 @@ def spawn(tmp_path: Path) -> Iterator[Spawner]:
         yield spawner
     finally:
         spawner.cleanup()
+
+
+@pytest.fixture
+def terminal() -> Iterator[list[Tmux]]:
+    opened: list[Tmux] = []
+    yield opened
+    for term in opened:
+        term.close()

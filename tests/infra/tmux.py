@@ -50,27 +50,32 @@ def bash_prompt(screen: str) -> bool:
 
 class Tmux:
     """``Tmux(argv, env=…)``: ``argv`` runs in a pane of ``width`` by ``height`` with exactly
-    ``env`` (nothing of the test's own environment). ``name`` is what runs there, for the
-    tests that ask (``bash``, ``zsh``, ``fish``)."""
+    ``env`` (nothing of the test's own environment; ``env=None``: the test's own, with the
+    ``TMUX`` that tmux sets in its panes), after the server's ``options`` are set (``set -g``).
+    ``name`` is what runs there, for the tests that ask (``bash``, ``zsh``, ``fish``)."""
 
     def __init__(
         self,
         argv: Sequence[str],
         *,
-        env: Mapping[str, str],
+        env: Mapping[str, str] | None,
         cwd: Path | None = None,
         width: int = 150,
         height: int = 40,
         name: str = "dotdbg",
+        options: Mapping[str, str] | None = None,
     ) -> None:
         need_tmux()
         self.name = name
         self.socket = f"{name}-{uuid.uuid4().hex[:8]}"
-        command = ["env", "-i", *(f"{k}={v}" for k, v in env.items()), *argv]
+        exact = [] if env is None else ["env", "-i", *(f"{k}={v}" for k, v in env.items())]
         where = ["-c", str(cwd)] if cwd else []
         size = ["-x", str(width), "-y", str(height)]
         self("-f", "/dev/null", "new-session", "-d", *size, "-s", "t", *where, "sleep", "60")
-        self("respawn-pane", "-k", "-t", "t", *where, *command)
+        for option, value in (options or {}).items():
+            self("set", "-g", option, value)
+        self("respawn-pane", "-k", "-t", "t", *where, *exact, *argv)
+        self.socket_path = Path(self("display", "-p", "-t", "t", "#{socket_path}").strip())
 
     @classmethod
     def shell(
@@ -83,13 +88,11 @@ class Tmux:
         return term
 
     @classmethod
-    def bash(
-        cls, home: Path, argv: Sequence[str] = ("bash", "--noprofile", "-i"), *, height: int = 40
-    ) -> Tmux:
+    def bash(cls, home: Path, argv: Sequence[str] = ("bash", "--noprofile", "-i")) -> Tmux:
         """``argv``, a bash or what starts one (memlimit, ``dotdbg ssh``), in ``home`` with
         ``PS1='$ '`` in its environment; once its first prompt shows, a plain one."""
         env = shell_env(home, PS1="$ ")
-        term = cls(argv, env=env, cwd=home, height=height, name="bash")
+        term = cls(argv, env=env, cwd=home, name="bash")
         term.wait_for(bash_prompt, "the first prompt")
         term.plain_prompt("bash")
         return term
@@ -111,11 +114,13 @@ class Tmux:
     def type(self, text: str) -> None:
         self("send-keys", "-t", "t", "-l", "--", text)
 
-    def screen(self, *, wrapped: bool = False) -> str:
+    def screen(self, *, wrapped: bool = False, colours: bool = False) -> str:
         """The visible screen, wrapped lines joined, trailing spaces kept; ``wrapped``: as the
-        terminal shows it, one line per row, trailing spaces dropped."""
+        terminal shows it, one line per row, trailing spaces dropped; ``colours``: with the
+        escape sequences of its colours and attributes."""
         joined = () if wrapped else ("-J", "-N")
-        return self("capture-pane", "-p", *joined, "-t", "t")
+        escapes = ("-e",) if colours else ()
+        return self("capture-pane", "-p", *joined, *escapes, "-t", "t")
 
     def wait_for(
         self,
@@ -161,9 +166,15 @@ class Tmux:
         x, y = self("display", "-p", "-t", "t", "#{cursor_x} #{cursor_y}").split()
         return int(x), int(y)
 
+    def buffer(self) -> str:
+        """tmux's newest paste buffer (what an OSC 52 copy fills), ``""`` while there is none."""
+        done = subprocess.run(["tmux", "-L", self.socket, "show-buffer"], capture_output=True)
+        return done.stdout.decode() if done.returncode == 0 else ""
+
     def pane_pid(self) -> int:
         """The process id of what runs in the pane (``argv``'s first program)."""
         return int(self("display", "-p", "-t", "t", "#{pane_pid}"))
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        self.socket_path.unlink(missing_ok=True)  # tmux 3.3 leaves it behind in /tmp

@@ -22,7 +22,7 @@ import pytest
 from tests.infra.procs import wait_for
 from tests.infra.sshd import SshServer
 from tests.infra.sshd import TestUser as RemoteUser
-from tests.infra.tmux import Tmux
+from tests.infra.tmux import Tmux, need_tmux
 
 DOTDBG = Path(sys.executable).with_name("dotdbg")
 REMOTE_HISTORY = "ls -la\npython train.py --lr 3e-4\ngit status\n"
@@ -61,8 +61,7 @@ def session_dirs(user: RemoteUser) -> list[Path]:
 
 @pytest.fixture
 def session(ssh_server: SshServer, remote_user: RemoteUser, tmp_path: Path) -> Iterator[Tmux]:
-    if shutil.which("tmux") is None:
-        pytest.fail("tmux is required for the dotdbg ssh tests (apt-get install tmux)")
+    need_tmux()  # before the payload's seconds of work
     local_home = tmp_path / "local"
     local_home.mkdir()
     warm_payload(local_home)

@@ -5,7 +5,6 @@ with the managed block's guarantees (a block in the user's file, uninstall byte 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,14 +27,6 @@ def xdg_inputrc(fake_home: Path) -> Path:
 
 def _paths(home: Path, inputrc: Path) -> Paths:
     return Paths.from_env(env={"HOME": str(home), "INPUTRC": str(inputrc)})
-
-
-@pytest.fixture
-def terminal() -> Iterator[list[Tmux]]:
-    opened: list[Tmux] = []
-    yield opened
-    for term in opened:
-        term.close()
 
 
 def test_the_block_goes_where_readline_reads_and_up_searches_by_prefix(

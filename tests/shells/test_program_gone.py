@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,14 +17,6 @@ from tests.infra.tmux import Tmux, shell_env
 
 Cli = Callable[..., subprocess.CompletedProcess[str]]
 GONE = "dotdbg: the dotdbg program is gone"
-
-
-@pytest.fixture
-def terminal() -> Iterator[list[Tmux]]:
-    opened: list[Tmux] = []
-    yield opened
-    for term in opened:
-        term.close()
 
 
 def start_without_dotdbg(home: Path, shell: str) -> Tmux:

@@ -6,14 +6,13 @@ import json
 import os
 import signal
 import subprocess
-import time
-import uuid
 from pathlib import Path
 
 import pexpect
 import pytest
 
 from tests.infra.spawner import BIN, HOLDS_300MB, IDLE, RENAMED, Spawner
+from tests.infra.tmux import Tmux
 
 WATCH = str(BIN / "watch-python")
 DOTDBG = str(BIN / "dotdbg")
@@ -160,21 +159,15 @@ def test_the_live_view_at_60_columns_keeps_the_command_cut_short(
     train.write_text(IDLE)
     long_args = ["--config", "configs/a/very/long/experiment/path.yaml", "--lr", "3e-4"]
     proc = spawn.start([str(BIN / "python"), str(train), spawn.token, *long_args])
-    socket = f"dotdbg-test-{uuid.uuid4().hex[:8]}"
-    tmux = ["tmux", "-L", socket]
     # A clean environment: a COLUMNS or LINES exported by the test process (readline sets
     # them) would size the view for another terminal.
-    view = ["env", "-i", "TERM=xterm-256color", WATCH, "-n", "0.3", "-p", spawn.token]
-    subprocess.run([*tmux, "new-session", "-d", "-x", "60", "-y", "12", *view], check=True)
+    view = Tmux(
+        [WATCH, "-n", "0.3", "-p", spawn.token], env={"TERM": "xterm-256color"}, width=60, height=12
+    )
     try:
-        deadline = time.monotonic() + 15
-        screen = ""
-        while f" {proc.pid} " not in screen and time.monotonic() < deadline:
-            time.sleep(0.05)
-            capture = [*tmux, "capture-pane", "-p"]
-            screen = subprocess.run(capture, capture_output=True, text=True).stdout
+        screen = view.wait_for(lambda s: f" {proc.pid} " in s, "the process's row", wrapped=True)
     finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True)
+        view.close()
     lines = screen.splitlines()
     header = next(line for line in lines if line.lstrip().startswith("PID"))
     row = next(line for line in lines if f" {proc.pid} " in line)
