@@ -124,7 +124,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    cache = session.config.cache
+    cache = getattr(session.config, "cache", None)  # none under -p no:cacheprovider
     if cache is None or hasattr(session.config, "workerinput") or not _took:
         return  # a worker's figures reach the controller in its reports
     cache.set(SCOPE_SECONDS, {**cache.get(SCOPE_SECONDS, {}), **_took})
@@ -133,7 +133,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     from xdist.scheduler import LoadScopeScheduling
 
-    seconds: dict[str, float] = config.cache.get(SCOPE_SECONDS, {}) if config.cache else {}
+    cache = getattr(config, "cache", None)
+    seconds: dict[str, float] = cache.get(SCOPE_SECONDS, {}) if cache else {}
 
     class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist ships no types
         """A module's tests on one worker (its module fixtures are made once), a group's too;
