@@ -59,20 +59,23 @@ def write_project(folder: Path, name: str, source: str = "src") -> None:
 def install_editable(project: Path, venv: Path, with_pip: bool = False) -> Path:
     """A new venv with ``project`` installed editable; its python. Without a pip of its own
     unless asked: this run's pip fills it."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    wheel = bundled_pip()
+    # a pip of the venv's own: this run's pip unpacks the bundled wheel (2.5 s; ensurepip
+    # starts a pip of its own for it, 14 s at load 14); where the Python keeps no bundled wheel
+    # (Debian's), venv makes it as it always does
+    own_pip = with_pip and wheel is None
+    subprocess.run(
+        [sys.executable, "-m", "venv", *["--without-pip"] * (not own_pip), str(venv)], check=True
+    )
     python = venv / "bin" / "python"
     install = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps"]
-    if with_pip:
-        add_pip(python, install)
+    if with_pip and wheel is not None:
+        subprocess.run([*install, "--no-index", str(wheel)], check=True, capture_output=True)
     subprocess.run([*install, "--no-index", "-e", str(project)], check=True, capture_output=True)
     return python
 
 
-def add_pip(python: Path, install: list[str]) -> None:
-    """The pip ensurepip would give the venv, unpacked by this run's pip: ensurepip starts a
-    pip of its own for it (14 s at load 14, this 2.5 s)."""
+def bundled_pip() -> Path | None:
+    """The pip wheel ensurepip would give a venv, where this Python keeps one."""
     wheels = sorted(Path(ensurepip.__file__).with_name("_bundled").glob("pip-*.whl"))
-    if not wheels:  # a Python that keeps its wheels elsewhere (Debian's)
-        subprocess.run([str(python), "-m", "ensurepip", "-q"], check=True)
-        return
-    subprocess.run([*install, "--no-index", str(wheels[-1])], check=True, capture_output=True)
+    return wheels[-1] if wheels else None
