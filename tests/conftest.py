@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -31,6 +32,15 @@ def fake_home(
     monkeypatch.setenv("SHELL", "/bin/bash")  # the login shell decides some messages
     monkeypatch.setenv("NO_COLOR", "1")
     yield home
+
+
+@pytest.fixture(autouse=True)
+def same_recursion_limit() -> Iterator[None]:
+    """Each test starts at the interpreter's recursion limit: `dotdbg stacks` run in the test's
+    process raises it for good, and a test of a TOML nested too deeply then saw no error."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)
 
 
 def pytest_configure(config: pytest.Config) -> None:
