@@ -14,12 +14,15 @@ slurmstepd a job leaves behind are ended too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.infra.procs import argv_of, free_ports, kill_all, pids_with_env, stop, wait_for
@@ -211,6 +214,23 @@ class SlurmCluster:
         path.write_text(script)
         done = self.run(["sbatch", "--parsable", f"--chdir={self.root}", *options, str(path)])
         return int(done.stdout.strip().split(";")[0])
+
+    @contextlib.contextmanager
+    def bare_srun_job(
+        self, program: Path, within: float, env: str = ""
+    ) -> Iterator[tuple[int, str]]:
+        """A job as users launch one: a batch script holding a bare ``srun -N 3 -n 6 python
+        PROGRAM`` (``env``: words before srun). Yields (job id, its output) once each of the six
+        ranks printed "ready"; cancelled at the end."""
+        out = program.with_name(f"{program.stem}.out")
+        script = f"#!/bin/sh\n{env} srun -N 3 -n 6 {sys.executable} {program}\n"
+        job = self.sbatch(script, "-N3", "-n6", f"--output={out}")
+        try:
+            ready = lambda: out.exists() and out.read_text().count("ready") == 6  # noqa: E731
+            wait_for(ready, within, f"6 ranks of {program.name}")
+            yield job, out.read_text()
+        finally:
+            self.run(["scancel", str(job)], check=False)
 
     def job_state(self, job: int) -> str:
         done = self.run(["squeue", "-h", "-j", str(job), "-o", "%T"], check=False)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 
 import pytest
 
 from tests.infra.jobs import RANKS_PROGRAM
-from tests.infra.procs import wait_for
 from tests.infra.slurm import SlurmCluster
 from tests.stacks.stacks_support import RankJob, ranks_of
 
@@ -24,11 +22,5 @@ def rank_job(
     token = f"dotdbgjob{os.getpid()}"
     program = folder / f"{token}.py"
     program.write_text(RANKS_PROGRAM)
-    out = folder / "job.out"
-    script = f"#!/bin/sh\nsrun -N 3 -n 6 {sys.executable} {program}\n"
-    job = slurm_cluster.sbatch(script, "-N3", "-n6", f"--output={out}")
-    try:
-        wait_for(lambda: out.exists() and out.read_text().count("ready") == 6, 60, "6 ranks")
-        yield RankJob(job, *ranks_of(out.read_text()), token)
-    finally:
-        slurm_cluster.run(["scancel", str(job)], check=False)
+    with slurm_cluster.bare_srun_job(program, within=60) as (job, out):
+        yield RankJob(job, *ranks_of(out), token)

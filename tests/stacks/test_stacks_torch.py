@@ -11,7 +11,6 @@ needs an NVIDIA GPU.
 from __future__ import annotations
 
 import os
-import sys
 import textwrap
 from collections.abc import Iterator
 from importlib.util import find_spec
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.infra.procs import free_ports, wait_for
+from tests.infra.procs import free_ports
 from tests.infra.slurm import SlurmCluster
 from tests.stacks.stacks_support import (
     BARE_PATH,
@@ -72,15 +71,8 @@ def torch_job(
     token = f"dotdbgtorch{os.getpid()}"
     program = folder / f"{token}.py"
     program.write_text(PROGRAM)
-    out = folder / "job.out"
-    script = f"#!/bin/sh\nPORT={free_ports(1)} srun -N 3 -n 6 {sys.executable} {program}\n"
-    job = slurm_cluster.sbatch(script, "-N3", "-n6", f"--output={out}")
-    try:
-        ready = lambda: out.exists() and out.read_text().count("ready") == 6  # noqa: E731
-        wait_for(ready, STARTED_WITHIN, "6 torch ranks")
-        yield job, token
-    finally:
-        slurm_cluster.run(["scancel", str(job)], check=False)
+    with slurm_cluster.bare_srun_job(program, STARTED_WITHIN, f"PORT={free_ports(1)}") as started:
+        yield started[0], token
 
 
 def functions(frames: list[dict]) -> list[str]:  # type: ignore[type-arg]
