@@ -4,11 +4,11 @@ pack), shared by the config's validation and the commands that add entries."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from dotdbg.common.record import Record
 
 
-@dataclass(frozen=True)
-class NameRule:
+class NameRule(Record):
     kind: str  # as the messages say it: "alias", "function", "pdb alias", "pack"
     pattern: re.Pattern[str]
     hint: str  # how to write a valid one

@@ -17,11 +17,11 @@ import json
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from dotdbg.common.record import Record
 from dotdbg.errors import DotdbgError
 from dotdbg.home.state import MANIFEST_VERSION
 from dotdbg.paths import Paths
@@ -41,8 +41,7 @@ def encoded(text: str) -> bytes:
     return text.encode("utf-8", errors="surrogateescape")
 
 
-@dataclass(frozen=True)
-class Saving:
+class Saving(Record):
     """A file a command is about to change, and the text it was planned from (None: absent)."""
 
     path: Path
@@ -135,8 +134,7 @@ def _save_files(paths: Paths, folder: Path, files: Iterable[Saving]) -> dict[str
 # -- reading a backup ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Contents:
+class Contents(Record):
     """What restoring a backup folder puts back."""
 
     folder: Path

@@ -10,9 +10,9 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dotdbg.common.record import Record, field, replace
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
@@ -36,8 +36,7 @@ from dotdbg.shells.target import ShellTarget
 from dotdbg.shells.zshfish import left_out_warnings
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Record):
     """What a run did (or, dry, would do); ``dotdbg.cli.report`` prints it."""
 
     plan: Plan

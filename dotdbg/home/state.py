@@ -7,10 +7,10 @@ import errno
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dotdbg.common.record import Record, field
 from dotdbg.errors import DotdbgError
 from dotdbg.home.homefs import HomeFS
 from dotdbg.home.launcher import path_dir
@@ -21,8 +21,7 @@ from dotdbg.shells import registered
 MANIFEST_VERSION = 1
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     """Texts of the files dotdbg may touch (None: missing) and the manifest of the last run."""
 
     texts: dict[Path, str | None]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from dotdbg.common.record import Record
 
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
@@ -58,8 +59,7 @@ def key_name(spelling: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Binding:
+class Binding(Record):
     owner: str  # "atuin's search", "your binding"
     peer: str  # "atuin", "navi", "fzf", "mcfly", "" for the user's own
     key: str  # key_name's form
@@ -108,8 +108,7 @@ def dotdbg_keys(config: Config) -> dict[str, str]:
     return keys
 
 
-@dataclass(frozen=True)
-class Clash:
+class Clash(Record):
     key: str
     ours: str  # what dotdbg's binding does
     theirs: Binding

@@ -10,8 +10,9 @@ line, and the home itself is used.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+from dotdbg.common.record import Record
 
 _ASSIGNMENT = re.compile(
     r"^(?:export\s+|typeset\s+-x\s+|declare\s+-x\s+)?ZDOTDIR=(\S*)\s*(?:#.*)?$"
@@ -23,8 +24,7 @@ _XDG_CONFIG = re.compile(
 _HOME = re.compile(r"\$\{HOME\}|\$HOME\b")
 
 
-@dataclass(frozen=True)
-class ZdotdirRead:
+class ZdotdirRead(Record):
     path: Path | None  # None: not set (or not read), zsh reads the home's files
     unread: int | None = None  # the line of an assignment dotdbg could not read
 

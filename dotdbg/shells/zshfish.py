@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from dotdbg.common.record import Record
 from dotdbg.config.model import Alias, Config, Function, History
 from dotdbg.shells.target import ShellTarget
 
@@ -34,8 +34,7 @@ def fishquote(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-@dataclass(frozen=True)
-class LeftOut:
+class LeftOut(Record):
     """A function a shell does not get, and why."""
 
     shell: str
