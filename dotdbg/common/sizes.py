@@ -12,9 +12,7 @@ from dotdbg.errors import DotdbgError
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
 # ASCII digits only: str.isdigit() and \d also accept digits of other scripts ("5\u0661G").
-_SIZE = re.compile(
-    r"(?P<number>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?P<unit>[KMGTP]?)(?:I?B)?", re.IGNORECASE
-)
+_SIZE = r"(?i)(?P<number>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?P<unit>[KMGTP]?)(?:I?B)?"
 # Far above any machine, and small enough that sums of two sizes still fit the kernel's longs.
 MAX_SIZE = 2**60
 _HINT = "write a number and a binary unit: 512M, 5G, 5GB, 5GiB or 1.5G (G = 2**30 bytes)"
@@ -22,7 +20,7 @@ _HINT = "write a number and a binary unit: 512M, 5G, 5GB, 5GiB or 1.5G (G = 2**3
 
 def parse_size(text: str, what: str = "size") -> int:
     """Bytes in ``text``; raises DotdbgError with an example of the accepted forms."""
-    match = _SIZE.fullmatch(text.strip())
+    match = re.fullmatch(_SIZE, text.strip())
     if match is None or (text.strip().lower().endswith("ib") and not match["unit"]):
         raise DotdbgError(f"{what} {text!r} is not a size", hint=_HINT)
     whole, _, decimals = match["number"].partition(".")

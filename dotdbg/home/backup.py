@@ -12,7 +12,6 @@ and is never restored from, and a copy is written back only if its digest is the
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
 import re
@@ -34,6 +33,8 @@ KEEP_NEWEST = 20
 
 
 def digest_bytes(data: bytes) -> str:
+    import hashlib  # where used: a backup's checks, not status (OpenSSL's load: 3 ms)
+
     return hashlib.sha256(data).hexdigest()
 
 

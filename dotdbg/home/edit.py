@@ -8,7 +8,6 @@ refreshed installed files to the one writer as a single plan.
 
 from __future__ import annotations
 
-import difflib
 import shlex
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -313,6 +312,8 @@ def _in_off_pack(name: str, pack: str) -> DotdbgError:
 
 def _unknown_pack(config: Config, pack: str) -> DotdbgError:
     known = sorted(dict(config.packs))
+    import difflib  # only for a mistyped pack
+
     close = difflib.get_close_matches(pack, known, n=1)
     return DotdbgError(
         f"there is no pack {pack!r}" + (f": did you mean {close[0]!r}?" if close else ""),
@@ -325,6 +326,8 @@ def _refuse_pack_typo(config: Config, pack: str) -> None:
     known = dict(config.packs)
     if pack in known:
         return
+    import difflib  # only for a mistyped pack
+
     close = difflib.get_close_matches(pack, known, n=1)
     if close:
         raise DotdbgError(

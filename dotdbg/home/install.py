@@ -7,7 +7,6 @@ the one writer. A dry run (status, diff, --dry-run) takes no lock and writes not
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,6 +43,13 @@ class Result(Record):
     warnings: tuple[str, ...] = field(default=())
     config: Config | None = None
     restored: str | None = None  # the backup a restore put back
+
+
+def on_path(name: str) -> str | None:
+    """``shutil.which``, imported when asked: status never asks (shutil loads bz2 and lzma)."""
+    import shutil
+
+    return shutil.which(name)
 
 
 def render_for(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:
@@ -85,7 +91,7 @@ def installed_render(
 
 
 def selected_shells(
-    paths: Paths, which: Callable[[str], object] = shutil.which, login: str | None = None
+    paths: Paths, which: Callable[[str], object] = on_path, login: str | None = None
 ) -> tuple[str, ...]:
     """The shells of the last install; on the first, those the user uses (``used_shells``)."""
     known = [target.name for target in registered()]
@@ -95,7 +101,7 @@ def selected_shells(
 
 
 def used_shells(
-    paths: Paths, which: Callable[[str], object] = shutil.which, login: str | None = None
+    paths: Paths, which: Callable[[str], object] = on_path, login: str | None = None
 ) -> tuple[str, ...]:
     """The login shell (``login``; None: $SHELL here) and each shell whose files are in the
     home, among those installed on the home's machine (``which``; `dotdbg push` asks the remote
@@ -123,7 +129,7 @@ def _neighbours(
 
 
 def left_out_shells(
-    paths: Paths, shells: Sequence[str], which: Callable[[str], object] = shutil.which
+    paths: Paths, shells: Sequence[str], which: Callable[[str], object] = on_path
 ) -> list[str]:
     """One line naming the shells installed here that the first install left out."""
     others = [t.name for t in registered() if t.name not in shells and which(t.name)]

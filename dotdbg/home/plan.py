@@ -7,7 +7,6 @@ A plan is computed from the disk state read up front (a ``State``: texts, record
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -442,6 +441,10 @@ def restored_manifest(
 
 
 def unified_diff(paths: Paths, plan: Plan) -> str:
+    if not plan.pending:
+        return ""
+    import difflib  # only a diff shows one (its import compiles a regex)
+
     chunks: list[str] = []
     for change in plan.pending:
         name = paths.display(change.path)

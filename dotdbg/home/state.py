@@ -4,7 +4,6 @@ read up front through the home's filesystem (``paths.fs``); the planner works on
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -132,6 +131,8 @@ def is_installed(paths: Paths) -> bool:
 
 
 def digest(text: str) -> str:
+    import hashlib  # where used (OpenSSL's load: 3 ms)
+
     return hashlib.sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
 
 

@@ -4,7 +4,6 @@ single quotes, checked by ``fish --no-execute`` (``dotdbg.shells.zshfishcheck``)
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,6 +47,8 @@ def check(text: str, config: Config) -> None:
 
 
 def checker_key() -> str:
+    import shutil  # where used: its import loads bz2 and lzma
+
     return identity(shutil.which("fish") or "no fish")
 
 

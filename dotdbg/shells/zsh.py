@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +32,8 @@ def check(text: str, config: Config) -> None:
 
 
 def checker_key() -> str:
+    import shutil  # where used: its import loads bz2 and lzma
+
     return identity(shutil.which("zsh") or "no zsh")
 
 
