@@ -21,15 +21,6 @@ _CHUNK = 65536
 _KILL = 9
 
 
-def find(program: str) -> str | None:
-    """``program`` on $PATH (as ``shutil.which`` finds it, without importing shutil)."""
-    for directory in os.environ.get("PATH", os.defpath).split(":"):
-        candidate = os.path.join(directory, program)
-        if directory and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
 def beside_interpreter(program: str) -> str | None:
     """A program a wheel put in dotdbg's own environment (py-spy), beside the interpreter, as
     ``paths.own_program`` finds it without pathlib: install.sh does not put it on PATH."""

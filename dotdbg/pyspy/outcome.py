@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from dotdbg.common.spawn import beside_interpreter, find
+from dotdbg.common.programs import which
+from dotdbg.common.spawn import beside_interpreter
 from dotdbg.errors import DotdbgError
 from dotdbg.procs import procfs
 
@@ -22,7 +23,7 @@ ADVICE_LATER = "how to allow it is printed at the end"
 
 def find_py_spy() -> str:
     """py-spy on PATH (which tests and users may point at a wrapper), else in dotdbg's own env."""
-    found = find("py-spy") or beside_interpreter("py-spy")
+    found = which("py-spy") or beside_interpreter("py-spy")
     if found is None:
         raise DotdbgError(
             "py-spy is not installed (not on PATH, nor beside dotdbg)",

@@ -111,7 +111,7 @@ def run(options: NodeOptions) -> int:
 def _stop_on_signals() -> None:
     """SIGINT, SIGTERM or SIGHUP end the dumps running (``spawn.run_all`` kills them) and the
     command, with 128 + the signal's number (``cli.runner``)."""
-    import signal
+    from dotdbg.common.rawsignal import signal
 
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, _stopped)
