@@ -42,11 +42,20 @@ def guarded(check: Callable[[Paths], Check], paths: Paths) -> Check:
     `--fix` already done) are still reported."""
     from dotdbg.errors import DotdbgError
 
+    name = check.__name__.removeprefix("check_").replace("_", " ")
     try:
         return check(paths)
     except DotdbgError as error:
-        name = check.__name__.removeprefix("check_").replace("_", " ")
         return Check(name, False, error.message, error.hint)
+    except OSError as error:
+        return Check(
+            name, False, unreadable(paths, error), "fix the file or the disk, then run it again"
+        )
+
+
+def unreadable(paths: Paths, error: OSError) -> str:
+    where = paths.display(Path(error.filename)) if error.filename else "a file it reads"
+    return f"cannot read {where}: {error.strerror or error}"
 
 
 def key_checks(paths: Paths) -> list[Check]:
@@ -63,6 +72,8 @@ def key_checks(paths: Paths) -> list[Check]:
         clashes = key_clashes(paths, config, shells, read_state(paths).texts)
     except DotdbgError:
         return []
+    except OSError as error:
+        return [Check("keys", False, unreadable(paths, error), "fix the file or the disk")]
     checks = [
         Check(f"key {clash.key}", not clash.they_win, clash.describe(), clash.fix())
         for clash in clashes

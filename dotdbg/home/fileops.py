@@ -122,4 +122,5 @@ def fsync_dir(directory: Path) -> None:
         if error.errno != errno.EINVAL:  # a file system that cannot sync directories
             raise
     finally:
-        os.close(fd)
+        with contextlib.suppress(OSError):  # a read-only descriptor: its close loses nothing
+            os.close(fd)

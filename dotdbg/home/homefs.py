@@ -309,7 +309,10 @@ def _flock(path: Path) -> Iterator[None]:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        # Closing releases the lock and frees the descriptor even when close reports an error
+        # (Linux close(2)); nothing was written through it, so an error here changes nothing.
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 LOCAL = LocalFS()
