@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from dotdbg.common.programs import which as on_path
 from dotdbg.common.record import Record, field, replace
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
@@ -43,13 +44,6 @@ class Result(Record):
     warnings: tuple[str, ...] = field(default=())
     config: Config | None = None
     restored: str | None = None  # the backup a restore put back
-
-
-def on_path(name: str) -> str | None:
-    """``shutil.which``, imported when asked: status never asks (shutil loads bz2 and lzma)."""
-    import shutil
-
-    return shutil.which(name)
 
 
 def render_for(paths: Paths, config: Config, shells: Sequence[str] | None = None) -> Rendered:

@@ -47,9 +47,9 @@ def check(text: str, config: Config) -> None:
 
 
 def checker_key() -> str:
-    import shutil  # where used: its import loads bz2 and lzma
+    from dotdbg.common.programs import which
 
-    return identity(shutil.which("fish") or "no fish")
+    return identity(which("fish") or "no fish")
 
 
 FISH = ShellTarget(

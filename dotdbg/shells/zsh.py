@@ -32,9 +32,9 @@ def check(text: str, config: Config) -> None:
 
 
 def checker_key() -> str:
-    import shutil  # where used: its import loads bz2 and lzma
+    from dotdbg.common.programs import which
 
-    return identity(shutil.which("zsh") or "no zsh")
+    return identity(which("zsh") or "no zsh")
 
 
 ZSH = ShellTarget(
