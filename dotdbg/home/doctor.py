@@ -5,17 +5,16 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
+from dotdbg.common.record import Record
 from dotdbg.home.plan import login_file, profile_notes
 from dotdbg.home.state import is_installed, read_state
 from dotdbg.paths import Paths, own_program
 from dotdbg.shells import login_shell, registered
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(Record):
     name: str
     ok: bool
     detail: str
@@ -43,11 +42,20 @@ def guarded(check: Callable[[Paths], Check], paths: Paths) -> Check:
     `--fix` already done) are still reported."""
     from dotdbg.errors import DotdbgError
 
+    name = check.__name__.removeprefix("check_").replace("_", " ")
     try:
         return check(paths)
     except DotdbgError as error:
-        name = check.__name__.removeprefix("check_").replace("_", " ")
         return Check(name, False, error.message, error.hint)
+    except OSError as error:
+        return Check(
+            name, False, unreadable(paths, error), "fix the file or the disk, then run it again"
+        )
+
+
+def unreadable(paths: Paths, error: OSError) -> str:
+    where = paths.display(Path(error.filename)) if error.filename else "a file it reads"
+    return f"cannot read {where}: {error.strerror or error}"
 
 
 def key_checks(paths: Paths) -> list[Check]:
@@ -64,6 +72,8 @@ def key_checks(paths: Paths) -> list[Check]:
         clashes = key_clashes(paths, config, shells, read_state(paths).texts)
     except DotdbgError:
         return []
+    except OSError as error:
+        return [Check("keys", False, unreadable(paths, error), "fix the file or the disk")]
     checks = [
         Check(f"key {clash.key}", not clash.they_win, clash.describe(), clash.fix())
         for clash in clashes

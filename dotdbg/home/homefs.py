@@ -19,16 +19,15 @@ import stat
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from pathlib import Path
 
+from dotdbg.common.record import Record
 from dotdbg.home import fileops
 
 NOT_PLAIN = "it is not a plain file"
 
 
-@dataclass(frozen=True)
-class FileInfo:
+class FileInfo(Record):
     """What ``stat``/``lstat`` tell of a file: its type and mode bits, owner and group."""
 
     mode: int  # st_mode: type and permission bits
@@ -310,7 +309,10 @@ def _flock(path: Path) -> Iterator[None]:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        # Closing releases the lock and frees the descriptor even when close reports an error
+        # (Linux close(2)); nothing was written through it, so an error here changes nothing.
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 LOCAL = LocalFS()

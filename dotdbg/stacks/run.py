@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
+from dotdbg.pyspy import outcome
 from dotdbg.stacks import identity, local, ranksets
 from dotdbg.stacks.job import START_SLACK, Gathered, collect
 from dotdbg.stacks.record import MAX_FRAMES, RecordError, StackRecord, read, write
@@ -61,7 +62,7 @@ def remote_argv(remote: str, options: DumpOptions, node_filter: list[str]) -> li
 
 def local_records(options: DumpOptions) -> list[StackRecord] | None:
     """Every sample of every matching process, in order; None when nothing matches."""
-    py_spy = _py_spy_or_none() if options.native else pyspy.find_py_spy()
+    py_spy = _py_spy_or_none() if options.native else outcome.find_py_spy()
     pattern = _compile(options.pattern)
     targets = local.select(pattern, options.tree, options.all_users, options.in_job)
     if not targets:
@@ -75,7 +76,7 @@ def local_records(options: DumpOptions) -> list[StackRecord] | None:
 def _py_spy_or_none() -> str | None:
     """py-spy, or None where it is missing: ``--native`` then dumps with ``dotdbg gdb``."""
     try:
-        return pyspy.find_py_spy()
+        return outcome.find_py_spy()
     except DotdbgError:
         return None
 

@@ -138,9 +138,13 @@ def _installed_and_functions_added(paths: Paths) -> None:
 
 
 def _installed_twice(paths: Paths) -> None:
-    """Two backups: the install's and the edit's."""
+    """Two backups: the install's and the edit's, renamed to fixed stamps of the past so that
+    every run's new backup takes the same name (one made in the same second as these would
+    take a -2 suffix, one stat more: the two workers' traces would not line up)."""
     _installed_and_edited(paths)
     install(paths, load_config(paths), shells=SHELLS)
+    for number, folder in enumerate(backup_dirs(paths)):
+        folder.rename(folder.with_name(f"20200101T00000{number}Z"))
 
 
 def _installed_profile_not_loading(paths: Paths) -> None:

@@ -217,3 +217,28 @@ def test_audit_sample_calls_operations_and_layouts(
     layout = matrices("install", "zsh-fish").after
     assert {".zshrc", ".config/fish/conf.d/mine.fish"} <= set(layout)
     assert any(name.startswith(".config/fish/conf.d/") and "dotdbg" in name for name in layout)
+
+
+# Found by the sweep of the issue-21 matrices: a failure after the edit was committed made an
+# error exit with the home changed. Closing the lock file (its close cannot lose anything) and
+# a check of `doctor --fix` that cannot stat a file (that check fails, the fix stands).
+COMMITTED = [
+    ("pack off", "zsh-fish", "close", "/.local/state/dotdbg/lock>"),
+    ("alias rm", "zsh-fish", "close", "/.local/state/dotdbg/lock>"),
+    ("doctor --fix", "zsh-fish", "newfstatat", "/.local/bin/dotdbg"),
+]
+
+
+@pytest.mark.timeout(600)  # three traced runs and six faulted ones: about 10 s at load 2
+def test_a_failure_after_the_edit_is_committed_is_no_error_exit(
+    matrices: Callable[[str, str], Matrix],
+) -> None:
+    tally = Tally()
+    for operation, shape, call, where in COMMITTED:
+        matrix = matrices(operation, shape)
+        last = [point for point in matrix.points if point.syscall == call and where in point.line]
+        assert last, f"{matrix.label}: no {call} of {where}"
+        for fault in ("EIO", "EDQUOT"):
+            matrix.run(last[-1], fault, tally)
+    assert tally.cases == 2 * len(COMMITTED)
+    assert not tally.failures, "\n".join(tally.failures)
