@@ -101,7 +101,7 @@ def run_limited(
     command: list[str], timeout: float | None, stopper: Stopper
 ) -> tuple[int | None, str]:
     """The exit code (None: out of time) and the end of the output."""
-    from dotdbg.common.child import exit_code_of
+    from dotdbg.common.programs import exit_code_of
 
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(

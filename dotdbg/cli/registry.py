@@ -68,8 +68,9 @@ HELPERS = ("watch-python", "memlimit", "mem-fill", "disk-fill", "gpu-fill")
 
 def command(name: str) -> Command | Group:
     """The definition of command ``name``, imported from its module."""
-    from importlib import import_module
-
     module, attribute = COMMANDS[name].split(":")
-    found: Command | Group = getattr(import_module(f"dotdbg.cli.commands.{module}"), attribute)
+    # __import__ with a fromlist gives the submodule itself: importlib (and warnings behind it)
+    # would be an import of every command's start
+    imported = __import__(f"dotdbg.cli.commands.{module}", fromlist=[attribute])
+    found: Command | Group = getattr(imported, attribute)
     return found

@@ -14,7 +14,7 @@ EXIT_INTERRUPTED = 130
 def run(target: list[str] | int, keep: str | None, as_json: bool) -> tuple[Summary, int]:
     """``target``: a command, or a pid to attach to. The exit code is the command's; for a pid,
     the process's when it ended while traced, else 0 (130 after Ctrl-C)."""
-    from dotdbg.common.child import exit_code_of, require_program
+    from dotdbg.common.programs import exit_code_of, require_program
 
     if isinstance(target, list):
         require_program(target[0])

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dotdbg.common import child, holding
+from dotdbg.common import child, holding, programs
 from dotdbg.common.output import Report, reporter
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
@@ -198,7 +198,7 @@ def run_mem_fill(options: MemFillOptions, report: Report = say) -> int:
     if options.command and options.hold_seconds is not None:
         raise DotdbgError("--hold and a command do not mix: the memory is held while CMD runs")
     if options.command:
-        child.require_program(options.command[0])
+        programs.require_program(options.command[0])
     check_target(options.target, current_budget(), options.force)
     reason = compressed_swap()
     incompressible = bool(reason) if options.incompressible is None else options.incompressible
@@ -234,7 +234,7 @@ def _run_victim(options: MemFillOptions, committed: int, report: Report) -> int:
     )
     returncode = child.run_command(options.command, _victim_prepare(options.oom_score_adj))
     report(f"{options.command[0]} {child.describe_exit(returncode)}")
-    return child.exit_code_of(returncode)
+    return programs.exit_code_of(returncode)
 
 
 def _victim_prepare(score: int) -> Callable[[], None]:

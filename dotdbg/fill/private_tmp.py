@@ -17,7 +17,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from dotdbg.common import child
+from dotdbg.common import child, programs
 from dotdbg.common.output import Report
 from dotdbg.common.sizes import format_size
 from dotdbg.errors import DotdbgError
@@ -148,7 +148,7 @@ def _places_the_command_uses(argv: list[str]) -> list[tuple[str, str]]:
 
 def run_private_tmp(size: int, argv: list[str], report: Report) -> int:
     """Run ``argv`` over a private ``size`` tmpfs; its exit code as a shell shows it."""
-    child.require_program(argv[0])
+    programs.require_program(argv[0])
     privileged = has_cap_sys_admin(Path("/proc/self/status").read_text())
     plan = plan_private_tmp(size, os.environ.get("TMPDIR"), privileged)
     how = "as root" if plan.privileged else "through a user namespace"
@@ -162,4 +162,4 @@ def run_private_tmp(size: int, argv: list[str], report: Report) -> int:
     report(f"running {shlex.join(argv)} with {tmpfs}, {how}")
     returncode = run_with_private_tmp(plan, argv)
     report(f"{argv[0]} {child.describe_exit(returncode)}; its tmpfs went with it")
-    return child.exit_code_of(returncode)
+    return programs.exit_code_of(returncode)

@@ -3,26 +3,49 @@
 Everything memlimit reads or writes under /proc and /sys/fs/cgroup goes through ``CgroupFS``.
 Its ``root`` re-roots those absolute paths, so tests lay out a tmp dir like a cgroup tree (and
 subclass it to act like a kernel that rejects or silently ignores a write).
+
+Paths are plain strings joined with ``os.path``: pathlib (with fnmatch, urllib.parse and
+ipaddress behind it) cost every memlimit run 4-5 ms of imports (issue 27).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
-from pathlib import Path, PurePosixPath
-from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 PROCS = "cgroup.procs"
 
 
-class Mount(NamedTuple):
-    """One cgroup hierarchy: where it is mounted and which part of it the mount shows."""
+class Mount:
+    """One cgroup hierarchy: where it is mounted and which part of it the mount shows.
 
-    point: PurePosixPath
-    root: PurePosixPath
-    fstype: str
-    options: frozenset[str]
+    A plain class, not a NamedTuple or a dataclass: importing typing costs a memlimit run
+    about 10 ms (with collections, re and functools behind it; issue 27)."""
+
+    __slots__ = ("fstype", "options", "point", "root")
+
+    def __init__(self, point: str, root: str, fstype: str, options: frozenset[str]) -> None:
+        self.point, self.root, self.fstype, self.options = point, root, fstype, options
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mount):
+            return NotImplemented
+        return (self.point, self.root, self.fstype, self.options) == (
+            other.point,
+            other.root,
+            other.fstype,
+            other.options,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.point, self.root, self.fstype))
+
+    def __repr__(self) -> str:
+        return f"Mount({self.point!r}, {self.root!r}, {self.fstype!r}, {set(self.options)!r})"
 
 
 def parse_mountinfo(text: str) -> list[Mount]:
@@ -33,77 +56,97 @@ def parse_mountinfo(text: str) -> list[Mount]:
         before, after = fields.split(), tail.split()
         if len(before) >= 5 and len(after) >= 3 and after[0] in ("cgroup", "cgroup2"):
             options = frozenset(after[2].split(","))
-            mounts.append(
-                Mount(PurePosixPath(before[4]), PurePosixPath(before[3]), after[0], options)
-            )
+            mounts.append(Mount(before[4], before[3], after[0], options))
     return mounts
 
 
-def parse_proc_cgroup(text: str) -> dict[str, PurePosixPath]:
+def parse_proc_cgroup(text: str) -> dict[str, str]:
     """/proc/PID/cgroup as controller → path; the cgroup v2 entry has the key ``""``."""
     memberships = {}
     for line in text.splitlines():
         _, controllers, path = line.split(":", 2)
         for controller in controllers.split(",") if controllers else [""]:
-            memberships[controller] = PurePosixPath(path)
+            memberships[controller] = path
     return memberships
 
 
-def under_mount(mount: Mount, cgroup: PurePosixPath) -> PurePosixPath:
+def is_within(path: str, folder: str) -> bool:
+    """``path`` is ``folder`` or below it (both absolute and normalised)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def under_mount(mount: Mount, cgroup: str) -> str:
     """Directory of ``cgroup`` (a path in the hierarchy) inside ``mount``."""
-    relative = cgroup.relative_to(mount.root) if cgroup.is_relative_to(mount.root) else cgroup
-    return mount.point / str(relative).lstrip("/")
+    relative = cgroup[len(mount.root) :] if is_within(cgroup, mount.root) else cgroup
+    relative = relative.strip("/")
+    return os.path.join(mount.point, relative) if relative else mount.point
+
+
+def parents(path: str) -> list[str]:
+    """The folders above ``path``, nearest first, ``/`` last (as PurePosixPath.parents)."""
+    found = []
+    while path != "/":
+        path = os.path.dirname(path)
+        found.append(path)
+    return found
 
 
 class CgroupFS:
     """Kernel files as seen from ``root`` (``/`` for real; a tmp dir in tests)."""
 
-    def __init__(self, root: Path = Path("/")) -> None:
-        self.root = root
+    def __init__(self, root: str | os.PathLike[str] = "/") -> None:
+        self.root = os.fspath(root)
+        self._mounts: list[Mount] | None = None
 
-    def at(self, path: PurePosixPath) -> Path:
-        return self.root / str(path).lstrip("/")
+    def at(self, path: str) -> str:
+        return os.path.join(self.root, path.lstrip("/"))
 
-    def read(self, path: PurePosixPath) -> str:
-        return self.at(path).read_text()
+    def read(self, path: str) -> str:
+        with open(self.at(path)) as handle:
+            return handle.read()
 
-    def write(self, path: PurePosixPath, text: str) -> None:
+    def write(self, path: str, text: str) -> None:
         # One write(2) per value: cgroup files act on each write call, not on the file's content.
         with open(self.at(path), "w") as handle:
             handle.write(text)
 
-    def exists(self, path: PurePosixPath) -> bool:
-        return self.at(path).exists()
+    def exists(self, path: str) -> bool:
+        return os.path.exists(self.at(path))
 
-    def writable(self, path: PurePosixPath) -> bool:
+    def writable(self, path: str) -> bool:
         return os.access(self.at(path), os.W_OK)
 
-    def mkdir(self, path: PurePosixPath) -> None:
-        self.at(path).mkdir()
+    def mkdir(self, path: str) -> None:
+        os.mkdir(self.at(path))
 
-    def rmdir(self, path: PurePosixPath) -> None:
-        self.at(path).rmdir()
+    def rmdir(self, path: str) -> None:
+        os.rmdir(self.at(path))
 
-    def children(self, path: PurePosixPath) -> list[str]:
+    def children(self, path: str) -> list[str]:
         """Names of the child cgroups of ``path`` (none if it cannot be listed)."""
+        # scandir's is_dir() reads the type getdents returns: no stat of each control file
         try:
-            return sorted(entry.name for entry in self.at(path).iterdir() if entry.is_dir())
+            with os.scandir(self.at(path)) as entries:
+                return sorted(entry.name for entry in entries if entry.is_dir())
         except OSError:
             return []
 
     def mounts(self) -> list[Mount]:
-        return parse_mountinfo(self.read(PurePosixPath("/proc/self/mountinfo")))
+        """The cgroup hierarchies, read once: each backend's probe and arm ask for them."""
+        if self._mounts is None:
+            self._mounts = parse_mountinfo(self.read("/proc/self/mountinfo"))
+        return self._mounts
 
-    def memberships(self, pid: int | str = "self") -> dict[str, PurePosixPath]:
-        return parse_proc_cgroup(self.read(PurePosixPath(f"/proc/{pid}/cgroup")))
+    def memberships(self, pid: int | str = "self") -> dict[str, str]:
+        return parse_proc_cgroup(self.read(f"/proc/{pid}/cgroup"))
 
-    def pids(self, cgroup_dir: PurePosixPath) -> list[int]:
+    def pids(self, cgroup_dir: str) -> list[int]:
         try:
-            return [int(word) for word in self.read(cgroup_dir / PROCS).split()]
+            return [int(word) for word in self.read(os.path.join(cgroup_dir, PROCS)).split()]
         except FileNotFoundError:
             return []
 
-    def read_int(self, path: PurePosixPath) -> int | None:
+    def read_int(self, path: str) -> int | None:
         """An integer control file; ``max`` (cgroup v2's "no limit") and absence give None."""
         try:
             text = self.read(path).strip()
@@ -111,7 +154,7 @@ class CgroupFS:
             return None
         return None if text == "max" else int(text)
 
-    def read_keyed(self, path: PurePosixPath) -> dict[str, int]:
+    def read_keyed(self, path: str) -> dict[str, int]:
         """A flat keyed file such as memory.events or memory.oom_control."""
         try:
             lines = self.read(path).splitlines()
@@ -123,7 +166,7 @@ class CgroupFS:
 def swap_active(fs: CgroupFS) -> bool:
     """Whether any swap area is on (/proc/swaps lists more than its header)."""
     try:
-        return len(fs.read(PurePosixPath("/proc/swaps")).splitlines()) > 1
+        return len(fs.read("/proc/swaps").splitlines()) > 1
     except FileNotFoundError:
         return False
 

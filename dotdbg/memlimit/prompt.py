@@ -11,11 +11,15 @@ no prompt asks for in time (a background job, another shell inside) goes to stde
 from __future__ import annotations
 
 import os
-import shlex
-from collections.abc import Sequence
-from pathlib import Path
 
-from dotdbg.memlimit.supervise import REQUEST
+from dotdbg.memlimit.supervise import REQUEST_NAME
+
+# Every memlimit run asks runs_bash; the rest is for shell runs alone, so shlex and pathlib
+# (re, fnmatch, urllib.parse: ~5 ms) are imported where a shell run needs them (issue 27).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
 HOLD_SECONDS = 1.0  # how long a report waits for the prompt to ask; a prompt asks within ms
 END = "."  # ends each reply, so the hook reads exactly one
@@ -24,11 +28,13 @@ REPLY_TIMEOUT = 1  # seconds the hook waits for memlimit, if it is busy
 
 def runs_bash(argv: Sequence[str]) -> bool:
     """A plain bash with no arguments: the interactive shell memlimit starts by default."""
-    return len(argv) == 1 and Path(argv[0]).name == "bash"
+    return len(argv) == 1 and os.path.basename(argv[0]) == "bash"
 
 
 def rcfile_text(supervisor: int, fifo: Path) -> str:
     """What the shell reads instead of ~/.bashrc: ~/.bashrc itself, then the hook."""
+    import shlex
+
     channel = shlex.quote(str(fifo))
     return f"""\
 # memlimit {supervisor}: ~/.bashrc, then a report of each kill by the limit before the prompt.
@@ -39,7 +45,7 @@ __memlimit_report() {{
         while read -r -t 0 && read -r line; do  # a late reply to an earlier prompt
             [[ $line == {END} ]] || printf '%s\\n' "$line" >&2
         done
-        if kill -{REQUEST.name[3:]} {supervisor} 2>/dev/null; then
+        if kill -{REQUEST_NAME} {supervisor} 2>/dev/null; then
             while read -r -t {REPLY_TIMEOUT} line && [[ $line != {END} ]]; do
                 printf '%s\\n' "$line" >&2
             done
@@ -102,6 +108,7 @@ class PromptChannel:
     @classmethod
     def open(cls) -> PromptChannel:
         import tempfile  # only a shell run needs it
+        from pathlib import Path
 
         directory = Path(tempfile.mkdtemp(prefix="memlimit-"))
         try:

@@ -3,29 +3,33 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 
-from dotdbg.common.child import exit_code_of_status, require_program
 from dotdbg.common.output import reporter, said
+from dotdbg.common.programs import exit_code_of_status, require_program
+from dotdbg.common.rawsignal import signal
 from dotdbg.common.sizes import short_size
 from dotdbg.errors import DotdbgError
 from dotdbg.memlimit.backends import (
     BACKEND_NAMES,
-    Backend,
     BackendUnavailable,
-    Placement,
     backend_named,
     each_backend,
 )
-from dotdbg.memlimit.limits import Limits
-from dotdbg.memlimit.prompt import HOLD_SECONDS, PromptChannel, runs_bash
+from dotdbg.memlimit.prompt import HOLD_SECONDS, runs_bash
 from dotdbg.memlimit.report import kill_message
 from dotdbg.memlimit.spawn import GatedChild, gated, spawn_gated
 from dotdbg.memlimit.supervise import pending_interrupt, signals_held, supervise
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from dotdbg.memlimit.backends import Placement
+    from dotdbg.memlimit.backends.base import Backend
+    from dotdbg.memlimit.limits import Limits
+    from dotdbg.memlimit.prompt import PromptChannel
 
 READY_TIMEOUT = 10.0
 KILLED = 137
@@ -118,8 +122,9 @@ def run_memlimit(
 def open_channel() -> PromptChannel:
     """The prompt channel of a shell run, after removing what killed runs left (issue 21.5)."""
     import tempfile
+    from pathlib import Path
 
-    from dotdbg.memlimit.prompt import remove_leftovers
+    from dotdbg.memlimit.prompt import PromptChannel, remove_leftovers
 
     for directory in remove_leftovers(Path(tempfile.gettempdir())):
         say(f"removed {directory}, left by a memlimit that was killed")

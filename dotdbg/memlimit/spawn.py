@@ -12,8 +12,12 @@ from __future__ import annotations
 import fcntl
 import os
 import select
-import signal
-from collections.abc import Mapping
+
+from dotdbg.common.rawsignal import signal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 GATE_FD = 3
 READY_FD = 4

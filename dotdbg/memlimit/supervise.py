@@ -9,34 +9,47 @@ then remove the cgroup, so it keeps this loop of its own.
 
 from __future__ import annotations
 
-import math
 import os
-import signal
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
-from dotdbg.common.output import Report
+from dotdbg.common.rawsignal import signal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import TracebackType
+
+    from dotdbg.common.output import Report
 
 FORWARDED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT})
-REQUEST = signal.SIGUSR1  # the shell's prompt asks for the reports (prompt.py)
+# The shell's prompt asks for the reports (prompt.py): by name for bash's kill, by number here.
+REQUEST, REQUEST_NAME = signal.SIGUSR1, "USR1"
 WATCHED = FORWARDED | {signal.SIGCHLD, REQUEST}
 # Signals meant to end the command; a command that ignores them is killed after the grace period.
 TERMINATING = frozenset({signal.SIGTERM, signal.SIGHUP})
 GRACE_SECONDS = 5.0
+NEVER = float("inf")  # no deadline (math.inf without importing math)
 SI_KERNEL = 0x80  # si_code of a signal the kernel sent, e.g. the terminal's ^C
 
 
-@contextmanager
-def signals_held() -> Iterator[None]:
-    """Queue the watched signals for ``supervise``; on exit drop leftovers and unblock."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, WATCHED)
-    try:
-        yield
-    finally:
+class signals_held:  # named as the function it was: `with signals_held():`
+    """Queue the watched signals for ``supervise``; on exit drop leftovers and unblock.
+
+    A class, not contextlib.contextmanager: contextlib (with collections and functools) is an
+    import memlimit's start does without (issue 27)."""
+
+    def __enter__(self) -> None:
+        self.previous = signal.pthread_sigmask(signal.SIG_BLOCK, WATCHED)
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         while signal.sigtimedwait(WATCHED, 0) is not None:
             pass
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.previous)
 
 
 def pending_interrupt() -> int | None:
@@ -60,7 +73,7 @@ def supervise(
 ) -> int:
     """Wait status of ``pid``; runs ``on_tick`` every ``tick_seconds``, ``on_request`` when
     asked (SIGUSR1), and relays signals."""
-    deadline = math.inf
+    deadline = NEVER
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
@@ -69,7 +82,7 @@ def supervise(
         if time.monotonic() > deadline:
             say(f"the command ignored the signal for {GRACE_SECONDS:g}s; killing it")
             os.kill(pid, signal.SIGKILL)
-            deadline = math.inf
+            deadline = NEVER
         info = signal.sigtimedwait(WATCHED, tick_seconds)
         if info is not None and info.si_signo == REQUEST:
             on_request()
@@ -77,5 +90,5 @@ def supervise(
             continue
         if should_forward(info.si_signo, info.si_code):
             os.kill(pid, info.si_signo)
-        if info.si_signo in TERMINATING and deadline == math.inf:
+        if info.si_signo in TERMINATING and deadline == NEVER:
             deadline = time.monotonic() + GRACE_SECONDS

@@ -37,7 +37,8 @@ def through_runner(command: list[str]) -> list[str]:
 
 def run(command: list[str], stdout_to_stderr: bool) -> tuple[int, list[dict[str, object]]]:
     """``stdout_to_stderr``: the script's stdout goes to stderr (stdout then holds only JSON)."""
-    from dotdbg.common.child import exit_code_of, require_program, run_command
+    from dotdbg.common.child import run_command
+    from dotdbg.common.programs import exit_code_of, require_program
 
     argv = through_runner(command)
     require_program(argv[0])

@@ -84,7 +84,8 @@ def environment(spot: Spot, hook_dir: str, events: str) -> dict[str, str]:
 
 
 def run(spot: Spot, command: list[str]) -> Outcome:
-    from dotdbg.common.child import exit_code_of, require_program, run_command
+    from dotdbg.common.child import run_command
+    from dotdbg.common.programs import exit_code_of, require_program
 
     require_program(command[0])
     with tempfile.TemporaryDirectory(prefix="dotdbg-which-") as folder:

@@ -35,6 +35,9 @@ def test_parse_size_accepts(text: str, expected: int) -> None:
     [
         *("", "G", "5X", "-1G", "5 G", "1.5", "5GG", "five", "5iB", "1e9", "inf", "nan"),
         "5\u0661G",  # an Arabic-Indic digit: \d and int() would take it for a 1
+        "5\u212aB",  # the Kelvin sign, which upper() and re.IGNORECASE take for a K
+        "5\u0131B",  # a dotless i, which upper() takes for an I
+        *("5.", ".", "5KiBB", "KB"),
         "1025P",
         "9" * 400 + "G",  # float() would make it inf
         "9" * 5000,  # more digits than int() converts

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from dotdbg.memlimit.backends.cgroupdir import PREFIX
 from dotdbg.memlimit.cgroupfs import CgroupFS, under_mount
@@ -15,6 +15,14 @@ from dotdbg.memlimit.cgroupfs import CgroupFS, under_mount
 MEMLIMIT = Path(sys.executable).with_name("memlimit")
 DOTDBG = Path(sys.executable).with_name("dotdbg")
 UNLIMITED_V1 = str(2**63 - 4096)
+# What a limited run does without (issue 27: its target is a cgroup written by hand + 15 ms):
+# shutil imports bz2 and lzma; typing (its NamedTuple and Protocol), pathlib, re, the enums of
+# the signal module, contextlib and dataclasses bring collections and functools, 1-6 ms each.
+NOT_IMPORTED_BY_A_LIMITED_RUN = frozenset(
+    {"shutil", "bz2", "lzma", "tempfile", "typing", "pathlib", "re", "enum", "signal"}
+    | {"collections", "contextlib", "functools", "dataclasses", "importlib", "math", "shlex"}
+    | {"dotdbg.procs.procfs", "dotdbg.common.child"}
+)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -22,7 +30,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(MEMLIMIT), *args], capture_output=True, text=True, timeout=60)
 
 
-def own_v1_dir() -> PurePosixPath:
+def own_v1_dir() -> str:
     """This process's cgroup v1 memory directory (memlimit makes its cgroups in there)."""
     fs = CgroupFS()
     mount = next(m for m in fs.mounts() if m.fstype == "cgroup" and "memory" in m.options)
@@ -68,42 +76,45 @@ class FakeKernelFS(CgroupFS):
         self.ignore = ignore
         self.written: list[tuple[str, str]] = []
 
-    def mkdir(self, path: PurePosixPath) -> None:
+    def mkdir(self, path: str) -> None:
         super().mkdir(path)
-        files = V2_FILES if str(path).startswith(V2_MOUNT) else V1_FILES
-        if files is V1_FILES and not self.exists(path.parent / "memory.memsw.limit_in_bytes"):
+        files = V2_FILES if path.startswith(V2_MOUNT) else V1_FILES
+        memsw = os.path.join(os.path.dirname(path), "memory.memsw.limit_in_bytes")
+        if files is V1_FILES and not self.exists(memsw):
             files = {k: v for k, v in files.items() if "memsw" not in k}
         for name, text in files.items():
-            self.at(path / name).write_text(text)
+            Path(self.at(path), name).write_text(text)
 
-    def rmdir(self, path: PurePosixPath) -> None:
+    def rmdir(self, path: str) -> None:
         if self.pids(path):
             raise OSError(errno.EBUSY, "Device or resource busy")
-        for control in self.at(path).iterdir():
+        for control in Path(self.at(path)).iterdir():
             control.unlink()  # a real cgroup's control files go with it
         super().rmdir(path)
 
-    def write(self, path: PurePosixPath, text: str) -> None:
-        self.written.append((path.name, text))
-        if path.name in self.ignore:
+    def write(self, path: str, text: str) -> None:
+        name = os.path.basename(path)
+        self.written.append((name, text))
+        if name in self.ignore:
             return
-        if path.name in ("memory.limit_in_bytes", "memory.memsw.limit_in_bytes"):
+        if name in ("memory.limit_in_bytes", "memory.memsw.limit_in_bytes"):
             self._check_v1_order(path, int(text))
         super().write(path, text)
 
-    def _check_v1_order(self, path: PurePosixPath, value: int) -> None:
-        limit = self.read_int(path.parent / "memory.limit_in_bytes") or 0
-        memsw = self.read_int(path.parent / "memory.memsw.limit_in_bytes")
+    def _check_v1_order(self, path: str, value: int) -> None:
+        directory, name = os.path.split(path)
+        limit = self.read_int(os.path.join(directory, "memory.limit_in_bytes")) or 0
+        memsw = self.read_int(os.path.join(directory, "memory.memsw.limit_in_bytes"))
         if memsw is None:
             return
-        if path.name == "memory.limit_in_bytes" and value > memsw:
+        if name == "memory.limit_in_bytes" and value > memsw:
             raise OSError(errno.EINVAL, "Invalid argument")
-        if path.name == "memory.memsw.limit_in_bytes" and value < limit:
+        if name == "memory.memsw.limit_in_bytes" and value < limit:
             raise OSError(errno.EINVAL, "Invalid argument")
 
     def made(self) -> list[str]:
         """memlimit cgroups that exist anywhere in the fake tree."""
-        return sorted(str(p) for p in self.root.rglob(f"{PREFIX}*"))
+        return sorted(str(p) for p in Path(self.root).rglob(f"{PREFIX}*"))
 
 
 @dataclass
@@ -140,7 +151,7 @@ class FakeTree:
     def v2(
         self, own_subtree: str = "", parent_subtree: str = "memory", controllers: str = "memory"
     ) -> None:
-        parent = str(PurePosixPath(self.own).parent)
+        parent = os.path.dirname(self.own)
         self.write(f"{V2_MOUNT}{parent}/cgroup.subtree_control", parent_subtree)
         self.write(f"{V2_MOUNT}{parent}/cgroup.controllers", controllers)
         self.write(f"{V2_MOUNT}{self.own}/cgroup.subtree_control", own_subtree)

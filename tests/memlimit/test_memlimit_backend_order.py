@@ -5,19 +5,23 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import pytest
 
 from dotdbg.errors import DotdbgError
 from dotdbg.memlimit import probe_backends, run_memlimit
-from dotdbg.memlimit.backends import Backend, BackendUnavailable
+from dotdbg.memlimit.backends import BackendUnavailable
 from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
 from dotdbg.memlimit.backends.cgroup2 import Cgroup2Backend
 from dotdbg.memlimit.backends.rlimit import RlimitBackend
 from dotdbg.memlimit.backends.systemd import SystemdBackend
 from dotdbg.memlimit.limits import Limits
 from tests.memlimit.memlimit_fakes import V1_MOUNT, V2_MOUNT, FakeKernelFS, FakeTree
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dotdbg.memlimit.backends.base import Backend
 
 M = 2**20
 LIMITS = Limits(ram=100 * M)
@@ -41,7 +45,7 @@ def test_cgroup2_makes_a_leaf_beside_its_own_cgroup(fake_tree: FakeTree) -> None
     fake_tree.proc()
     fake_tree.v2(own_subtree="", parent_subtree="memory")
     placement = Cgroup2Backend(fs=fake_tree.fs()).arm(Limits(ram=100 * M, high=80 * M))
-    assert PurePosixPath(placement.where).parent == PurePosixPath(f"{V2_MOUNT}/user")
+    assert os.path.dirname(placement.where) == f"{V2_MOUNT}/user"
     assert read(fake_tree, placement.where, "memory.max") == str(100 * M)
     assert read(fake_tree, placement.where, "memory.swap.max") == "0"
     assert read(fake_tree, placement.where, "memory.high") == str(80 * M)
@@ -54,7 +58,7 @@ def test_cgroup2_at_the_root_makes_a_child(fake_tree: FakeTree) -> None:
     fake_tree.proc()
     fake_tree.write(f"{V2_MOUNT}/cgroup.subtree_control", "cpu memory")
     placement = Cgroup2Backend(fs=fake_tree.fs()).arm(LIMITS)
-    assert PurePosixPath(placement.where).parent == PurePosixPath(V2_MOUNT)
+    assert os.path.dirname(placement.where) == V2_MOUNT
     placement.close()
 
 
@@ -180,6 +184,12 @@ def test_empty_cgroups_of_runs_that_are_gone_are_removed(fake_tree: FakeTree) ->
         fake_tree.write(f"{own}/{name}/cgroup.procs", procs)
     placement = Cgroup1Backend(fs=fake_tree.fs()).arm(LIMITS)
     assert "removed 2 empty cgroup(s) left by memlimit runs killed -9" in placement.notes
+    # the same listing finds the command left running, and says how to end it
+    assert [note for note in placement.notes if "killed -9 left" in note] == [
+        f"a memlimit run killed -9 left 1 process(es) running under its limit in "
+        f"{own}/dotdbg-memlimit-{busy}: 4242 (?); end them with `kill 4242` (the next memlimit "
+        "run then removes the cgroup)"
+    ]
     placement.close()
     left = sorted(path.name for path in (fake_tree.root / own.lstrip("/")).iterdir())
     kept = ["cgroup.procs", f"dotdbg-memlimit-{busy}", f"dotdbg-memlimit-{os.getppid()}"]
@@ -282,12 +292,12 @@ def test_auto_falls_through_a_scope_that_ignored_memory_max(
     """The methodology's trap end to end: systemd-run takes MemoryMax= and the scope it makes
     reads memory.max "max"; the command, held at the gate, never runs there."""
     fake_tree.proc()
-    scope = PurePosixPath("/user.slice/user-0.slice/user@0.service/app.slice/run-r1.scope")
+    scope = "/user.slice/user-0.slice/user@0.service/app.slice/run-r1.scope"
     fake_tree.write(f"{V2_MOUNT}{scope}/memory.max", "max")
     fake_tree.write(f"{V2_MOUNT}{scope}/cgroup.procs", "")
 
     class ScopeFS(FakeKernelFS):
-        def memberships(self, pid: int | str = "self") -> dict[str, PurePosixPath]:
+        def memberships(self, pid: int | str = "self") -> dict[str, str]:
             return super().memberships(pid) if pid == "self" else {"": scope}
 
     systemd = fake_systemd(fake_tree, tmp_path, delegated="memory")

@@ -8,8 +8,14 @@ import sys
 import pytest
 
 from dotdbg.cli.entry import helper
+from dotdbg.memlimit.backends import BACKEND_NAMES
 from dotdbg.memlimit.backends.cgroup1 import Cgroup1Backend
-from tests.memlimit.memlimit_fakes import DOTDBG, memlimit_cgroups, run_cli
+from tests.memlimit.memlimit_fakes import (
+    DOTDBG,
+    NOT_IMPORTED_BY_A_LIMITED_RUN,
+    memlimit_cgroups,
+    run_cli,
+)
 
 
 @pytest.mark.parametrize(
@@ -61,3 +67,18 @@ def test_help_says_what_g_means() -> None:
     done = run_cli("--help")
     assert done.returncode == 0
     assert "2**30" in done.stdout
+
+
+def test_the_modules_of_a_limited_run_import_only_what_it_uses() -> None:
+    """On any machine, cgroups or not: the command, the run and every backend a limited run
+    probes on its way to a cgroup, imported by a fresh interpreter (the real run's own list is
+    test_memlimit_cgroup1.py::test_a_limited_run_imports_only_what_it_uses)."""
+    modules = "dotdbg.cli.entry dotdbg.cli.registry dotdbg.cli.commands.memlimit dotdbg.memlimit"
+    backends = " ".join(f"dotdbg.memlimit.backends.{name}" for name in BACKEND_NAMES[:-1])
+    code = f"import sys, {', '.join(f'{modules} {backends}'.split())}; print(*sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    found = set(done.stdout.split())
+    assert "dotdbg.memlimit.backends.cgroup1" in found
+    assert found & NOT_IMPORTED_BY_A_LIMITED_RUN == set()

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import signal
-from pathlib import PurePosixPath
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dotdbg.common.child import exit_code_of_status as exit_code
+from dotdbg.common.programs import exit_code_of_status as exit_code
 from dotdbg.common.sizes import short_size
 from dotdbg.errors import DotdbgError
+from dotdbg.memlimit.backends.cgroupdir import owner_pid
 from dotdbg.memlimit.backends.rlimit import pick_victim
 from dotdbg.memlimit.backends.systemd import parse_systemd_version, systemd_run_argv
 from dotdbg.memlimit.cgroupfs import (
@@ -177,26 +177,25 @@ def test_parse_mountinfo_keeps_cgroup_mounts_with_their_root() -> None:
         ("/sys/fs/cgroup/cpu", "cgroup"),
     ]
     assert "memory" in mounts[0].options
-    assert mounts[2].root == PurePosixPath("/docker/abc")
+    assert mounts[2].root == "/docker/abc"
     assert mounts[2].options >= {"cpu", "cpuacct"}
 
 
 def test_parse_proc_cgroup_splits_joined_controllers() -> None:
     memberships = parse_proc_cgroup("4:memory:/a/b\n2:cpu,cpuacct:/\n0::/user.slice\n")
-    assert memberships["memory"] == PurePosixPath("/a/b")
-    assert memberships["cpuacct"] == PurePosixPath("/")
-    assert memberships[""] == PurePosixPath("/user.slice")
+    assert memberships["memory"] == "/a/b"
+    assert memberships["cpuacct"] == "/"
+    assert memberships[""] == "/user.slice"
 
 
 def test_under_mount_strips_the_mount_root() -> None:
-    mount = Mount(
-        PurePosixPath("/sys/fs/cgroup/memory"), PurePosixPath("/docker/abc"), "cgroup", frozenset()
-    )
-    assert under_mount(mount, PurePosixPath("/docker/abc/x")) == PurePosixPath(
-        "/sys/fs/cgroup/memory/x"
-    )
-    root = Mount(PurePosixPath("/sys/fs/cgroup/memory"), PurePosixPath("/"), "cgroup", frozenset())
-    assert under_mount(root, PurePosixPath("/")) == PurePosixPath("/sys/fs/cgroup/memory")
+    mount = Mount("/sys/fs/cgroup/memory", "/docker/abc", "cgroup", frozenset())
+    assert under_mount(mount, "/docker/abc/x") == "/sys/fs/cgroup/memory/x"
+    assert under_mount(mount, "/docker/abc") == "/sys/fs/cgroup/memory"
+    assert under_mount(mount, "/docker/abcd") == "/sys/fs/cgroup/memory/docker/abcd"
+    root = Mount("/sys/fs/cgroup/memory", "/", "cgroup", frozenset())
+    assert under_mount(root, "/") == "/sys/fs/cgroup/memory"
+    assert under_mount(root, "/a/b/") == "/sys/fs/cgroup/memory/a/b"
 
 
 def test_systemd_run_argv_sets_every_limit_and_oom_policy_when_supported() -> None:
@@ -221,3 +220,20 @@ def test_systemd_run_argv_leaves_out_oom_policy_on_old_systemd() -> None:
 def test_parse_systemd_version() -> None:
     assert parse_systemd_version("systemd 252 (252.36-1~deb12u1)\n+PAM +AUDIT") == 252
     assert parse_systemd_version("") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "pid"),
+    [
+        ("dotdbg-memlimit-4242", 4242),
+        ("dotdbg-memlimit-4242-3", 4242),  # a second cgroup of the same run
+        ("dotdbg-memlimit-4242-", None),
+        ("dotdbg-memlimit-4242-x", None),
+        ("dotdbg-memlimit-", None),
+        ("dotdbg-memlimit-\u0664\u0662", None),  # Arabic-Indic digits: isdigit() takes them
+        ("dotdbg-tests-4242", None),
+        ("user.slice", None),
+    ],
+)
+def test_owner_pid_reads_only_memlimits_own_names(name: str, pid: int | None) -> None:
+    assert owner_pid(name) == pid

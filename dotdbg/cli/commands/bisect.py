@@ -33,7 +33,7 @@ def bisect(values: Values) -> int:
     from dotdbg.bisect.session import bisect as run_bisect
     from dotdbg.bisect.steps import Plan
     from dotdbg.bisect.verdict import runs_pytest
-    from dotdbg.common.child import require_program
+    from dotdbg.common.programs import require_program
     from dotdbg.errors import UsageError
 
     command = values["command"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dotdbg.memlimit.backends.base import (
-    Backend,
     BackendProbe,
     BackendUnavailable,
     OomCounters,
@@ -15,11 +14,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from dotdbg.memlimit.backends.base import Backend
+
 BACKEND_NAMES = ("systemd", "cgroup2", "cgroup1", "rlimit")
 
 __all__ = [
     "BACKEND_NAMES",
-    "Backend",
     "BackendProbe",
     "BackendUnavailable",
     "OomCounters",

@@ -2,27 +2,55 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
 
-from dotdbg.memlimit.limits import Limits
+    from dotdbg.memlimit.limits import Limits
 
-# No dataclasses in memlimit: their import (inspect, ast, dis) costs 11 ms of a command whose
-# target is Python's start-up + 30 ms (benchmarks/startup); NamedTuple and plain classes are free.
+# No dataclasses, NamedTuples or typing.Protocol at run time in memlimit: importing dataclasses
+# (inspect, ast, dis) cost 11 ms, typing (collections, re, functools) about 10 ms of a command
+# whose target is a cgroup written by hand + 15 ms (issue 27). The records are plain classes.
 
 
-class BackendProbe(NamedTuple):
+class BackendProbe:
     """Whether a backend can work on this machine, and a one-line why or why not."""
 
-    name: str
-    works: bool
-    why: str
+    __slots__ = ("name", "why", "works")
+
+    def __init__(self, name: str, works: bool, why: str) -> None:
+        self.name, self.works, self.why = name, works, why
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BackendProbe):
+            return NotImplemented
+        return (self.name, self.works, self.why) == (other.name, other.works, other.why)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.works, self.why))
+
+    def __repr__(self) -> str:
+        return f"BackendProbe({self.name!r}, {self.works!r}, {self.why!r})"
 
 
-class OomCounters(NamedTuple):
+class OomCounters:
     """What the limit did so far: processes it killed, and the peak usage if known."""
 
-    kills: int = 0
-    peak: int | None = None
+    __slots__ = ("kills", "peak")
+
+    def __init__(self, kills: int = 0, peak: int | None = None) -> None:
+        self.kills, self.peak = kills, peak
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OomCounters):
+            return NotImplemented
+        return (self.kills, self.peak) == (other.kills, other.peak)
+
+    def __hash__(self) -> int:
+        return hash((self.kills, self.peak))
+
+    def __repr__(self) -> str:
+        return f"OomCounters(kills={self.kills!r}, peak={self.peak!r})"
 
 
 class BackendUnavailable(Exception):
@@ -63,10 +91,14 @@ class Placement:
         return []
 
 
-class Backend(Protocol):
-    @property
-    def name(self) -> str: ...
+if TYPE_CHECKING:
 
-    def probe(self) -> BackendProbe: ...
+    class Backend(Protocol):
+        """What run.py asks of a backend (a name for annotations only: no typing at run time)."""
 
-    def arm(self, limits: Limits) -> Placement: ...
+        @property
+        def name(self) -> str: ...
+
+        def probe(self) -> BackendProbe: ...
+
+        def arm(self, limits: Limits) -> Placement: ...

@@ -8,12 +8,15 @@ its own cgroup (possible only at the root) or beside it, in a writable (delegate
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+import os
 
 from dotdbg.memlimit.backends.base import BackendUnavailable
 from dotdbg.memlimit.backends.cgroupdir import V2, CgroupBackend, verify_limit, write_limit
 from dotdbg.memlimit.cgroupfs import Mount, swap_active, under_mount
-from dotdbg.memlimit.limits import Limits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dotdbg.memlimit.limits import Limits
 
 
 class Cgroup2Backend(CgroupBackend):
@@ -21,10 +24,10 @@ class Cgroup2Backend(CgroupBackend):
     kind = V2
     limit_file = "memory.max"
 
-    def _works(self, parent: PurePosixPath) -> str:
+    def _works(self, parent: str) -> str:
         return f"memory controller enabled below {parent}"
 
-    def _parent(self) -> tuple[Mount, PurePosixPath]:
+    def _parent(self) -> tuple[Mount, str]:
         mount = next((m for m in self.fs.mounts() if m.fstype == "cgroup2"), None)
         if mount is None:
             raise BackendUnavailable("no cgroup v2 hierarchy is mounted")
@@ -32,16 +35,16 @@ class Cgroup2Backend(CgroupBackend):
         if own is None:
             raise BackendUnavailable("this process has no cgroup v2 membership")
         own_dir = under_mount(mount, own)
-        if "memory" in self._words(own_dir / "cgroup.subtree_control"):
+        if "memory" in self._words(os.path.join(own_dir, "cgroup.subtree_control")):
             return mount, own_dir
-        beside = own_dir.parent
-        beside_enabled = "memory" in self._words(beside / "cgroup.subtree_control")
+        beside = os.path.dirname(own_dir)
+        beside_enabled = "memory" in self._words(os.path.join(beside, "cgroup.subtree_control"))
         if own_dir != mount.point and beside_enabled and self.fs.writable(beside):
             return mount, beside
         raise BackendUnavailable(self._why_not(own_dir))
 
-    def _why_not(self, own_dir: PurePosixPath) -> str:
-        available = self._words(own_dir / "cgroup.controllers")
+    def _why_not(self, own_dir: str) -> str:
+        available = self._words(os.path.join(own_dir, "cgroup.controllers"))
         if "memory" not in available:
             shown = " ".join(sorted(available)) or "none"
             return f"no memory controller in cgroup v2 at {own_dir} (available: {shown})"
@@ -50,17 +53,17 @@ class Cgroup2Backend(CgroupBackend):
             "(no-internal-process rule); run memlimit from a delegated cgroup"
         )
 
-    def _words(self, path: PurePosixPath) -> set[str]:
+    def _words(self, path: str) -> set[str]:
         try:
             return set(self.fs.read(path).split())
         except OSError:
             return set()
 
-    def _apply(self, directory: PurePosixPath, limits: Limits) -> list[str]:
+    def _apply(self, directory: str, limits: Limits) -> list[str]:
         notes = []
         write_limit(self.fs, directory, "memory.max", limits.ram)
         verify_limit(self.fs, directory, "memory.max", limits.ram)
-        if self.fs.exists(directory / "memory.swap.max"):
+        if self.fs.exists(os.path.join(directory, "memory.swap.max")):
             write_limit(self.fs, directory, "memory.swap.max", limits.swap)
             verify_limit(self.fs, directory, "memory.swap.max", limits.swap)
         elif swap_active(self.fs):

@@ -4,46 +4,63 @@ from __future__ import annotations
 
 import errno
 import os
-import re
-import signal
-from collections.abc import Callable
-from pathlib import PurePosixPath
-from typing import NamedTuple
 
+from dotdbg.common.rawsignal import signal
 from dotdbg.common.sizes import short_size
 from dotdbg.memlimit.backends.base import BackendProbe, BackendUnavailable, OomCounters, Placement
-from dotdbg.memlimit.cgroupfs import PROCS, CgroupFS, Mount, under_mount, wait_until
-from dotdbg.memlimit.limits import Limits, limit_in_force
-from dotdbg.procs.procfs import pid_exists
+from dotdbg.memlimit.cgroupfs import (
+    PROCS,
+    CgroupFS,
+    Mount,
+    is_within,
+    parents,
+    under_mount,
+    wait_until,
+)
+from dotdbg.memlimit.limits import limit_in_force
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from dotdbg.memlimit.limits import Limits
 
 PREFIX = "dotdbg-memlimit-"
-_OURS = re.compile(rf"{PREFIX}(?P<pid>[0-9]+)(?:-[0-9]+)?")
 EMPTY_TIMEOUT = 5.0
 
 
-def remove_stale(fs: CgroupFS, parent: PurePosixPath) -> int:
-    """Remove the empty cgroups of memlimit runs that are gone (a ``kill -9`` cannot be cleaned
-    up after); returns how many. A cgroup that holds processes, or whose memlimit still runs,
-    is left alone."""
-    removed = 0
-    for name in fs.children(parent):
-        match = _OURS.fullmatch(name)
-        if match is None or pid_exists(int(match["pid"])) or fs.pids(parent / name):
-            continue
-        try:
-            fs.rmdir(parent / name)
-        except OSError:
-            continue
-        removed += 1
-    return removed
+def owner_pid(name: str) -> int | None:
+    """The pid of the memlimit run a cgroup named ``dotdbg-memlimit-PID[-N]`` belongs to; None
+    for any other name. Parsed by hand: ``re`` is an import memlimit's start does without."""
+    if not name.startswith(PREFIX):
+        return None
+    pid, dash, attempt = name[len(PREFIX) :].partition("-")
+    if not _digits(pid) or (dash and not _digits(attempt)):
+        return None
+    return int(pid)
 
 
-class Leftover(NamedTuple):
-    """The cgroup of a memlimit run killed -9, its command still running in it."""
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
-    directory: PurePosixPath
-    pids: tuple[int, ...]
-    commands: tuple[str, ...]
+
+def _running(pid: int) -> bool:
+    # procs.procfs.pid_exists, without importing that module (typing and functools: ~2 ms)
+    return os.path.exists(f"/proc/{pid}")
+
+
+class Leftover:
+    """The cgroup of a memlimit run killed -9, its command still running in it.
+
+    A plain class, not a NamedTuple: typing's import is about 10 ms of memlimit's start."""
+
+    __slots__ = ("commands", "directory", "pids")
+
+    def __init__(self, directory: str, pids: tuple[int, ...], commands: tuple[str, ...]) -> None:
+        self.directory, self.pids, self.commands = directory, pids, commands
+
+    def __repr__(self) -> str:
+        return f"Leftover({self.directory!r}, {self.pids!r}, {self.commands!r})"
 
     def message(self) -> str:
         shown = ", ".join(
@@ -61,23 +78,45 @@ class Leftover(NamedTuple):
         return f"kill {' '.join(map(str, self.pids))}"
 
 
-def leftovers(fs: CgroupFS, parent: PurePosixPath) -> list[Leftover]:
-    """The cgroups of memlimit runs that are gone but whose command still runs there."""
-    found = []
+def orphans(fs: CgroupFS, parent: str) -> dict[str, list[int]]:
+    """The cgroups in ``parent`` of memlimit runs that are gone, each with the pids still in it
+    (one listing of ``parent``; the cgroup of a run that still goes is not theirs to touch)."""
+    found = {}
     for name in fs.children(parent):
-        match = _OURS.fullmatch(name)
-        if match is None or pid_exists(int(match["pid"])):
-            continue
-        pids = tuple(fs.pids(parent / name))
-        if pids:
-            commands = tuple(_command_line(fs, pid) for pid in pids)
-            found.append(Leftover(parent / name, pids, commands))
+        pid = owner_pid(name)
+        if pid is not None and not _running(pid):
+            directory = os.path.join(parent, name)
+            found[directory] = fs.pids(directory)
     return found
 
 
-def leftovers_below(
-    fs: CgroupFS, find_parent: Callable[[], tuple[Mount, PurePosixPath]]
-) -> list[Leftover]:
+def sweep(fs: CgroupFS, parent: str) -> tuple[int, list[Leftover]]:
+    """Remove the empty cgroups of memlimit runs that are gone (a ``kill -9`` cannot be cleaned
+    up after, issue 21) and report the ones whose command still runs: how many were removed,
+    and the leftovers. A cgroup that holds processes, or whose memlimit still runs, stays."""
+    removed, left = 0, []
+    for directory, pids in orphans(fs, parent).items():
+        if pids:
+            left.append(_leftover(fs, directory, pids))
+            continue
+        try:
+            fs.rmdir(directory)
+        except OSError:
+            continue
+        removed += 1
+    return removed, left
+
+
+def leftovers(fs: CgroupFS, parent: str) -> list[Leftover]:
+    """The cgroups of memlimit runs that are gone but whose command still runs there."""
+    return [_leftover(fs, d, pids) for d, pids in orphans(fs, parent).items() if pids]
+
+
+def _leftover(fs: CgroupFS, directory: str, pids: list[int]) -> Leftover:
+    return Leftover(directory, tuple(pids), tuple(_command_line(fs, pid) for pid in pids))
+
+
+def leftovers_below(fs: CgroupFS, find_parent: Callable[[], tuple[Mount, str]]) -> list[Leftover]:
     """``leftovers`` in the parent a backend makes its cgroups in (none where it cannot)."""
     try:
         _, parent = find_parent()
@@ -88,18 +127,18 @@ def leftovers_below(
 
 def _command_line(fs: CgroupFS, pid: int) -> str:
     try:
-        words = fs.read(PurePosixPath(f"/proc/{pid}/cmdline")).split("\0")
+        words = fs.read(f"/proc/{pid}/cmdline").split("\0")
     except OSError:
         return "?"
     line = " ".join(word for word in words if word)
     return line if len(line) <= 60 else line[:57] + "..."
 
 
-def make_cgroup(fs: CgroupFS, parent: PurePosixPath) -> PurePosixPath:
+def make_cgroup(fs: CgroupFS, parent: str) -> str:
     """A new child cgroup of ``parent`` named after this process."""
     for attempt in range(100):
         suffix = f"-{attempt}" if attempt else ""
-        directory = parent / f"{PREFIX}{os.getpid()}{suffix}"
+        directory = os.path.join(parent, f"{PREFIX}{os.getpid()}{suffix}")
         try:
             fs.mkdir(directory)
         except FileExistsError:
@@ -112,18 +151,18 @@ def make_cgroup(fs: CgroupFS, parent: PurePosixPath) -> PurePosixPath:
     raise BackendUnavailable(f"cannot find a free cgroup name in {parent}")
 
 
-def write_limit(fs: CgroupFS, directory: PurePosixPath, name: str, value: int | str) -> None:
+def write_limit(fs: CgroupFS, directory: str, name: str, value: int | str) -> None:
     try:
-        fs.write(directory / name, str(value))
+        fs.write(os.path.join(directory, name), str(value))
     except OSError as error:
         raise BackendUnavailable(
             f"the kernel refused {value} for {name}: {error.strerror}"
         ) from None
 
 
-def verify_limit(fs: CgroupFS, directory: PurePosixPath, name: str, requested: int) -> None:
+def verify_limit(fs: CgroupFS, directory: str, name: str, requested: int) -> None:
     """Read a limit back: a kernel or manager may accept the write and still not apply it."""
-    read_back = fs.read_int(directory / name)
+    read_back = fs.read_int(os.path.join(directory, name))
     if read_back is None or not limit_in_force(requested, read_back, os.sysconf("SC_PAGE_SIZE")):
         shown = "max" if read_back is None else read_back
         raise BackendUnavailable(
@@ -132,15 +171,15 @@ def verify_limit(fs: CgroupFS, directory: PurePosixPath, name: str, requested: i
 
 
 def enclosing_limit(
-    fs: CgroupFS, mount: Mount, directory: PurePosixPath, limit_file: str
-) -> tuple[int, PurePosixPath] | None:
+    fs: CgroupFS, mount: Mount, directory: str, limit_file: str
+) -> tuple[int, str] | None:
     """The lowest limit set on a cgroup above ``directory`` in this hierarchy, and where."""
-    tightest: tuple[int, PurePosixPath] | None = None
-    for level in directory.parents:
-        if not level.is_relative_to(mount.point):
+    tightest: tuple[int, str] | None = None
+    for level in parents(directory):
+        if not is_within(level, mount.point):
             break
         try:
-            limit = fs.read_int(level / limit_file)
+            limit = fs.read_int(os.path.join(level, limit_file))
         except (OSError, ValueError):
             limit = None
         if limit is not None and (tightest is None or limit < tightest[0]):
@@ -152,7 +191,7 @@ def note_enclosing_limit(
     placement: Placement,
     fs: CgroupFS,
     mount: Mount,
-    directory: PurePosixPath,
+    directory: str,
     limit_file: str,
     requested: int,
 ) -> None:
@@ -168,7 +207,7 @@ def note_enclosing_limit(
     )
 
 
-def kill_stragglers(fs: CgroupFS, directory: PurePosixPath) -> int:
+def kill_stragglers(fs: CgroupFS, directory: str) -> int:
     """SIGKILL every process left in ``directory`` until it is empty; returns how many there were.
 
     The command has exited, but processes it left behind (background jobs, daemons) still sit
@@ -192,7 +231,7 @@ def kill_stragglers(fs: CgroupFS, directory: PurePosixPath) -> int:
     return len(seen)
 
 
-def remove_cgroup(fs: CgroupFS, directory: PurePosixPath) -> list[str]:
+def remove_cgroup(fs: CgroupFS, directory: str) -> list[str]:
     """Empty and remove ``directory``; messages say what had to be killed or what went wrong."""
     messages = []
     stragglers = kill_stragglers(fs, directory)
@@ -218,13 +257,14 @@ def remove_cgroup(fs: CgroupFS, directory: PurePosixPath) -> list[str]:
     return messages
 
 
-class CgroupKind(NamedTuple):
+class CgroupKind:
     """How a cgroup version names things: its key in /proc/PID/cgroup and its counter files."""
 
-    label: str
-    membership: str
-    events_file: str
-    peak_file: str
+    __slots__ = ("events_file", "label", "membership", "peak_file")
+
+    def __init__(self, label: str, membership: str, events_file: str, peak_file: str) -> None:
+        self.label, self.membership = label, membership
+        self.events_file, self.peak_file = events_file, peak_file
 
 
 V1 = CgroupKind("cgroup-v1", "memory", "memory.oom_control", "memory.max_usage_in_bytes")
@@ -234,9 +274,7 @@ V2 = CgroupKind("cgroup-v2", "", "memory.events", "memory.peak")
 class CgroupPlacement(Placement):
     """A cgroup this run created."""
 
-    def __init__(
-        self, fs: CgroupFS, mount: Mount, directory: PurePosixPath, kind: CgroupKind
-    ) -> None:
+    def __init__(self, fs: CgroupFS, mount: Mount, directory: str, kind: CgroupKind) -> None:
         super().__init__(kind.label, str(directory))
         self.fs, self.mount, self.directory, self.kind = fs, mount, directory, kind
         self.removed = False
@@ -251,8 +289,8 @@ class CgroupPlacement(Placement):
             raise BackendUnavailable(f"pid {pid} did not arrive in {self.directory}")
 
     def counters(self) -> OomCounters:
-        events = self.fs.read_keyed(self.directory / self.kind.events_file)
-        peak = self.fs.read_int(self.directory / self.kind.peak_file)
+        events = self.fs.read_keyed(os.path.join(self.directory, self.kind.events_file))
+        peak = self.fs.read_int(os.path.join(self.directory, self.kind.peak_file))
         return OomCounters(kills=events.get("oom_kill", 0), peak=peak)
 
     def close(self) -> list[str]:
@@ -265,18 +303,18 @@ class CgroupPlacement(Placement):
 def arm_cgroup(
     fs: CgroupFS,
     mount: Mount,
-    parent: PurePosixPath,
+    parent: str,
     kind: CgroupKind,
-    apply: Callable[[PurePosixPath], list[str]],
+    apply: Callable[[str], list[str]],
 ) -> CgroupPlacement:
     """Make a cgroup below ``parent`` and ``apply`` the limits (it returns notes); on any
     refusal the cgroup is removed again before the reason travels on."""
-    stale = remove_stale(fs, parent)
+    stale, left = sweep(fs, parent)
     directory = make_cgroup(fs, parent)
     placement = CgroupPlacement(fs, mount, directory, kind)
     if stale:
         placement.notes.append(f"removed {stale} empty cgroup(s) left by memlimit runs killed -9")
-    placement.notes.extend(leftover.message() for leftover in leftovers(fs, parent))
+    placement.notes.extend(leftover.message() for leftover in left)
     try:
         placement.notes.extend(apply(directory))
     except BackendUnavailable:
@@ -313,15 +351,19 @@ class CgroupBackend:
         note_enclosing_limit(placement, self.fs, mount, directory, self.limit_file, ram)
         return placement
 
+    def parent_dir(self) -> str:
+        """The cgroup this backend makes its cgroups in (BackendUnavailable where none)."""
+        return self._parent()[1]
+
     def leftovers(self) -> list[Leftover]:
         """Commands of memlimit runs killed -9 that still run in their cgroup here."""
         return leftovers_below(self.fs, self._parent)
 
-    def _parent(self) -> tuple[Mount, PurePosixPath]:
+    def _parent(self) -> tuple[Mount, str]:
         raise NotImplementedError
 
-    def _apply(self, directory: PurePosixPath, limits: Limits) -> list[str]:
+    def _apply(self, directory: str, limits: Limits) -> list[str]:
         raise NotImplementedError
 
-    def _works(self, parent: PurePosixPath) -> str:
+    def _works(self, parent: str) -> str:
         raise NotImplementedError

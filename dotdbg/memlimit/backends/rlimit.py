@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import os
 import resource
-import signal
 
+from dotdbg.common.rawsignal import signal
 from dotdbg.memlimit.backends.base import (
     BackendProbe,
     BackendUnavailable,
     OomCounters,
     Placement,
 )
-from dotdbg.memlimit.limits import Limits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dotdbg.memlimit.limits import Limits
 
 WARNING = (
     "rlimit is per process and approximate: RLIMIT_DATA limits each process on its own, and "

@@ -8,11 +8,8 @@ the scope the command landed in before the command may run.
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Mapping
-from pathlib import PurePosixPath
 
-from dotdbg.common.child import which
+from dotdbg.common.programs import which
 from dotdbg.memlimit.backends.base import (
     BackendProbe,
     BackendUnavailable,
@@ -25,7 +22,12 @@ from dotdbg.memlimit.backends.cgroupdir import (
     verify_limit,
 )
 from dotdbg.memlimit.cgroupfs import CgroupFS, Mount, under_mount
-from dotdbg.memlimit.limits import Limits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from dotdbg.memlimit.limits import Limits
 
 # OOMPolicy= is accepted for scope units from systemd 253 on (systemd.scope(5)).
 OOM_POLICY_SINCE = 253
@@ -44,6 +46,8 @@ def systemd_run_argv(exe: str, limits: Limits, version: int | None) -> list[str]
 
 
 def parse_systemd_version(text: str) -> int | None:
+    import re  # only once systemd is chosen
+
     match = re.match(r"systemd (\d+)", text)
     return int(match[1]) if match else None
 
@@ -52,7 +56,7 @@ class SystemdPlacement(Placement):
     def __init__(self, fs: CgroupFS, mount: Mount, prefix: list[str], limits: Limits) -> None:
         super().__init__("systemd", "a systemd scope")
         self.fs, self.mount, self.prefix, self.limits = fs, mount, prefix, limits
-        self.scope: PurePosixPath | None = None
+        self.scope: str | None = None
         self.last = OomCounters()
 
     def wrap(self, argv: list[str]) -> list[str]:
@@ -66,7 +70,7 @@ class SystemdPlacement(Placement):
         if where is None:
             raise BackendUnavailable(f"pid {pid} has no cgroup v2 membership")
         self.scope = under_mount(self.mount, where)
-        self.where = str(self.scope)
+        self.where = self.scope
         verify_limit(self.fs, self.scope, "memory.max", self.limits.ram)
         note_enclosing_limit(self, self.fs, self.mount, self.scope, "memory.max", self.limits.ram)
 
@@ -77,10 +81,10 @@ class SystemdPlacement(Placement):
     def counters(self) -> OomCounters:
         if self.scope is None:
             return self.last
-        events = self.fs.read_keyed(self.scope / "memory.events")
+        events = self.fs.read_keyed(os.path.join(self.scope, "memory.events"))
         if not events:
             return self.last
-        peak = self.fs.read_int(self.scope / "memory.peak")
+        peak = self.fs.read_int(os.path.join(self.scope, "memory.peak"))
         return OomCounters(kills=events.get("oom_kill", 0), peak=peak)
 
     def close(self) -> list[str]:
@@ -116,7 +120,7 @@ class SystemdBackend:
         if exe is None:
             raise BackendUnavailable("systemd-run is not installed")
         runtime = self.environ.get("XDG_RUNTIME_DIR")
-        if not runtime or not self.fs.exists(PurePosixPath(runtime) / "systemd" / "private"):
+        if not runtime or not self.fs.exists(os.path.join(runtime, "systemd", "private")):
             raise BackendUnavailable("no systemd user manager is running for this user")
         mount = next((m for m in self.fs.mounts() if m.fstype == "cgroup2"), None)
         if mount is None or "memory" not in self._manager_controllers(mount):
@@ -128,9 +132,9 @@ class SystemdBackend:
 
     def _manager_controllers(self, mount: Mount) -> set[str]:
         uid = os.getuid()
-        manager = PurePosixPath(f"/user.slice/user-{uid}.slice/user@{uid}.service")
+        manager = under_mount(mount, f"/user.slice/user-{uid}.slice/user@{uid}.service")
         try:
-            return set(self.fs.read(under_mount(mount, manager) / "cgroup.controllers").split())
+            return set(self.fs.read(os.path.join(manager, "cgroup.controllers")).split())
         except OSError:
             return set()
 
