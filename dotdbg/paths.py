@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from dotdbg.common.record import Record, field, replace
 
 if TYPE_CHECKING:
     from dotdbg.home.homefs import HomeFS
@@ -20,8 +21,7 @@ if TYPE_CHECKING:
 APP = "dotdbg"
 
 
-@dataclass(frozen=True)
-class Paths:
+class Paths(Record):
     home: Path
     config_home: Path
     data_home: Path

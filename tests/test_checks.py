@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
 from dotdbg import shells
+from dotdbg.common.record import replace
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.home import checks
@@ -46,7 +46,7 @@ def test_a_changed_text_is_checked(installed: Paths, monkeypatch: pytest.MonkeyP
 
 
 def test_a_new_checker_checks_again(installed: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
-    newer = dataclasses.replace(BASH, checker_key=lambda: "shellcheck 99")
+    newer = replace(BASH, checker_key=lambda: "shellcheck 99")
     every = {target.name: target for target in shells.registered()}
     monkeypatch.setattr(shells, "_registry", {**every, "bash": newer})
     monkeypatch.setattr(bashcheck, "shellcheck_errors", refuse)

@@ -23,7 +23,7 @@ BASH_KEYWORDS = frozenset(
 
 
 # `alias NAME='…'` and `NAME() {` lines of a generated dotdbg.bash
-_DEFINITION = re.compile(r"^(?:alias ([^=\s]+)=|(\S+)\(\) \{$)", re.MULTILINE)
+_DEFINITION = r"(?m)^(?:alias ([^=\s]+)=|(\S+)\(\) \{$)"
 
 
 def shadow_warnings(
@@ -47,7 +47,7 @@ def shadow_warnings(
 def defined_names(generated_bash: str | None) -> frozenset[str]:
     """The aliases and functions a generated dotdbg.bash defines (none when there is none)."""
     return frozenset(
-        alias or function for alias, function in _DEFINITION.findall(generated_bash or "")
+        alias or function for alias, function in re.findall(_DEFINITION, generated_bash or "")
     )
 
 

@@ -32,6 +32,13 @@ def main(argv: list[str] | None = None) -> int:
         return console(args[at + 1 :], verbose)
     from dotdbg.cli.runner import run
 
+    if word == "pyspy" and "--in-job" in args:
+        # every node of a `stacks --job` runs this: no registry, no parser (issue 27)
+        from dotdbg.stacks import node
+
+        options = node.parse(args[at + 1 :])
+        if options is not None:
+            return run(lambda: node.run(options), "dotdbg", verbose)
     if word == "--version":
         return run(_print_version, "dotdbg")
     if word == "--complete":  # the shells' TAB completion (dotdbg.cli.completion)

@@ -2,7 +2,8 @@
 
 - ``load``: reads both files and builds a ``Config`` (the boundary: after it nothing parses
   TOML); ``load_config`` is the one entry.
-- ``model``: the frozen dataclasses a ``Config`` is made of, switched-off entries included.
+- ``model``: the frozen records (``common.record``) a ``Config`` is made of, switched-off
+  entries included.
 - ``sections``: each section's merge and checks; ``names``: the name rule of each kind;
   ``checker``: checks that fail at ``file:line:col``; ``bindable``: readline's functions.
 - ``source`` and ``position``: a TOML file with its text, and where a key is in it.

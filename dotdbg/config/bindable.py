@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 import os
-import shutil
-import subprocess
 
 
 @functools.cache
 def readline_functions() -> frozenset[str] | None:
     """What ``bind -l`` lists, lower-cased (readline ignores case in names); None without bash."""
+    import shutil
+
     return bind_l(shutil.which("bash"))
 
 
@@ -29,6 +29,8 @@ def bind_l(bash: str | None) -> frozenset[str] | None:
     """The names ``bash`` lists with ``bind -l``; None when it cannot say."""
     if bash is None:
         return None
+    import subprocess  # only here: a config without [readline] bindings never asks
+
     try:
         listed = subprocess.run(
             # Not -i: an interactive bash would try to take the terminal from us. bind -l works

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +70,8 @@ class Checker:
     ) -> None:
         for key in data:
             if key not in allowed:
+                import difflib  # only for a mistyped key
+
                 close = difflib.get_close_matches(key, allowed, n=1)
                 hint = (
                     f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(allowed)}"

@@ -1,4 +1,4 @@
-"""Load the built-in defaults and the user's TOML, merge them, validate once → frozen dataclasses.
+"""Load the built-in defaults and the user's TOML, merge them, validate once → frozen records.
 
 Every error names ``file:line:col``, says what is wrong and how to fix it. Validation is pure:
 ``build_config`` takes parsed tables and their source texts and returns a ``Config`` or raises;

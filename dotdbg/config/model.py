@@ -1,30 +1,29 @@
-"""The validated configuration as frozen dataclasses: what is enabled, what is switched off,
-and what the defaults define. ``dotdbg.config.load`` builds a ``Config``; everything else reads it.
+"""The validated configuration as frozen records (``dotdbg.common.record``): what is enabled,
+what is switched off, and what the defaults define. ``dotdbg.config.load`` builds a ``Config``;
+everything else reads it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dotdbg.common.record import Record, field
 from dotdbg.config.position import find, locate
 
 if TYPE_CHECKING:
     from dotdbg.config.source import Source
 
 
-@dataclass(frozen=True)
-class Alias:
+class Alias(Record):
     name: str
     command: str
     desc: str
     pack: str
 
 
-@dataclass(frozen=True)
-class Function:
+class Function(Record):
     name: str
     body: str
     desc: str
@@ -52,16 +51,14 @@ class Function:
         return self.body if runs_bash_bodies else ""
 
 
-@dataclass(frozen=True)
-class PdbAlias:
+class PdbAlias(Record):
     name: str
     command: str
     desc: str
     pack: str
 
 
-@dataclass(frozen=True)
-class History:
+class History(Record):
     control: str
     size: int
     file_size: int
@@ -69,35 +66,30 @@ class History:
     flush_each_command: bool
 
 
-@dataclass(frozen=True)
-class Readline:
+class Readline(Record):
     history_search: bool
     bracketed_paste: bool
     esc_p_n: bool
     bindings: tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True)
-class CheatPath:
+class CheatPath(Record):
     name: str
     path: str
     readonly: bool
 
 
-@dataclass(frozen=True)
-class Cheat:
+class Cheat(Record):
     key: str
     alias: str
     paths: tuple[CheatPath, ...]
 
 
-@dataclass(frozen=True)
-class Fish:
+class Fish(Record):
     abbreviations: bool  # aliases become abbreviations, expanded as they are typed
 
 
-@dataclass(frozen=True)
-class Off:
+class Off(Record):
     """An alias, function or pdb alias the config knows but keeps out of the shell."""
 
     section: str  # "aliases", "functions" or "pdb.aliases"
@@ -107,8 +99,7 @@ class Off:
     removed: bool  # `name = false` in the user's file; else its pack is switched off
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Record):
     """The merged configuration. ``aliases``, ``functions`` and ``pdb_aliases`` hold what is
     enabled; ``switched_off`` what the config keeps out, and why; ``default_names`` what
     dotdbg's defaults define in each section. Nothing after ``load_config`` parses TOML:

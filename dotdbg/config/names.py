@@ -4,37 +4,35 @@ pack), shared by the config's validation and the commands that add entries."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from dotdbg.common.record import Record
 
 
-@dataclass(frozen=True)
-class NameRule:
+class NameRule(Record):
     kind: str  # as the messages say it: "alias", "function", "pdb alias", "pack"
-    pattern: re.Pattern[str]
+    pattern: str  # a regular expression, compiled at its first use (re's own cache)
     hint: str  # how to write a valid one
 
     def allows(self, name: str) -> bool:
-        return self.pattern.fullmatch(name) is not None
+        return re.fullmatch(self.pattern, name) is not None
 
 
 ALIAS = NameRule(
     "alias",
-    re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:+@%^,-]*"),
+    r"[A-Za-z0-9_][A-Za-z0-9_.:+@%^,-]*",
     "use letters, digits, _ and . : + - @ % ^ , (not one of . : + - @ % ^ , first); "
     "no spaces, quotes, / $ =",
 )
 FUNCTION = NameRule(
     "function",
-    re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*"),
+    r"[A-Za-z_][A-Za-z0-9_.:-]*",
     "use letters, digits, _ and . : - (a letter or _ first); no spaces, quotes, / $ =",
 )
 PDB_ALIAS = NameRule(
     "pdb alias",
-    re.compile(r"[A-Za-z_][A-Za-z0-9_]*"),
+    r"[A-Za-z_][A-Za-z0-9_]*",
     "use letters, digits and _ (a letter or _ first)",
 )
-PACK = NameRule(
-    "pack", re.compile(r"[a-z0-9][a-z0-9_-]*"), "use lower-case letters, digits, - and _"
-)
+PACK = NameRule("pack", r"[a-z0-9][a-z0-9_-]*", "use lower-case letters, digits, - and _")
 
 BY_SECTION = {"aliases": ALIAS, "functions": FUNCTION, "pdb.aliases": PDB_ALIAS}

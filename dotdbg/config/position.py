@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-_HEADER = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(?:#.*)?$")
-_KEY = re.compile(r"""^\s*(?P<key>(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_.\- ])+?)\s*=""")
+_HEADER = r"^\s*\[\[?\s*(?P<name>[^\]]+?)\s*\]\]?\s*(?:#.*)?$"
+_KEY = r"""^\s*(?P<key>(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_.\- ])+?)\s*="""
 
 
 def _split_dotted(name: str) -> tuple[str, ...]:
@@ -20,7 +20,7 @@ def _split_dotted(name: str) -> tuple[str, ...]:
     return tuple(_unescape(a) or b or c for a, b, c in parts)
 
 
-_ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
+_ESCAPE = r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)"
 _ESCAPED = {
     "b": "\b",
     "t": "\t",
@@ -35,7 +35,7 @@ _ESCAPED = {
 
 def _unescape(basic: str) -> str:
     """The key a TOML basic string (``"\\\\C-x"``) stands for (``\\C-x``)."""
-    return _ESCAPE.sub(_unescape_one, basic)
+    return re.sub(_ESCAPE, _unescape_one, basic)
 
 
 def _unescape_one(escape: re.Match[str]) -> str:
@@ -68,7 +68,7 @@ def find(text: str, path: Sequence[str]) -> tuple[int, int] | None:
     table: tuple[str, ...] = ()
     array_counts: dict[tuple[str, ...], int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(line)
+        header = re.match(_HEADER, line)
         if header:
             table = _split_dotted(header["name"])
             if line.lstrip().startswith("[["):  # the n-th [[a.b]] is element "n" of a.b
@@ -78,7 +78,7 @@ def find(text: str, path: Sequence[str]) -> tuple[int, int] | None:
             if depth == len(table) and depth > best_depth:
                 best, best_depth = (number, line.index("[") + 1), depth
             continue
-        key = _KEY.match(line)
+        key = re.match(_KEY, line)
         if not key:
             continue
         full = table + _split_dotted(key["key"])

@@ -7,7 +7,6 @@ defaults. Every error is located in the user's file by a ``Checker``.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,7 +17,7 @@ from dotdbg.config.checker import Checker, type_name
 from dotdbg.config.model import Cheat, CheatPath, Fish, History, Readline
 from dotdbg.config.names import ALIAS, PACK, NameRule
 
-READLINE_FUNCTION = re.compile(r"[A-Za-z][A-Za-z0-9-]*")  # bind -l has vi-bWord
+READLINE_FUNCTION = r"[A-Za-z][A-Za-z0-9-]*"  # bind -l has vi-bWord
 HISTCONTROL_WORDS = {"ignorespace", "ignoredups", "ignoreboth", "erasedups"}
 
 
@@ -147,6 +146,8 @@ def merge_packs(
     packs.update({item["pack"]: True for item in items})
     for name, value in checker.table(over, ("packs",)).items():
         if name not in packs:
+            import difflib  # only for a mistyped name
+
             close = difflib.get_close_matches(name, packs, n=1)
             raise checker.fail(
                 ("packs", name),
@@ -215,7 +216,7 @@ def readline_section(
                 f"readline key {key!r} is invalid",
                 'write keys like "\\\\C-x\\\\C-r" or "\\\\ep"',
             )
-        if not READLINE_FUNCTION.fullmatch(function):
+        if not re.fullmatch(READLINE_FUNCTION, function):
             raise checker.fail(
                 at,
                 f"{function!r} is not a readline function name",
@@ -245,6 +246,8 @@ def _check_readline_knows(function: str, at: tuple[str, ...], checker: Checker) 
     known = bindable.readline_functions()
     if known is None or function.lower() in known:
         return
+    import difflib  # only for a mistyped name
+
     close = difflib.get_close_matches(function.lower(), sorted(known), n=1)
     raise checker.fail(
         at,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dotdbg.common.record import Record
 from dotdbg.config.position import locate
 from dotdbg.errors import DotdbgError
 
@@ -26,8 +26,7 @@ def loads(text: str) -> dict[str, Any]:
     return parsed
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(Record):
     """One TOML file: where it is and its text (``parse`` reads its tables)."""
 
     path: Path

@@ -53,7 +53,7 @@ def dump_process(pid: int, via: str, timeout: float) -> Result:
         return _failed(result.record, "gone", "the process exited during the dump", result.notes)
     traced = procfs.tracer_of(pid) if result.failure == "denied" else None
     if traced is not None:  # root or not: one tracer at a time, no advice would help
-        from dotdbg.pyspy.dump import already_traced
+        from dotdbg.pyspy.outcome import already_traced
 
         return _failed(result.record, "traced", already_traced(*traced), result.notes)
     return result

@@ -12,16 +12,15 @@ and is never restored from, and a copy is written back only if its digest is the
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from dotdbg.common.record import Record
 from dotdbg.errors import DotdbgError
 from dotdbg.home.state import MANIFEST_VERSION
 from dotdbg.paths import Paths
@@ -34,6 +33,8 @@ KEEP_NEWEST = 20
 
 
 def digest_bytes(data: bytes) -> str:
+    import hashlib  # where used: a backup's checks, not status (OpenSSL's load: 3 ms)
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -41,8 +42,7 @@ def encoded(text: str) -> bytes:
     return text.encode("utf-8", errors="surrogateescape")
 
 
-@dataclass(frozen=True)
-class Saving:
+class Saving(Record):
     """A file a command is about to change, and the text it was planned from (None: absent)."""
 
     path: Path
@@ -135,8 +135,7 @@ def _save_files(paths: Paths, folder: Path, files: Iterable[Saving]) -> dict[str
 # -- reading a backup ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Contents:
+class Contents(Record):
     """What restoring a backup folder puts back."""
 
     folder: Path

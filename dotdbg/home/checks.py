@@ -12,7 +12,6 @@ commands that write (under the run lock) add keys; dry runs only read them.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 
 from dotdbg import __version__
@@ -30,6 +29,8 @@ FORMAT = "1"  # bump when what a check covers changes
 
 def check_key(target: ShellTarget, text: str, part: str = "") -> str:
     """The key of ``text`` (or of one ``part`` of a text, by its name) checked for ``target``."""
+    import hashlib  # where used (OpenSSL's load: 3 ms)
+
     head = "\0".join((FORMAT, __version__, target.name, target.checker_key(), part, ""))
     return hashlib.sha256(head.encode() + text.encode("utf-8", "surrogateescape")).hexdigest()
 

@@ -5,17 +5,16 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
+from dotdbg.common.record import Record
 from dotdbg.home.plan import login_file, profile_notes
 from dotdbg.home.state import is_installed, read_state
 from dotdbg.paths import Paths, own_program
 from dotdbg.shells import login_shell, registered
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(Record):
     name: str
     ok: bool
     detail: str

@@ -8,13 +8,12 @@ refreshed installed files to the one writer as a single plan.
 
 from __future__ import annotations
 
-import difflib
 import shlex
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from dotdbg.common.record import Record, replace
 from dotdbg.config import load_config, tomledit
 from dotdbg.config.names import BY_SECTION
 from dotdbg.errors import DotdbgError
@@ -65,8 +64,7 @@ def remove_entry(text: str, section: Section, name: str, in_defaults: bool) -> s
 # -- saving an edit ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Saved:
+class Saved(Record):
     config: Config
     backup: Path | None  # the one folder of this edit: the config and the installed files
     install: Result | None  # None: dotdbg is not installed in this home
@@ -96,8 +94,7 @@ def read_user_text(paths: Paths) -> str | None:
 Edit = Callable[[str, "Config"], tuple[str, str]]
 
 
-@dataclass(frozen=True)
-class _Edited:
+class _Edited(Record):
     """An edit worked out from one config text: what to write, and what it makes."""
 
     old: str | None
@@ -193,8 +190,7 @@ def _shell_path(paths: Paths, shell: str = "bash") -> str:
 # -- the operations the CLI calls ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Record):
     action: str  # what happened to the entry, e.g. "added", "switched off"
     saved: Saved
     reload: str  # the line that makes a running shell see the change
@@ -316,6 +312,8 @@ def _in_off_pack(name: str, pack: str) -> DotdbgError:
 
 def _unknown_pack(config: Config, pack: str) -> DotdbgError:
     known = sorted(dict(config.packs))
+    import difflib  # only for a mistyped pack
+
     close = difflib.get_close_matches(pack, known, n=1)
     return DotdbgError(
         f"there is no pack {pack!r}" + (f": did you mean {close[0]!r}?" if close else ""),
@@ -328,6 +326,8 @@ def _refuse_pack_typo(config: Config, pack: str) -> None:
     known = dict(config.packs)
     if pack in known:
         return
+    import difflib  # only for a mistyped pack
+
     close = difflib.get_close_matches(pack, known, n=1)
     if close:
         raise DotdbgError(

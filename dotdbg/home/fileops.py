@@ -8,18 +8,17 @@ import errno
 import os
 import re
 import stat
-import tempfile
 from pathlib import Path
 
 TMP_SUFFIX = ".dotdbg-tmp"
 # `.<file name>.<pid>.<random>.dotdbg-tmp`; an older dotdbg wrote no pid.
-_TMP_NAME = re.compile(r"\..+?(?:\.(?P<pid>[0-9]+))?\.[A-Za-z0-9_]+\.dotdbg-tmp")
+_TMP_NAME = r"\..+?(?:\.(?P<pid>[0-9]+))?\.[A-Za-z0-9_]+\.dotdbg-tmp"
 _NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def temp_file_pid(name: str) -> int | None:
     """The pid in a temp file's name (0: an older dotdbg's, without one); None: not one."""
-    match = _TMP_NAME.fullmatch(name)
+    match = re.fullmatch(_TMP_NAME, name)
     if match is None:
         return None
     return int(match["pid"]) if match["pid"] else 0
@@ -36,6 +35,8 @@ def atomic_write(target: Path, data: bytes, mode: int | None = None) -> None:
     regular = existing is not None and stat.S_ISREG(existing.st_mode)
     if mode is None:
         mode = stat.S_IMODE(existing.st_mode) if existing and regular else new_file_mode()
+    import tempfile  # only where dotdbg writes: status and diff read alone
+
     fd, tmp_name = tempfile.mkstemp(
         prefix=f".{target.name}.{os.getpid()}.", suffix=TMP_SUFFIX, dir=target.parent
     )

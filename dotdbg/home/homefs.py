@@ -19,16 +19,15 @@ import stat
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from pathlib import Path
 
+from dotdbg.common.record import Record
 from dotdbg.home import fileops
 
 NOT_PLAIN = "it is not a plain file"
 
 
-@dataclass(frozen=True)
-class FileInfo:
+class FileInfo(Record):
     """What ``stat``/``lstat`` tell of a file: its type and mode bits, owner and group."""
 
     mode: int  # st_mode: type and permission bits

@@ -7,12 +7,12 @@ the one writer. A dry run (status, diff, --dry-run) takes no lock and writes not
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dotdbg.common.programs import which as on_path
+from dotdbg.common.record import Record, field, replace
 from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
@@ -36,8 +36,7 @@ from dotdbg.shells.target import ShellTarget
 from dotdbg.shells.zshfish import left_out_warnings
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Record):
     """What a run did (or, dry, would do); ``dotdbg.cli.report`` prints it."""
 
     plan: Plan
@@ -86,7 +85,7 @@ def installed_render(
 
 
 def selected_shells(
-    paths: Paths, which: Callable[[str], object] = shutil.which, login: str | None = None
+    paths: Paths, which: Callable[[str], object] = on_path, login: str | None = None
 ) -> tuple[str, ...]:
     """The shells of the last install; on the first, those the user uses (``used_shells``)."""
     known = [target.name for target in registered()]
@@ -96,7 +95,7 @@ def selected_shells(
 
 
 def used_shells(
-    paths: Paths, which: Callable[[str], object] = shutil.which, login: str | None = None
+    paths: Paths, which: Callable[[str], object] = on_path, login: str | None = None
 ) -> tuple[str, ...]:
     """The login shell (``login``; None: $SHELL here) and each shell whose files are in the
     home, among those installed on the home's machine (``which``; `dotdbg push` asks the remote
@@ -124,7 +123,7 @@ def _neighbours(
 
 
 def left_out_shells(
-    paths: Paths, shells: Sequence[str], which: Callable[[str], object] = shutil.which
+    paths: Paths, shells: Sequence[str], which: Callable[[str], object] = on_path
 ) -> list[str]:
     """One line naming the shells installed here that the first install left out."""
     others = [t.name for t in registered() if t.name not in shells and which(t.name)]

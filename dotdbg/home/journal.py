@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from dotdbg.common.record import Record
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 
 JOURNAL_VERSION = 1
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(Record):
     """One file of the run: the sha256 of its text before and after (None: no file)."""
 
     path: Path
@@ -31,8 +30,7 @@ class Step:
     after: str | None
 
 
-@dataclass(frozen=True)
-class Journal:
+class Journal(Record):
     command: str
     started: str  # UTC, ISO 8601
     backup: str  # the name of the run's folder under backups/

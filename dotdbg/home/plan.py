@@ -7,12 +7,11 @@ A plan is computed from the disk state read up front (a ``State``: texts, record
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dotdbg.common.record import Record
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.home import blocks
@@ -30,8 +29,7 @@ from dotdbg.paths import Paths
 from dotdbg.shells import generated_path, registered
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(Record):
     path: Path
     before: str | None
     after: str | None
@@ -45,8 +43,7 @@ class Change:
         return "delete" if self.after is None else "update"
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(Record):
     changes: tuple[Change, ...]
     manifest: dict[str, Any] | None  # None: remove the manifest
     notes: tuple[str, ...] = ()
@@ -444,6 +441,10 @@ def restored_manifest(
 
 
 def unified_diff(paths: Paths, plan: Plan) -> str:
+    if not plan.pending:
+        return ""
+    import difflib  # only a diff shows one (its import compiles a regex)
+
     chunks: list[str] = []
     for change in plan.pending:
         name = paths.display(change.path)

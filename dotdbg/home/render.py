@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dotdbg import __version__
+from dotdbg.common.record import Record
 from dotdbg.config.model import Config
 from dotdbg.paths import resource_dir
 from dotdbg.shells.posix import shquote
@@ -49,8 +49,7 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-@dataclass(frozen=True)
-class Rendered:
+class Rendered(Record):
     """The generated files by name (``dotdbg.bash``, ``inputrc``, ``pdbrc``), and the shells
     they were rendered for (each shell's file comes first)."""
 

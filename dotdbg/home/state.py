@@ -4,13 +4,12 @@ read up front through the home's filesystem (``paths.fs``); the planner works on
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dotdbg.common.record import Record, field
 from dotdbg.errors import DotdbgError
 from dotdbg.home.homefs import HomeFS
 from dotdbg.home.launcher import path_dir
@@ -21,8 +20,7 @@ from dotdbg.shells import registered
 MANIFEST_VERSION = 1
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     """Texts of the files dotdbg may touch (None: missing) and the manifest of the last run."""
 
     texts: dict[Path, str | None]
@@ -133,6 +131,8 @@ def is_installed(paths: Paths) -> bool:
 
 
 def digest(text: str) -> str:
+    import hashlib  # where used (OpenSSL's load: 3 ms)
+
     return hashlib.sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
 
 

@@ -18,15 +18,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from dotdbg.errors import DotdbgError
 from dotdbg.procs import procfs, pycmdline
 from dotdbg.procs.procfs import EnvFacts, Stat
 
 
-@dataclass(frozen=True)
-class ScanFilter:
+class ScanFilter(NamedTuple):
     uid: int | None  # None: every user
     pattern: re.Pattern[str] | None
     exclude: frozenset[int]
@@ -40,8 +39,7 @@ class ScanFilter:
         return self.pattern is None or self.pattern.search(" ".join(argv)) is not None
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A process phase one found to be Python."""
 
     pid: int
@@ -54,8 +52,7 @@ class Candidate:
         return self.pid, self.stat.start_ticks, self.stat.name
 
 
-@dataclass(frozen=True)
-class PyProcess:
+class PyProcess(NamedTuple):
     pid: int
     uid: int
     exe: str | None

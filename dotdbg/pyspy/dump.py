@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -20,10 +19,11 @@ from dataclasses import dataclass
 from dotdbg.errors import DotdbgError
 from dotdbg.procs import procfs, pyprocs
 from dotdbg.procs.pyprocs import PyProcess, Scanner
+from dotdbg.pyspy import outcome
+from dotdbg.pyspy.outcome import find_py_spy
 
 PTRACE_SCOPE = "/proc/sys/kernel/yama/ptrace_scope"
 MAX_PARALLEL = 8
-_DENIED = re.compile(r"permission denied|operation not permitted|\(os error 1\)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -36,20 +36,6 @@ class Dump:
 # py-spy children still running, so that a stop signal can end them before dotdbg exits.
 _running: set[subprocess.Popen[str]] = set()
 _running_lock = threading.Lock()
-
-
-def find_py_spy() -> str:
-    """py-spy on PATH (which tests and users may point at a wrapper), else in dotdbg's own env."""
-    from dotdbg.paths import own_program  # pathlib and typing: only when py-spy is not on PATH
-
-    found = shutil.which("py-spy") or own_program("py-spy")
-    if found is None:
-        raise DotdbgError(
-            "py-spy is not installed (not on PATH, nor beside dotdbg)",
-            hint=f"{_quoted(sys.executable)} -m pip install py-spy   (into dotdbg's own "
-            "environment; or: pipx install py-spy), then run dotdbg pyspy again",
-        )
-    return found
 
 
 def select_targets(
@@ -68,18 +54,6 @@ def select_targets(
     wanted = pyprocs.own_filter(pattern, all_users or tree is not None, skip_dotdbg=tree is None)
     # in the order they started: a launcher before its ranks, even where pids wrapped around
     return sorted(Scanner(wanted).scan(pids), key=lambda p: (p.stat.start_ticks, p.pid))
-
-
-def _quoted(word: str) -> str:
-    import shlex
-
-    return shlex.quote(word)
-
-
-def classify(returncode: int, output: str) -> str:
-    if returncode == 0:
-        return "ok"
-    return "denied" if _DENIED.search(output) else "failed"
 
 
 def _communicate(command: list[str], timeout: float) -> tuple[int, str, str] | None:
@@ -114,50 +88,8 @@ def dump_one(
     command = [py_spy, "dump", "--pid", str(process.pid)]
     command += ["--native"] * native + ["--json"] * as_json
     done = _communicate(command, timeout)
-    if done is None:
-        return Dump(process, "timeout", f"py-spy did not finish within {timeout:g}s")
-    returncode, out, err = done
-    output = out if returncode == 0 and as_json else (out + err).strip()
-    status = classify(returncode, output)
-    if status != "ok" and not procfs.same_process_alive(process.pid, process.stat.start_ticks):
-        # it exited between the scan and the dump: nothing of it is left to look at
-        return Dump(process, "gone", "the process exited before py-spy could read it")
-    traced = procfs.tracer_of(process.pid) if status == "denied" else None
-    if traced is not None:  # root or not, one tracer at a time: no advice would help
-        status, output = "traced", already_traced(*traced)
-    elif status == "denied":  # py-spy's own advice ends in a shell's `!!`: explained at the end
-        output = "ptrace refused: py-spy may not attach (how to allow it is printed at the end)"
-    elif status == "failed" and returncode < 0:  # no message: it did not live to write one
-        output = f"py-spy was killed by {_signal_name(-returncode)}" + (
-            f" ({_first_error_line(output)})" if output else ""
-        )
-    elif status == "failed":
-        output = _first_error_line(output) if as_json else output
-    return Dump(process, status, output)
-
-
-def already_traced(tracer: int, name: str) -> str:
-    return (
-        f"already traced by {name} (pid {tracer}): a process has one tracer at a time; "
-        f"detach it (quit that gdb, stop that strace) and dump again"
-    )
-
-
-def _signal_name(number: int) -> str:
-    import signal
-
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-def _first_error_line(output: str) -> str:
-    """py-spy's ``Error: …`` line without the Rust backtrace below it."""
-    for line in output.splitlines():
-        if line.startswith("Error:"):
-            return "py-spy: " + line.removeprefix("Error:").strip()
-    return output.splitlines()[0] if output else "py-spy failed without a message"
+    status, text = outcome.explain(process.pid, process.stat.start_ticks, done, as_json, timeout)
+    return Dump(process, status, text)
 
 
 def dump_all(

@@ -4,7 +4,6 @@ POSIX single quotes, checked by ``bash -n`` and shellcheck (``dotdbg.shells.bash
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,9 +48,10 @@ def check_known(text: str, config: Config, passed: frozenset[str]) -> None:
 def checker_key() -> str:
     """bash and shellcheck, each by path, size and change time: a new version checks again
     (cheaper than asking them their versions, which costs a process each)."""
+    from dotdbg.common.programs import which
     from dotdbg.shells.bashcheck import shellcheck_program
 
-    programs = [shutil.which("bash") or "/bin/bash", shellcheck_program() or "no shellcheck"]
+    programs = [which("bash") or "/bin/bash", shellcheck_program() or "no shellcheck"]
     return ";".join(identity(program) for program in programs)
 
 

@@ -4,7 +4,6 @@ single quotes, checked by ``fish --no-execute`` (``dotdbg.shells.zshfishcheck``)
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,7 +47,9 @@ def check(text: str, config: Config) -> None:
 
 
 def checker_key() -> str:
-    return identity(shutil.which("fish") or "no fish")
+    from dotdbg.common.programs import which
+
+    return identity(which("fish") or "no fish")
 
 
 FISH = ShellTarget(

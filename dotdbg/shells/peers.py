@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from dotdbg.common.record import Record
 
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
@@ -21,20 +22,18 @@ if TYPE_CHECKING:
 
 # What each peer's init line binds, and how its own documentation lets the user give a key up.
 _INIT = (
-    (re.compile(r"\batuin\s+init\s+(?:bash|zsh|fish)\b[^\n]*"), "atuin", "atuin's search"),
-    (re.compile(r"\bnavi\s+widget\s+(?:bash|zsh|fish)\b"), "navi", "navi's widget"),
+    (r"\batuin\s+init\s+(?:bash|zsh|fish)\b[^\n]*", "atuin", "atuin's search"),
+    (r"\bnavi\s+widget\s+(?:bash|zsh|fish)\b", "navi", "navi's widget"),
     (
-        re.compile(
-            r"\bfzf\s+--(?:bash|zsh|fish)\b|fzf/(?:[^\s/]+/)*key-bindings\.(?:bash|zsh|fish)"
-        ),
+        r"\bfzf\s+--(?:bash|zsh|fish)\b|fzf/(?:[^\s/]+/)*key-bindings\.(?:bash|zsh|fish)",
         "fzf",
         "fzf's widgets",
     ),
-    (re.compile(r"\bmcfly\s+init\b"), "mcfly", "mcfly's search"),
+    (r"\bmcfly\s+init\b", "mcfly", "mcfly's search"),
 )
-_BIND = re.compile(r"""^\s*bind\s+(?:-m\s+\S+\s+)?(?:-x\s+)?['"]?"(?P<key>[^"]+)"\s*:""")
-_BINDKEY = re.compile(r"""^\s*bindkey\s+(?:-M\s+\S+\s+)?(?P<q>['"]?)(?P<key>\S+?)(?P=q)\s""")
-_FISH_BIND = re.compile(r"^\s*bind\s+(?:-M\s+\S+\s+)?(?P<key>\S+)\s")
+_BIND = r"""^\s*bind\s+(?:-m\s+\S+\s+)?(?:-x\s+)?['"]?"(?P<key>[^"]+)"\s*:"""
+_BINDKEY = r"""^\s*bindkey\s+(?:-M\s+\S+\s+)?(?P<q>['"]?)(?P<key>\S+?)(?P=q)\s"""
+_FISH_BIND = r"^\s*bind\s+(?:-M\s+\S+\s+)?(?P<key>\S+)\s"
 
 # A key as dotdbg names it, from the spellings of readline, zsh's bindkey and fish's bind.
 _SPELLINGS = {
@@ -58,8 +57,7 @@ def key_name(spelling: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Binding:
+class Binding(Record):
     owner: str  # "atuin's search", "your binding"
     peer: str  # "atuin", "navi", "fzf", "mcfly", "" for the user's own
     key: str  # key_name's form
@@ -86,9 +84,9 @@ def bindings_in(text: str, shell: str) -> list[Binding]:
         if line.lstrip().startswith("#"):
             continue
         for pattern, peer, owner in _INIT:
-            if pattern.search(line):
+            if re.search(pattern, line):
                 found += [Binding(owner, peer, key, number, line) for key in _peer_keys(peer, line)]
-        match = own.match(line)
+        match = re.match(own, line)
         name = key_name(match["key"]) if match else None
         if name:
             found.append(Binding("your binding", "", name, number))
@@ -108,8 +106,7 @@ def dotdbg_keys(config: Config) -> dict[str, str]:
     return keys
 
 
-@dataclass(frozen=True)
-class Clash:
+class Clash(Record):
     key: str
     ours: str  # what dotdbg's binding does
     theirs: Binding
@@ -163,14 +160,14 @@ def clashes(
 
 
 # -- frameworks' aliases --------------------------------------------------------------------
-_ALIAS = re.compile(r"^\s*alias\s+(?:-g\s+)?(?:--\s+)?([^=\s'\"]+)=(.*)$")
+_ALIAS = r"^\s*alias\s+(?:-g\s+)?(?:--\s+)?([^=\s'\"]+)=(.*)$"
 
 
 def aliases_in(text: str) -> dict[str, str]:
     """``alias NAME=VALUE`` lines: NAME → VALUE with one level of quotes taken off."""
     found = {}
     for line in text.splitlines():
-        match = _ALIAS.match(line)
+        match = re.match(_ALIAS, line)
         if match:
             value = match[2].strip()
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":

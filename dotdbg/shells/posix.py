@@ -6,7 +6,6 @@ shell targets, their checkers and the renderer (which imports from here, never t
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 from dotdbg.config.model import Function
@@ -30,6 +29,8 @@ def function_text(function: Function) -> str:
     its heredocs and multi-line strings; dotdbg's own are indented."""
     body = function.body.strip("\n")
     if not function.user_body:
+        import textwrap  # only when rendering
+
         body = textwrap.indent(body, "    ")
     return f"{function.name}() {{\n{body}\n}}\n"
 

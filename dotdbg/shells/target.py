@@ -4,9 +4,10 @@ registry in ``dotdbg.shells`` holds."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from dotdbg.common.record import Record, field
 
 if TYPE_CHECKING:
     from dotdbg.config.model import Config, Function
@@ -22,8 +23,7 @@ def _refuses_nothing(function: Function) -> str:
     return ""
 
 
-@dataclass(frozen=True)
-class ShellTarget:
+class ShellTarget(Record):
     name: str  # "bash"
     template: str  # in templates/: "dotdbg.bash.j2"
     generated: str  # the generated file's name: "dotdbg.bash"

@@ -10,21 +10,17 @@ line, and the home itself is used.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-_ASSIGNMENT = re.compile(
-    r"^(?:export\s+|typeset\s+-x\s+|declare\s+-x\s+)?ZDOTDIR=(\S*)\s*(?:#.*)?$"
-)
-_MENTION = re.compile(r"\bZDOTDIR=")
-_XDG_CONFIG = re.compile(
-    r"\$\{XDG_CONFIG_HOME(?::-(?:\$HOME|\$\{HOME\}|~)/\.config)?\}|\$XDG_CONFIG_HOME\b"
-)
-_HOME = re.compile(r"\$\{HOME\}|\$HOME\b")
+from dotdbg.common.record import Record
+
+_ASSIGNMENT = r"^(?:export\s+|typeset\s+-x\s+|declare\s+-x\s+)?ZDOTDIR=(\S*)\s*(?:#.*)?$"
+_MENTION = r"\bZDOTDIR="
+_XDG_CONFIG = r"\$\{XDG_CONFIG_HOME(?::-(?:\$HOME|\$\{HOME\}|~)/\.config)?\}|\$XDG_CONFIG_HOME\b"
+_HOME = r"\$\{HOME\}|\$HOME\b"
 
 
-@dataclass(frozen=True)
-class ZdotdirRead:
+class ZdotdirRead(Record):
     path: Path | None  # None: not set (or not read), zsh reads the home's files
     unread: int | None = None  # the line of an assignment dotdbg could not read
 
@@ -34,9 +30,9 @@ def zdotdir_in(text: str, home: Path, config_home: Path) -> ZdotdirRead:
     found = ZdotdirRead(None)
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        if line.startswith("#") or not _MENTION.search(line):
+        if line.startswith("#") or not re.search(_MENTION, line):
             continue
-        match = _ASSIGNMENT.match(line)
+        match = re.match(_ASSIGNMENT, line)
         value = _resolve(match.group(1), home, config_home) if match else None
         found = ZdotdirRead(value) if value is not None else ZdotdirRead(None, number)
     return found
@@ -51,8 +47,8 @@ def _resolve(word: str, home: Path, config_home: Path) -> Path | None:
         value = word[1:-1] if len(word) >= 2 and word[0] == word[-1] == '"' else word
         if word.startswith("~/") or word == "~":
             value = str(home) + word[1:]
-        value = _XDG_CONFIG.sub(lambda _: str(config_home), value)
-        value = _HOME.sub(lambda _: str(home), value)
+        value = re.sub(_XDG_CONFIG, lambda _: str(config_home), value)
+        value = re.sub(_HOME, lambda _: str(home), value)
     if any(c in value for c in "$`\"'\\*?[{}();&|<>") or not value.startswith("/"):
         return None
     return Path(value)

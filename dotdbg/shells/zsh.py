@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +32,9 @@ def check(text: str, config: Config) -> None:
 
 
 def checker_key() -> str:
-    return identity(shutil.which("zsh") or "no zsh")
+    from dotdbg.common.programs import which
+
+    return identity(which("zsh") or "no zsh")
 
 
 ZSH = ShellTarget(

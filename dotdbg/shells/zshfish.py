@@ -4,10 +4,9 @@ key names and history options, and which functions each shell is left without. P
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from dotdbg.common.record import Record
 from dotdbg.config.model import Alias, Config, Function, History
 from dotdbg.shells.target import ShellTarget
 
@@ -15,7 +14,7 @@ ZSH_FILE = "dotdbg.zsh"
 FISH_FILE = "dotdbg.fish"
 
 # Words of a bash body that zsh reads without complaint and runs differently (or not at all).
-BASH_ONLY = re.compile(
+BASH_ONLY = (
     r"\b(?:PIPESTATUS|BASH_REMATCH|BASHPID|BASH_SOURCE|BASH_ARGV|FUNCNAME|mapfile|readarray"
     r"|shopt|COMP_WORDS|COMPREPLY|READLINE_LINE|READLINE_POINT)\b|\$\{[^}]*@[QEPAaKk]\}"
 )
@@ -34,8 +33,7 @@ def fishquote(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-@dataclass(frozen=True)
-class LeftOut:
+class LeftOut(Record):
     """A function a shell does not get, and why."""
 
     shell: str
@@ -79,7 +77,7 @@ def body_of(function: Function, target: ShellTarget) -> str:
 
 def zsh_refuses(function: Function) -> str:
     """A bash body that uses what zsh does not have (zsh reads it and runs it differently)."""
-    found = None if function.zsh is not None else BASH_ONLY.search(function.body)
+    found = None if function.zsh is not None else re.search(BASH_ONLY, function.body)
     if found is None:
         return ""
     return (
@@ -127,7 +125,11 @@ def _indented(function: Function, target: ShellTarget) -> str:
     """The body for ``target``'s shell; dotdbg's own indented, the user's verbatim (indenting
     would change its heredocs and multi-line strings)."""
     body = body_of(function, target).strip("\n")
-    return body if function.user_wrote(target.name) else textwrap.indent(body, "    ")
+    if function.user_wrote(target.name):
+        return body
+    import textwrap  # only when rendering
+
+    return textwrap.indent(body, "    ")
 
 
 def zsh_definition(function: Function, target: ShellTarget) -> str:
@@ -209,13 +211,13 @@ def entry_names(config: Config) -> list[str]:
 
 # -- keys --------------------------------------------------------------------------------------
 
-_READLINE_KEY = re.compile(r"((?:\\e|\\M-)?)(?:\\C-(.)|(.))", re.DOTALL)
+_READLINE_KEY = r"(?s)((?:\\e|\\M-)?)(?:\\C-(.)|(.))"
 
 
 def zsh_key(key: str) -> str:
     """A readline key (``\\C-g``, ``\\eg``, ``\\M-x``) as bindkey writes it; "" when it is
     none of those."""
-    match = _READLINE_KEY.fullmatch(key)
+    match = re.fullmatch(_READLINE_KEY, key)
     if not key or not match:
         return ""
     meta, control, plain = match.groups()
@@ -224,7 +226,7 @@ def zsh_key(key: str) -> str:
 
 def fish_key(key: str) -> str:
     """The same key as fish's ``bind`` writes it (``\\cg``, ``\\eg``); "" when it cannot."""
-    match = _READLINE_KEY.fullmatch(key)
+    match = re.fullmatch(_READLINE_KEY, key)
     if not key or not match:
         return ""
     meta, control, plain = match.groups()

@@ -20,10 +20,8 @@ from dataclasses import replace
 
 from dotdbg.procs.pyprocs import PyProcess
 from dotdbg.pyspy.dump import MAX_PARALLEL
+from dotdbg.pyspy.outcome import RETRIED
 from dotdbg.stacks.record import RecordError, StackRecord, read
-
-RETRIED = ("missing: ", "failed: ", "denied: ")  # py-spy's reasons that gdb may get past
-NO_PY_SPY = "missing: py-spy is not installed on this node"
 
 # on top of the dump's own time: dotdbg's start, and its gdb's grace to detach when stopped
 SLACK = 5.0

@@ -10,8 +10,9 @@ from dataclasses import replace
 from dotdbg.procs import procfs
 from dotdbg.procs.pyprocs import PyProcess
 from dotdbg.pyspy import dump as pyspy
+from dotdbg.pyspy.outcome import NO_PY_SPY, RETRIED
 from dotdbg.stacks import identity
-from dotdbg.stacks.fallback import NO_PY_SPY, RETRIED, retried
+from dotdbg.stacks.fallback import retried
 from dotdbg.stacks.pyspyjson import threads_from_dump
 from dotdbg.stacks.record import StackRecord
 

@@ -14,6 +14,7 @@ import pytest
 
 from dotdbg.errors import DotdbgError
 from dotdbg.pyspy import dump as pyspy
+from dotdbg.pyspy import outcome
 from tests.infra.spawner import AS_NOBODY, BIN, IS_ROOT, Spawner
 
 DOTDBG = str(BIN / "dotdbg")
@@ -135,7 +136,7 @@ def test_missing_py_spy_says_how_to_install_it(
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(sys, "executable", str(python))
     with pytest.raises(DotdbgError) as caught:
-        pyspy.find_py_spy()
+        outcome.find_py_spy()
     assert caught.value.lines() == [
         "dotdbg: error: py-spy is not installed (not on PATH, nor beside dotdbg)",
         f"hint: {python} -m pip install py-spy   (into dotdbg's own environment; "
@@ -153,7 +154,7 @@ def test_py_spy_in_dotdbgs_own_environment_is_found_off_path(
     (bin_dir / "py-spy").chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(sys, "executable", str(bin_dir / "python"))
-    assert pyspy.find_py_spy() == str(bin_dir / "py-spy")
+    assert outcome.find_py_spy() == str(bin_dir / "py-spy")
 
 
 def test_a_dump_that_hangs_times_out(spawn: Spawner, tmp_path: Path) -> None:
@@ -210,10 +211,11 @@ def test_bad_pattern_is_a_user_error() -> None:
         (1, "Permission Denied: Try running again with elevated permissions", "denied"),
         (1, "Error: Operation not permitted (os error 1)", "denied"),
         (1, "Error: Failed to find python version from target process", "failed"),
+        (1, "Error: no such file (os error 13)", "failed"),
     ],
 )
 def test_classify(code: int, output: str, status: str) -> None:
-    assert pyspy.classify(code, output) == status
+    assert outcome.classify(code, output) == status
 
 
 def test_advice_for_yama_scope_1_offers_both_fixes_and_the_risk() -> None:

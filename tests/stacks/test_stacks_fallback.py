@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dotdbg.procs.pyprocs import compile_pattern
+from dotdbg.pyspy.outcome import NO_PY_SPY
 from dotdbg.stacks import fallback, identity, local
 from tests.infra.spawner import IDLE, Spawner
 
@@ -39,7 +40,7 @@ def test_where_gdb_fails_too_both_reasons_are_kept(spawn: Spawner) -> None:
     (target,) = local.select(compile_pattern(spawn.token, "PATTERN"), None, False)
     proc.kill()
     proc.wait()
-    tried = replace(identity.of_scanned(target, "py-spy"), error=fallback.NO_PY_SPY)
+    tried = replace(identity.of_scanned(target, "py-spy"), error=NO_PY_SPY)
     (got,) = fallback.retried([target], [tried], timeout=60)
     assert got.threads == ()
-    assert got.error == f"{fallback.NO_PY_SPY}; dotdbg gdb: error: there is no process {proc.pid}"
+    assert got.error == f"{NO_PY_SPY}; dotdbg gdb: error: there is no process {proc.pid}"

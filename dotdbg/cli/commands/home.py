@@ -124,14 +124,13 @@ def _summarised(config: Config, shadows: list[str]) -> list[str]:
 
 def _new_shadows(paths: Paths, config: Config, done: Result) -> list[str]:
     """Shadows this install brings in; those the installed file had were told before."""
-    import shutil
-
     from dotdbg.aliases.shadows import defined_names, shadow_warnings
+    from dotdbg.common.programs import which
     from dotdbg.shells.bash import BASH
 
     bash = BASH.generated_path(paths)
     before = next((change.before for change in done.plan.changes if change.path == bash), None)
-    return shadow_warnings(config, shutil.which, said=defined_names(before))
+    return shadow_warnings(config, which, said=defined_names(before))
 
 
 def uninstall(values: Values) -> int:
