@@ -1,8 +1,10 @@
-"""Several short commands at once, each with its output and a deadline, without ``subprocess``.
+"""Commands started without ``subprocess``: several short ones at once, each with its output
+and a deadline (``run_all``), or one to read as it goes (``Child``: the srun of ``--job``).
 
-subprocess brings threading, selectors, signal and more: about 16 ms of a Python start on a
-node, where the whole node-side entry of ``stacks --job`` should cost little more than Python
-does (issue 27). posix_spawn, pipes and one poll do the same for commands that read nothing.
+subprocess brings threading, selectors, signal and more: about 16 ms of a Python start, where
+the node-side entry of ``stacks --job`` should cost little more than Python does and its caller
+little more than srun (issue 27). posix_spawn, pipes and poll do the same for commands that
+read nothing.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import time
 
 TYPE_CHECKING = False  # typing costs milliseconds of every node's start; mypy knows this name
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
 Finished = tuple[int, str, str]  # exit code (-N: killed by signal N), stdout, stderr
 _CHUNK = 65536
 _KILL = 9
+_TERM = 15
 
 
 def beside_interpreter(program: str) -> str | None:
@@ -28,8 +31,16 @@ def beside_interpreter(program: str) -> str | None:
     return beside if os.path.isfile(beside) and os.access(beside, os.X_OK) else None
 
 
-class _Child:
-    def __init__(self, argv: Sequence[str], timeout: float) -> None:
+class Child:
+    """A started command: stdin /dev/null, stdout and stderr pipes (``streams``) to read."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        timeout: float = 0.0,
+        env: Mapping[str, str] | None = None,
+        new_session: bool = False,
+    ) -> None:
         out_read, out_write = os.pipe()
         err_read, err_write = os.pipe()
         actions = [
@@ -37,8 +48,11 @@ class _Child:
             (os.POSIX_SPAWN_DUP2, out_write, 1),
             (os.POSIX_SPAWN_DUP2, err_write, 2),
         ]
+        environment = os.environ if env is None else env
         try:
-            self.pid = os.posix_spawn(argv[0], list(argv), os.environ, file_actions=actions)
+            self.pid = os.posix_spawn(
+                argv[0], list(argv), environment, file_actions=actions, setsid=new_session
+            )
         except OSError:
             os.close(out_read)
             os.close(err_read)
@@ -50,6 +64,7 @@ class _Child:
         self.chunks: dict[int, list[bytes]] = {out_read: [], err_read: []}
         self.open = {out_read, err_read}
         self.streams = (out_read, err_read)
+        self.status: int | None = None  # its wait status, once reaped
 
     def text(self, fd: int) -> str:
         return b"".join(self.chunks[fd]).decode(errors="replace")
@@ -64,29 +79,53 @@ class _Child:
         if kill:
             os.kill(self.pid, _KILL)
         self.close()
-        _, status = os.waitpid(self.pid, 0)
+        _, self.status = os.waitpid(self.pid, 0)
         if kill:
             return None
         out, err = self.streams
-        return os.waitstatus_to_exitcode(status), self.text(out), self.text(err)
+        return os.waitstatus_to_exitcode(self.status), self.text(out), self.text(err)
+
+    def stop(self, grace: float) -> None:
+        """End it if it still runs: SIGTERM, and SIGKILL after ``grace`` seconds; reaped."""
+        self.close()
+        if self.status is not None or self._ended():
+            return
+        os.kill(self.pid, _TERM)
+        until = time.monotonic() + grace
+        while time.monotonic() < until:
+            if self._ended():
+                return
+            time.sleep(0.01)
+        os.kill(self.pid, _KILL)
+        _, self.status = os.waitpid(self.pid, 0)
+
+    def _ended(self) -> bool:
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if pid == 0:
+            return False
+        self.status = status
+        return True
 
 
 def run_all(
-    commands: Sequence[Sequence[str]], timeout: float, at_once: int
+    commands: Sequence[Sequence[str]],
+    timeout: float,
+    at_once: int,
+    env: Mapping[str, str] | None = None,
 ) -> list[Finished | None]:
     """Each command's (exit code, stdout, stderr), in order, or None for one that ran past
     ``timeout`` seconds (it is killed); at most ``at_once`` run at a time. A command that
     cannot start raises OSError; on any exception (a stop signal's) those running are killed."""
     results: list[Finished | None] = [None] * len(commands)
     queue = list(range(len(commands)))[::-1]
-    children: dict[int, _Child] = {}  # position: child
+    children: dict[int, Child] = {}  # position: child
     poller = select.poll()
     owners: dict[int, int] = {}  # fd: position
     try:
         while queue or children:
             while queue and len(children) < at_once:
                 at = queue.pop()
-                children[at] = _Child(commands[at], timeout)
+                children[at] = Child(commands[at], timeout, env)
                 for fd in children[at].streams:
                     poller.register(fd, select.POLLIN)
                     owners[fd] = at
@@ -104,7 +143,7 @@ def run_all(
     return results
 
 
-def _read_some(poller: select.poll, owners: dict[int, int], children: dict[int, _Child]) -> None:
+def _read_some(poller: select.poll, owners: dict[int, int], children: dict[int, Child]) -> None:
     """What is there to read, waiting at most until the nearest deadline."""
     nearest = min(child.deadline for child in children.values())
     wait_ms = max(0, int((nearest - time.monotonic()) * 1000) + 1)

@@ -17,9 +17,11 @@ from __future__ import annotations
 import os
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from dotdbg.fanout import NodeResult
+
+START_SLACK = 10.0  # seconds a node may take to start dotdbg, on top of its own work
 
 
 class Engine(ABC):
@@ -39,6 +41,19 @@ class Engine(ABC):
     def run(self, nodes: Sequence[str], argv: Sequence[str], timeout: float) -> list[NodeResult]:
         """``argv`` once on each node, every node's result in the order of ``nodes``; a node
         silent after ``timeout`` seconds is timed out, and nothing is left running on it."""
+
+    def run_meanwhile(
+        self,
+        nodes: Sequence[str],
+        argv: Sequence[str],
+        timeout: float,
+        meanwhile: Callable[[], object],
+    ) -> list[NodeResult]:
+        """``run``, with ``meanwhile()`` called once the nodes have their command: what the
+        caller needs for the results (its imports) is done while they work. Here it is called
+        first; an engine that can start the nodes first overrides this."""
+        meanwhile()
+        return self.run(nodes, argv, timeout)
 
     def node_filter(self) -> list[str]:
         """Options of the node-side dotdbg that keep it to the job's processes on its node."""

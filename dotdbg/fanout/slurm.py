@@ -14,17 +14,16 @@ first and reports the command's exit code last.
 
 from __future__ import annotations
 
-import getpass
 import os
 import re
-import selectors
-import shutil
-import signal
-import subprocess
+import select
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from dotdbg.common import spawn
+from dotdbg.common.programs import which
+from dotdbg.common.spawn import Finished
 from dotdbg.errors import DotdbgError
 from dotdbg.fanout import NodeResult, found_on_node
 from dotdbg.fanout.engine import Engine
@@ -54,6 +53,15 @@ class SlurmJob(Engine):
     def run(self, nodes: Sequence[str], argv: Sequence[str], timeout: float) -> list[NodeResult]:
         return run_on_job(self.job, nodes, argv, timeout)
 
+    def run_meanwhile(
+        self,
+        nodes: Sequence[str],
+        argv: Sequence[str],
+        timeout: float,
+        meanwhile: Callable[[], object],
+    ) -> list[NodeResult]:
+        return run_on_job(self.job, nodes, argv, timeout, meanwhile)
+
     def node_filter(self) -> list[str]:
         return ["--in-job", self.job]
 
@@ -67,7 +75,7 @@ def _slurm_env() -> dict[str, str]:
 
 
 def _require(program: str) -> str:
-    found = shutil.which(program)
+    found = which(program)
     if found is None:
         raise DotdbgError(
             f"{program} not found: --job needs SLURM's commands on this machine",
@@ -76,37 +84,52 @@ def _require(program: str) -> str:
     return found
 
 
-def _query(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        argv, capture_output=True, text=True, timeout=SLURM_TIMEOUT, env=_slurm_env(), check=False
-    )
+def _query(argv: list[str]) -> Finished:
+    """(exit code, stdout, stderr) of a SLURM command; a DotdbgError when it does not answer."""
+    [done] = spawn.run_all([argv], SLURM_TIMEOUT, 1, env=_slurm_env())
+    if done is None:
+        raise DotdbgError(
+            f"{os.path.basename(argv[0])} did not answer within {SLURM_TIMEOUT:g}s",
+            hint="is slurmctld up? scontrol ping says",
+        )
+    return done
 
 
 def job_nodes(job: str) -> list[str]:
     """The nodes of a running job of this user; a DotdbgError for any other job."""
     if not job.replace("_", "").isdigit():
         raise DotdbgError(f"--job {job!r} is not a job id", hint="a number, as squeue shows it")
-    done = _query([_require("squeue"), "-h", "-j", job, "-o", "%T|%u|%N"])
-    fields = done.stdout.strip().split("|")
-    if done.returncode == 0 and not done.stdout.strip():
+    code, out, err = _query([_require("squeue"), "-h", "-j", job, "-o", "%T|%u|%N"])
+    fields = out.strip().split("|")
+    if code == 0 and not out.strip():
         raise DotdbgError(
             f"job {job} is not running (it has ended)", hint="squeue --me lists your jobs"
         )
-    if done.returncode != 0 or len(fields) != 3:
-        reason = done.stderr.strip().removeprefix("slurm_load_jobs error: ") or "no such job"
+    if code != 0 or len(fields) != 3:
+        reason = err.strip().removeprefix("slurm_load_jobs error: ") or "no such job"
         raise DotdbgError(f"job {job}: {reason}", hint="squeue --me lists your jobs")
     state, user, nodelist = fields
     if state != "RUNNING":
         raise DotdbgError(
             f"job {job} is {state.lower()}, not running", hint="only a running job has stacks"
         )
-    me = getpass.getuser()
+    me = _user_name()
     if user != me and os.getuid() != 0:
         raise DotdbgError(
             f"job {job} belongs to {user}, not to {me}",
             hint="only the job's owner (or root) may start a step in it",
         )
     return expand_hostlist(nodelist)
+
+
+def _user_name() -> str:
+    """This user's name as squeue's %u shows it (getpass would bring termios for nothing)."""
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:  # no passwd entry (a container): squeue shows the uid
+        return str(os.getuid())
 
 
 def expand_hostlist(nodelist: str) -> list[str]:
@@ -220,64 +243,54 @@ class _Collector:
 
 
 def run_on_job(
-    job: str, nodes: Sequence[str], argv: Sequence[str], timeout: float
+    job: str,
+    nodes: Sequence[str],
+    argv: Sequence[str],
+    timeout: float,
+    meanwhile: Callable[[], object] = lambda: None,
 ) -> list[NodeResult]:
-    """Run ``argv`` once on each of ``nodes``; a node silent after ``timeout`` s is timed out."""
-    proc = subprocess.Popen(
-        srun_argv(job, nodes, argv),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        env=_slurm_env(),
-        start_new_session=True,  # a Ctrl-C at the terminal is ours to pass on, not srun's
-    )
+    """Run ``argv`` once on each of ``nodes``; a node silent after ``timeout`` s is timed out.
+    ``meanwhile()`` runs once the step is started."""
+    deadline = time.monotonic() + timeout
+    # a session of its own: a Ctrl-C at the terminal is ours to pass on, not srun's
+    srun = spawn.Child(srun_argv(job, nodes, argv), env=_slurm_env(), new_session=True)
     collector = _Collector()
     try:
-        finished = _read(proc, collector, len(nodes), time.monotonic() + timeout)
+        meanwhile()
+        finished = _read(srun, collector, len(nodes), deadline)
     finally:
-        _end(proc)
+        # SIGTERM: srun asks slurmctld to cancel the step (slurmstepd then kills every process
+        # of it) and waits for every node to confirm; a node that cannot (stopped, dead) would
+        # hold it for ten seconds and more, so srun gets a second, then KILL: the cancel is asked
+        srun.stop(END_GRACE)
     return _results(collector, nodes, timed_out=not finished)
 
 
-def _read(
-    proc: subprocess.Popen[bytes], collector: _Collector, count: int, deadline: float
-) -> bool:
+def _read(srun: spawn.Child, collector: _Collector, count: int, deadline: float) -> bool:
     """Read until srun ends or every task reported its exit code; False at the deadline."""
-    assert proc.stdout is not None and proc.stderr is not None
-    names = {proc.stdout.fileno(): "out", proc.stderr.fileno(): "err"}
+    names = dict(zip(srun.streams, ("out", "err"), strict=True))
     buffers = dict.fromkeys(names, b"")
-    with selectors.DefaultSelector() as selector:
-        for fd in names:
-            selector.register(fd, selectors.EVENT_READ)
-        while selector.get_map():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            for key, _ in selector.select(left):
-                chunk = os.read(key.fd, 65536)
-                if not chunk:
-                    selector.unregister(key.fd)
-                    chunk = b"\n" if buffers[key.fd] else b""
-                *lines, buffers[key.fd] = (buffers[key.fd] + chunk).split(b"\n")
-                for line in lines:
-                    collector.piece(names[key.fd], line)
-            reported = [t for t in collector.tasks.values() if t.returncode is not None]
-            if len(reported) == count:
-                return True
+    poller = select.poll()
+    for fd in names:
+        poller.register(fd, select.POLLIN)
+    while srun.open:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        for fd, _ in poller.poll(int(left * 1000) + 1):
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                poller.unregister(fd)
+                srun.open.discard(fd)
+                os.close(fd)
+                chunk = b"\n" if buffers[fd] else b""
+            *lines, buffers[fd] = (buffers[fd] + chunk).split(b"\n")
+            for line in lines:
+                collector.piece(names[fd], line)
+        reported = [t for t in collector.tasks.values() if t.returncode is not None]
+        if len(reported) == count:
+            return True
     return True
-
-
-def _end(proc: subprocess.Popen[bytes]) -> None:
-    """srun asks slurmctld to cancel the step on SIGTERM (slurmstepd then kills every process of
-    it) and waits for every node to confirm; a node that cannot (stopped, dead) would hold it
-    for ten seconds and more, so srun gets a second, then KILL: the cancel is already asked."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(END_GRACE)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def _results(collector: _Collector, nodes: Sequence[str], timed_out: bool) -> list[NodeResult]:

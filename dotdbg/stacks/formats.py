@@ -4,13 +4,16 @@ boxes, the processes that pass on each edge)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from dotdbg.stacks import ranksets, states
 from dotdbg.stacks.cxxnames import cut
 from dotdbg.stacks.merge import Merged, StackClass, TreeNode
 from dotdbg.stacks.record import Frame, StackRecord
 from dotdbg.stacks.render import short_file
+
+TYPE_CHECKING = False  # typing costs milliseconds of every start; mypy knows this name
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _who(record: StackRecord) -> dict[str, Any]:

@@ -16,8 +16,6 @@ from dotdbg.fanout import NOT_FOUND, NodeResult
 from dotdbg.fanout.engine import Engine
 from dotdbg.stacks.record import RecordError, StackRecord, read
 
-START_SLACK = 10.0  # seconds a node may take to start dotdbg, on top of its dumps
-
 
 @dataclass(frozen=True)
 class Gathered:

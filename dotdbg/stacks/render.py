@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from dotdbg.stacks import ranksets, states
 from dotdbg.stacks.cxxnames import cut
@@ -19,6 +18,7 @@ from dotdbg.stacks.merge import Merged, StackClass, TreeNode
 from dotdbg.stacks.record import Frame, StackRecord, title
 from dotdbg.visible import one_line
 
+TYPE_CHECKING = False  # typing costs milliseconds of every start; mypy knows this name
 if TYPE_CHECKING:
     from rich.text import Text
 

@@ -3,28 +3,27 @@ ssh, or from a file), merge them, print them."""
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import sys
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dotdbg.common.holding import stop_on_signals
 from dotdbg.errors import DotdbgError
-from dotdbg.pyspy import dump as pyspy
-from dotdbg.pyspy import outcome
-from dotdbg.stacks import identity, local, ranksets
-from dotdbg.stacks.job import START_SLACK, Gathered, collect
-from dotdbg.stacks.record import MAX_FRAMES, RecordError, StackRecord, read, write
 
-TYPE_CHECKING = False  # the node-side pyspy --json imports this module: typing costs its start
+# With --job, --nodes or --exec the nodes are asked first and the modules for what comes back
+# (records, merging, printing) are imported while they work (``_while_the_nodes_work``).
+TYPE_CHECKING = False  # typing costs milliseconds of every start; mypy knows this name
 if TYPE_CHECKING:
+    import re
+    import threading
+    from collections.abc import Callable, Sequence
     from pathlib import Path
 
     from dotdbg.fanout.engine import Engine
+    from dotdbg.stacks.job import Gathered
     from dotdbg.stacks.merge import Merged
+    from dotdbg.stacks.record import StackRecord
 
 READ_BUFFER = 1 << 20  # a record file can be gigabytes of long lines
 INDENTED_DEPTH = 200  # frames; a deeper tree's JSON is written on one line
@@ -62,6 +61,9 @@ def remote_argv(remote: str, options: DumpOptions, node_filter: list[str]) -> li
 
 def local_records(options: DumpOptions) -> list[StackRecord] | None:
     """Every sample of every matching process, in order; None when nothing matches."""
+    from dotdbg.pyspy import outcome
+    from dotdbg.stacks import local
+
     py_spy = _py_spy_or_none() if options.native else outcome.find_py_spy()
     pattern = _compile(options.pattern)
     targets = local.select(pattern, options.tree, options.all_users, options.in_job)
@@ -75,6 +77,8 @@ def local_records(options: DumpOptions) -> list[StackRecord] | None:
 
 def _py_spy_or_none() -> str | None:
     """py-spy, or None where it is missing: ``--native`` then dumps with ``dotdbg gdb``."""
+    from dotdbg.pyspy import outcome
+
     try:
         return outcome.find_py_spy()
     except DotdbgError:
@@ -87,8 +91,16 @@ def _compile(pattern: str | None) -> re.Pattern[str] | None:
     return compile_pattern(pattern, "PATTERN")
 
 
-def gather(options: DumpOptions, engine: Engine | None) -> Gathered:
+def gather(
+    options: DumpOptions, engine: Engine | None, meanwhile: Callable[[], object] = lambda: None
+) -> Gathered:
+    """Every record, from here or from the engine's nodes; ``meanwhile`` runs while they work."""
+    from dotdbg.fanout.engine import START_SLACK
+
     if engine is None:
+        from dotdbg.stacks import identity
+        from dotdbg.stacks.job import Gathered
+
         records = local_records(options)
         if records is None:
             return Gathered([], ["no Python process matches"], [identity.host_name()])
@@ -101,25 +113,40 @@ def gather(options: DumpOptions, engine: Engine | None) -> Gathered:
     # dumps take up to --timeout each, samples wait their interval, dotdbg takes time to start
     budget = options.timeout + (options.samples - 1) * options.interval
     budget += min(START_SLACK, options.timeout)
+    nodes = engine.nodes()
+    waiting = _said_after_a_second(f"asking {len(nodes)} nodes (up to {budget:g}s)…")
+    try:
+        finished = engine.run_meanwhile(nodes, argv, budget, meanwhile)
+    finally:
+        if waiting is not None:
+            waiting.cancel()
+    from dotdbg.stacks.job import collect
+
+    return collect(engine, finished, argv, budget)
+
+
+def _said_after_a_second(line: str) -> threading.Timer | None:
+    """The wait's progress line for a person at a terminal; nothing (not even the timer's
+    thread, or threading) for a script or a pipe, which would not be shown it."""
+    if not sys.stderr.isatty():
+        return None
     from dotdbg.common.output import after_a_second
 
-    nodes = engine.nodes()
-    waiting = after_a_second(f"asking {len(nodes)} nodes (up to {budget:g}s)…")
-    try:
-        results = engine.run(nodes, argv, budget)
-    finally:
-        waiting.cancel()
-    return collect(engine, results, argv, budget)
+    return after_a_second(line)
 
 
-def _gather_stoppable(options: DumpOptions, engine: Engine | None) -> Gathered:
+def _gather_stoppable(
+    options: DumpOptions, engine: Engine | None, meanwhile: Callable[[], object] = lambda: None
+) -> Gathered:
     """``gather``, with py-spy's children stopped when dotdbg is interrupted."""
     with stop_on_signals(EXIT_STOPPED_SIGNALS):
-        return gather(options, engine)
+        return gather(options, engine, meanwhile)
 
 
 def read_file(path: str) -> list[StackRecord]:
     """Records from a JSON Lines file (``-``: standard input), e.g. ``dotdbg gdb --json``."""
+    from dotdbg.stacks.record import RecordError, read
+
     try:
         if path == "-":
             return list(read(sys.stdin.buffer, "<stdin>"))
@@ -141,6 +168,8 @@ def samples_in(records: list[StackRecord]) -> int:
 
 def pyspy_json(options: DumpOptions, engine: Engine | None) -> int:
     """One record per line per process and sample; 0 when every dump worked."""
+    from dotdbg.stacks.record import write
+
     gathered = _gather_stoppable(options, engine)
     write(gathered.records, sys.stdout)
     sys.stdout.flush()
@@ -162,6 +191,7 @@ def pyspy_text(options: DumpOptions, engine: Engine | None) -> int:
 def _problems_said(gathered: Gathered) -> int:
     """Each node's problem, and the ranks not seen, on stderr; the exit code: 0 when every dump
     worked."""
+    from dotdbg.stacks import ranksets
     from dotdbg.visible import one_line
 
     missing = ranksets.not_seen(gathered.records, gathered.nodes, gathered.unanswered)
@@ -175,9 +205,12 @@ def stacks(
     options: DumpOptions, engine: Engine | None, view: View, from_file: str | None = None
 ) -> int:
     if from_file is not None:
+        from dotdbg.stacks.job import Gathered
+
         gathered = Gathered(read_file(from_file), [], [])
     else:
-        gathered = _gather_stoppable(options, engine)
+        gathered = _gather_stoppable(options, engine, _modules_to_merge)
+    from dotdbg.stacks import ranksets
     from dotdbg.stacks.merge import merge_samples
 
     records = gathered.records
@@ -190,10 +223,21 @@ def stacks(
     return 1 if gathered.problems or merged.failed else 0
 
 
+def _modules_to_merge() -> None:
+    """What merging and printing the records need, imported while the nodes work."""
+    import json  # noqa: F401
+    import re  # noqa: F401
+
+    from dotdbg.stacks import formats, job, merge, ranksets, record, render  # noqa: F401
+
+
 def _advice_if_denied(failed: Sequence[StackRecord]) -> None:
     """How to allow ptrace, on stderr after the report, as each refused dump's line promised."""
     denied = [record for record in failed if (record.error or "").startswith("denied: ")]
     if denied:
+        from dotdbg.pyspy import dump as pyspy
+        from dotdbg.stacks import identity
+
         others = any(
             record.host == identity.host_name() and _not_mine(record.pid) for record in denied
         )
@@ -220,6 +264,7 @@ def _split_samples(records: list[StackRecord]) -> list[list[StackRecord]]:
 
 def _show(merged: Merged, problems: list[str], missing: list[str], view: View) -> None:
     from dotdbg.stacks import formats, render
+    from dotdbg.stacks.record import MAX_FRAMES
 
     # the tree is as deep as the deepest stack (at most MAX_FRAMES): JSON and DOT walk it
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * MAX_FRAMES + 1_000))
@@ -230,6 +275,8 @@ def _show(merged: Merged, problems: list[str], missing: list[str], view: View) -
     if view.svg is not None:
         _write_svg(view.svg, dot_text)
     if view.as_json:
+        import json
+
         report = formats.to_json(merged, {"node_problems": problems, "ranks_not_seen": missing})
         # json's indenting encoder is pure Python and quadratic in the depth: deep trees compact
         deepest = max((len(path) for c in merged.classes for path in c.paths), default=0)
