@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,22 @@ def home_snapshot(home: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.fixture(scope="module")
+def installed_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One home with dotdbg installed, for the bad-config cases: each changes nothing in it (and
+    checks so), and takes its config back out after, so the next finds the home as installed."""
+    from dotdbg.cli.entry import main
+
+    home = tmp_path_factory.mktemp("installed")
+    (home / ".bashrc").write_text("export A=1\n")
+    with pytest.MonkeyPatch.context() as env:  # what the autouse fake_home gives each test
+        env.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+        for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+            env.delenv(var, raising=False)
+        assert main(["install", "--home", str(home)]) == 0
+    yield home
+
+
 @pytest.mark.parametrize(
     ("bad", "what"),
     [
@@ -64,24 +81,26 @@ def home_snapshot(home: Path) -> dict[str, bytes]:
     ],
 )
 def test_every_kind_of_bad_config_changes_nothing_in_an_installed_home(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, what: str
+    installed_home: Path, capsys: pytest.CaptureFixture[str], bad: str, what: str
 ) -> None:
     from dotdbg.cli.entry import main
 
-    (tmp_path / ".bashrc").write_text("export A=1\n")
-    assert main(["install", "--home", str(tmp_path)]) == 0
-    config = write_config(tmp_path, bad)
-    before = home_snapshot(tmp_path)
+    home = installed_home
+    config = write_config(home, bad)
+    before = home_snapshot(home)
     capsys.readouterr()
     # `aliases` only lists: a function that bash rejects is still a well-formed config
     listing = ("aliases",) if what != "not valid bash" else ()
-    for command in ("install", "status", "diff", "render", *listing):
-        assert main([command, "--home", str(tmp_path)]) == 2, command
-        lines = capsys.readouterr().err.splitlines()
-        assert len(lines) == 2, lines
-        assert lines[0].startswith(f"dotdbg: error: {config}:") and what in lines[0]
-        assert lines[1].startswith("hint: ")
-    assert home_snapshot(tmp_path) == before
+    try:
+        for command in ("install", "status", "diff", "render", *listing):
+            assert main([command, "--home", str(home)]) == 2, command
+            lines = capsys.readouterr().err.splitlines()
+            assert len(lines) == 2, lines
+            assert lines[0].startswith(f"dotdbg: error: {config}:") and what in lines[0]
+            assert lines[1].startswith("hint: ")
+        assert home_snapshot(home) == before
+    finally:
+        config.unlink()
 
 
 def test_verbose_adds_the_traceback(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from dotdbg.home.install import fix_profile, install, restore, uninstall
 from dotdbg.home.state import is_installed, read_state
 from dotdbg.paths import Paths, resource_dir
 from tests.homeshell import run_in_home
+from tests.infra.procs import wait_for
 from tests.pathblock import without_path_block
 
 SKEL_BASHRC = Path("/etc/skel/.bashrc")
@@ -417,9 +418,19 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == [".bashrc"]
 
 
+def waits_for_lock(run: subprocess.Popen[bytes], lock: Path) -> bool:
+    """Whether ``run`` is blocked on a flock of ``lock`` (a waiter's line in /proc/locks);
+    an exit before that fails the test at once."""
+    assert run.poll() is None, "the second install did not wait for the lock"
+    inode = f":{lock.stat().st_ino} "
+    waiting = Path("/proc/locks").read_text().splitlines()
+    return any(
+        " -> FLOCK " in line and f" {run.pid} " in line and inode in line for line in waiting
+    )
+
+
 def test_a_second_run_waits_for_the_lock(tmp_path: Path) -> None:
     import fcntl
-    import time
 
     (tmp_path / ".bashrc").write_text("export A=1\n")
     paths = Paths.from_env(tmp_path)
@@ -431,7 +442,9 @@ def test_a_second_run_waits_for_the_lock(tmp_path: Path) -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        time.sleep(2)  # long enough for an install that does not wait (about 0.5 s)
+        wait_for(
+            lambda: waits_for_lock(run, paths.lock_file), 60, "the install to wait for the lock"
+        )
         assert run.poll() is None
         assert (tmp_path / ".bashrc").read_text() == "export A=1\n"
     assert run.wait(timeout=60) == 0

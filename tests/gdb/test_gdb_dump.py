@@ -117,8 +117,14 @@ def gcore(pid: int, directory: Path) -> str:
     return str(directory / f"core.{pid}")
 
 
-def test_core_file_made_with_gcore(blocked: int, tmp_path: Path) -> None:
-    core = gcore(blocked, tmp_path)
+@pytest.fixture(scope="module")
+def blocked_core(blocked: int, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A gcore snapshot of ``blocked``, made once for the tests that only read it."""
+    return gcore(blocked, tmp_path_factory.mktemp("core"))
+
+
+def test_core_file_made_with_gcore(blocked: int, blocked_core: str) -> None:
+    core = blocked_core
     done = dotdbg("--core", core, "--json")
     assert done.returncode == 0, done.stderr
     record = record_of(done)
@@ -200,16 +206,16 @@ def test_a_core_says_how_the_process_died_first(real_gdb: None, tmp_path: Path) 
     assert crashed.returncode == -11
     (core,) = [p for p in tmp_path.iterdir() if p.name.startswith("core")]
     done = dotdbg("--core", str(core))
+    as_json = dotdbg("--core", str(core), "--json")
     first, second = done.stdout.splitlines()[:2]
     assert first == (
         "The process died of SIGSEGV (Segmentation fault) at address 0x10 (address not mapped), "
-        f"in thread {record_of(dotdbg('--core', str(core), '--json')).pid}."
+        f"in thread {record_of(as_json).pid}."
     )
     assert second.startswith("── pid ")
-    as_json = dotdbg("--core", str(core), "--json")
     assert "dotdbg: note: the process died of SIGSEGV" in as_json.stderr
 
 
-def test_a_gcore_snapshot_tells_no_death(blocked: int, tmp_path: Path) -> None:
-    done = dotdbg("--core", gcore(blocked, tmp_path))
+def test_a_gcore_snapshot_tells_no_death(blocked_core: str) -> None:
+    done = dotdbg("--core", blocked_core)
     assert done.stdout.startswith("── pid "), done.stdout[:200]
