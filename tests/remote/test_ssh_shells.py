@@ -237,7 +237,7 @@ def without_base64(server: SshServer, name: str, shell: str) -> RemoteUser:
         assert target is not None
         (tools / tool).unlink(missing_ok=True)
         (tools / tool).symlink_to(target)
-    for tool in ("mkdir", "chmod", "sleep"):
+    for tool in ("mkdir", "mv", "chmod", "sleep"):
         (tools / tool).unlink(missing_ok=True)
         (tools / tool).symlink_to(str(shutil.which(tool, path="/usr/bin:/bin")))
     login = server.shared / name / shell  # $SHELL names the shell: the session is that one
