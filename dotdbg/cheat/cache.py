@@ -1,12 +1,20 @@
-"""The lookup cache: what each sheet file parsed to, and what each sheet directory holds.
+"""The lookup cache: one file per cheat path, under ``$XDG_CACHE_HOME/dotdbg/cheat/``.
 
-A lookup stats files and directories and re-reads only what changed. Each file's value is kept
-as its own marshal blob behind a small header, so a lookup that names a sheet reads and
-decodes that sheet alone, and knowing which files are sheets at all needs no decoding; a
-search first reads each sheet's text in lower case (its note) and decodes only the sheets
-that hold every word; a directory whose mtime is unchanged is not listed again. marshal is the
-fastest loader there is for tuples, strings and ints; a missing, stale or corrupt cache is
-rebuilt, a read-only one only costs speed.
+A cheat path's file keeps what the last run found there: the folders it walked (with their
+mtimes), then for each sheet file its name, its path, its stamp (mtime, ctime), what it parsed
+to, and its text in lower case. Nothing in it is trusted unchecked:
+
+- a folder whose mtime changed (a sheet added, removed or renamed) is walked again;
+- a file is used from the cache only while its stamp is the same; a lookup that names a sheet
+  stats that sheet's files, a search stats every file (an edit shows on the very next run);
+- a stamp less than ``RACY_NS`` old is not kept: a second write within the file system's
+  clock tick would leave it unchanged (git's "racily clean" files).
+
+So a named lookup reads the header (names, paths, stamps) and the one record it shows; a
+search reads the texts of every sheet as one block and finds each word in it with one
+``bytes.find`` pass, decoding only the sheets that hold every word. marshal is the fastest
+loader there is for tuples, strings and ints; a missing, stale or corrupt file is rebuilt, an
+unwritable cache directory only costs speed. The cache never writes into a cheat path.
 """
 
 from __future__ import annotations
@@ -14,28 +22,32 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+import time
 
-CACHE_NAME = "cheat-index.marshal"
 # Bump when what is cached changes shape, so that old caches are not trusted.
-CACHE_FORMAT = 10
-SHEET, SKIPPED, NOTHING = "sheet", "skipped", "none"  # what a file's cached value is
+CACHE_FORMAT = 11
+CACHE_FOLDER = "cheat"  # in dotdbg's cache dir: one file per cheat path
+SHEET, SKIPPED, NOTHING, UNKNOWN = "s", "k", "n", "?"  # what a file's cached value is
+RACY_NS = 2 * 10**9  # a stamp this recent may not show the next write yet: never trusted
+SEPARATOR = b"\x00"  # ends a name and a text in the texts block; no search word holds it
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any
 
-    Stamp = tuple[int, int]  # mtime_ns, size
-    FileRow = tuple[int, int, int, int, str]  # mtime_ns, size, offset, length, kind
-    Listing = list[tuple[str, str]]  # (name, "d" directory | "f" file | "" other | "!why")
-    # the (directory, mtime) of every folder of a cheat path, and the (name, path) of its sheets
-    Tree = tuple[list[tuple[str, int]], list[tuple[str, str]]]
+    Stamp = tuple[int, int]  # mtime_ns, ctime_ns
+    Folder = tuple[str, int]  # a folder's path below the cheat path ("" itself), its mtime_ns
 
 
-def note_of(value: object) -> str:
-    """A parsed sheet ends with its text in lower case (dotdbg.cheat.index.with_haystack); the
-    header keeps it, so a search can tell which sheets lack a word without decoding them."""
-    return value[-1] if isinstance(value, tuple) and isinstance(value[-1], str) else ""
+def cache_file(cache_dir: str, root: str) -> str:
+    """The cache file of cheat path ``root``: named by a hash of its path (FNV-1a, 64 bits;
+    hashlib would cost more than the lookup), and its last folder's name to be recognisable."""
+    digest = 0xCBF29CE484222325
+    for byte in root.encode("utf-8", "surrogateescape"):
+        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    name = "".join(c if c.isalnum() else "-" for c in os.path.basename(root)[:40])
+    return os.path.join(cache_dir, CACHE_FOLDER, f"{name}-{digest:016x}")
 
 
 def kind_of(value: object) -> str:
@@ -45,220 +57,358 @@ def kind_of(value: object) -> str:
     return SKIPPED if value else NOTHING
 
 
-def stamp_of(path: str) -> Stamp | None:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return status.st_mtime_ns, status.st_size
+def note_of(value: object) -> str:
+    """A parsed sheet ends with its text in lower case (dotdbg.cheat.index.with_haystack)."""
+    return value[-1] if isinstance(value, tuple) and isinstance(value[-1], str) else ""
 
 
-class Index:
-    """The cache file: its header read at once, the rest (the sheets' notes for a search, each
-    sheet's value) read only when asked for; written back only when something changed.
+def trusted(stamp: Stamp) -> Stamp | None:
+    """``stamp``, or None when it is too recent to prove that the next write changes it."""
+    return None if stamp[0] > time.time_ns() - RACY_NS else stamp
 
-    Layout: 8 bytes giving the header's length, the header (format, Python version, file rows,
-    cheat path trees, the listings' and the notes' lengths), the directory listings, the notes
-    (path -> note), then each value's blob. A tree is what walking a cheat path found, valid
-    while none of its folders changed: a lookup in a corpus of thousands of sheets stats its
-    folders, not walks and names every file again.
+
+def stamp_of(status: os.stat_result) -> Stamp:
+    return status.st_mtime_ns, status.st_ctime_ns
+
+
+class Shelf:
+    """One cheat path's sheet files, as its cache file holds them and as this run found them.
+
+    Files are numbered in walk order; ``names``, ``paths`` (below the root) and ``stamps``
+    (None: not to be trusted) hold one item each, ``kinds`` one character each. Values parsed
+    this run are in ``fresh``; the others are read from the file when asked for.
     """
 
-    def __init__(self, cache_file: str) -> None:
+    def __init__(self, root: str, cache_file: str, read: Callable[[str], Any]) -> None:
+        self.root = root
         self.cache_file = cache_file
+        self.read = read  # path -> the file's value, when the cache cannot give it
         self.fd = -1
-        self.rows: dict[str, FileRow] = {}
-        self.dirs: dict[str, tuple[int, Listing]] | None = None  # read when first needed
-        self.trees: dict[str, Tree] = {}
-        self.notes: dict[str, str] | None = None
-        self.dirs_at = self.notes_at = self.blobs_at = 0
+        self.folders: list[Folder] | None = None  # None: walk the cheat path again
+        self.names: list[str] = []
+        self.paths: list[str] = []
+        self.stamps: list[Stamp | None] = []
+        self.kinds = ""
+        self.spans: list[int] = [0]  # record i is blob bytes spans[i]:spans[i + 1]
+        self.starts: list[int] = [0]  # text i is texts bytes starts[i]:starts[i + 1]
+        self.texts_at = self.blobs_at = 0
+        self.cached: dict[str, int] = {}  # path -> its number in the cache file, after a walk
+        self.fresh: dict[int, Any] = {}  # number -> value parsed this run
+        self.checked: set[int] = set()  # numbers whose file was stat'ed this run
+        self.changed = False  # the file must be written
+        self.renumbered = False  # a walk found other files than the cache file's
         if cache_file:
             self._open()
-        self.fresh: dict[str, tuple[int, int, Any]] = {}  # values computed this run
-        self.new_dirs: dict[str, tuple[int, Listing]] = {}
-        self.new_trees: dict[str, Tree] = {}
-        self.listed: list[tuple[str, int]] = []  # (directory, mtime) of each listing, in order
-        self.visited: set[str] = set()  # files and directories this run looked at
 
+    # -- reading --------------------------------------------------------------------------------
     def _open(self) -> None:
         try:
             self.fd = os.open(self.cache_file, os.O_RDONLY | os.O_CLOEXEC)
+            total = os.fstat(self.fd).st_size
             size = int.from_bytes(os.pread(self.fd, 8, 0), "little")
-            if not 0 < size < os.fstat(self.fd).st_size:
+            if not 0 < size <= total - 8:
                 raise ValueError("not a cache file")
             header = marshal.loads(os.pread(self.fd, size, 8))
-            cache_format, version, rows, trees, dirs_size, notes_size = header
+            cache_format, version, root, *fields = header
         except (OSError, EOFError, ValueError, TypeError):
             return
-        if cache_format == CACHE_FORMAT and version == sys.hexversion:
-            self.rows, self.trees = rows, trees
-            self.dirs_at = 8 + size
-            self.notes_at = self.dirs_at + dirs_size
-            self.blobs_at = self.notes_at + notes_size
+        if (cache_format, version, root) != (CACHE_FORMAT, sys.hexversion, self.root):
+            return
+        folders, names, paths, stamps, kinds, spans, starts = fields
+        if total != 8 + size + starts[-1] + spans[-1]:
+            return  # cut short (a full disk) or grown: not this header's file
+        self.folders, self.names, self.paths, self.stamps, self.kinds = (
+            folders,
+            names,
+            paths,
+            stamps,
+            kinds,
+        )
+        self.spans, self.starts = spans, starts
+        self.texts_at = 8 + size
+        self.blobs_at = self.texts_at + starts[-1]
 
     def _read(self, offset: int, length: int) -> bytes:
-        data = os.pread(self.fd, length, offset)
+        data = os.pread(self.fd, length, offset) if self.fd >= 0 else b""
         if len(data) != length:
             raise OSError("the cache file is shorter than its header says")
         return data
 
-    # -- files ----------------------------------------------------------------------------------
-    def kind(self, path: str, stamp: Stamp | None, compute: Callable[[], Any]) -> str:
-        """What the file is; ``stamp`` None trusts the cache, else it is parsed again when its
-        mtime or size changed (or the cache does not know it)."""
-        self.visited.add(path)
-        row = self.rows.get(path)
-        fresh = row is not None and (stamp is None or (row[0], row[1]) == stamp)
-        if path not in self.fresh and fresh and row is not None:
-            return row[4]
-        stamp = stamp or stamp_of(path) or (0, 0)
-        value = compute()
-        self.fresh[path] = (stamp[0], stamp[1], value)
-        return kind_of(value)
-
-    def note(self, path: str) -> str:
-        """The note of a file ``kind`` was asked about."""
-        if path in self.fresh:
-            return note_of(self.fresh[path][2])
-        if self.notes is None:
-            self.notes = self._load_notes()
-        return self.notes.get(path, "")
-
-    def _load_notes(self) -> dict[str, str]:
-        notes: dict[str, str] = self._load_section(self.notes_at, self.blobs_at)
-        return notes
-
-    def _listings(self) -> dict[str, tuple[int, Listing]]:
-        if self.dirs is None:
-            self.dirs = self._load_section(self.dirs_at, self.notes_at)
-        return self.dirs
-
-    def _load_section(self, start: int, end: int) -> Any:
-        if end <= start:
-            return {}
-        try:
-            return marshal.loads(self._read(start, end - start))
-        except (OSError, EOFError, ValueError, TypeError):
-            return {}
-
-    def value(self, path: str) -> Any:
-        """The value of a file ``kind`` was asked about."""
-        if path in self.fresh:
-            return self.fresh[path][2]
-        _, _, offset, length, _ = self.rows[path]
-        return marshal.loads(self._read(self.blobs_at + offset, length))
-
-    def lookup(self, path: str, stamp: Stamp, compute: Callable[[], Any]) -> Any:
-        self.kind(path, stamp, compute)
-        return self.value(path)
-
-    # -- directories ----------------------------------------------------------------------------
-    def listing(self, directory: str) -> Listing:
-        """The entries of ``directory``, listed again only when its mtime changed (or a link
-        in it could not be followed: its target may be there now)."""
-        self.visited.add(directory)
-        try:
-            mtime = os.stat(directory).st_mtime_ns
-        except OSError:
-            self.listed.append((directory, -1))
-            return []
-        self.listed.append((directory, mtime))
-        cached = self._listings().get(directory)
-        if cached is not None and cached[0] == mtime and not _has_bad_link(cached[1]):
-            return cached[1]
-        try:
-            children = os.scandir(directory)
-        except OSError:
-            return []
-        with children:
-            entries = sorted((child.name, type_of(child)) for child in children)
-        self.new_dirs[directory] = (mtime, entries)
-        return entries
-
-    def tree(self, root: str) -> list[tuple[str, str]] | None:
-        """The (name, path) of the sheets below ``root`` when none of its folders changed."""
-        cached = self.trees.get(root)
-        if cached is None:
-            return None
-        for directory, mtime in cached[0]:
+    def folders_unchanged(self) -> bool:
+        if self.folders is None:
+            return False
+        for folder, mtime in self.folders:
             try:
-                if os.stat(directory).st_mtime_ns != mtime:
-                    return None
+                if os.stat(f"{self.root}/{folder}" if folder else self.root).st_mtime_ns != mtime:
+                    return False
             except OSError:
-                if mtime != -1:
-                    return None
-        self.visited.update(directory for directory, _ in cached[0])
-        return cached[1]
+                return False
+        return True
 
-    def remember_tree(self, root: str, folders: list[tuple[str, int]], found: Listing) -> None:
-        self.new_trees[root] = (folders, found)
+    def rewalked(self, folders: list[Folder] | None, found: Sequence[tuple[str, str]]) -> None:
+        """What walking the cheat path again found: (name, path below the root) of each sheet
+        file; the cached values of the files still there are kept, checked by their stamps."""
+        names, paths = [name for name, _ in found], [path for _, path in found]
+        if (names, paths) == (self.names, self.paths):
+            self.changed = self.changed or folders != self.folders
+            self.folders = folders
+            return
+        old = {path: number for number, path in enumerate(self.paths)}
+        self.cached = {path: old[path] for _, path in found if path in old}
+        kept = [self.cached.get(path, -1) for _, path in found]
+        self.stamps = [None if at < 0 else self.stamps[at] for at in kept]
+        self.kinds = "".join(UNKNOWN if at < 0 else self.kinds[at] for at in kept)
+        self.folders, self.names, self.paths = folders, names, paths
+        self.renumbered = self.changed = True
+
+    def _cached_number(self, number: int) -> int:
+        """Where file ``number`` is in the cache file (-1: nowhere)."""
+        if not self.renumbered:
+            return number
+        return self.cached.get(self.paths[number], -1)
+
+    # -- files ----------------------------------------------------------------------------------
+    def kind(self, number: int, check: bool) -> str:
+        """What file ``number`` is; ``check``: stat it and parse it again if it changed, else
+        trust the cache (when it knows the file)."""
+        if number in self.fresh:
+            return kind_of(self.fresh[number])
+        known = self.kinds[number]
+        if known != UNKNOWN and (not check or number in self.checked):
+            return known
+        path = f"{self.root}/{self.paths[number]}"
+        try:
+            stamp = stamp_of(os.stat(path))
+        except OSError:
+            return ""
+        self.checked.add(number)
+        if known != UNKNOWN and stamp == self.stamps[number]:
+            return known
+        return self._parse(number, path, stamp)
+
+    def _parse(self, number: int, path: str, stamp: Stamp | None) -> str:
+        self.fresh[number] = self.read(path)
+        self.stamps[number] = None if stamp is None else trusted(stamp)
+        self.changed = True
+        return kind_of(self.fresh[number])
+
+    def check_all(self) -> None:
+        """Stat every file (by the cheat path's descriptor: no path walked from /) and parse
+        those that changed."""
+        try:
+            root = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            return
+        try:
+            stat = os.stat
+            stamps: list[os.stat_result | None]
+            try:
+                stamps = [stat(path, dir_fd=root) for path in self.paths]
+            except OSError:  # a file went away since the walk: one by one, then
+                stamps = [self._stat_or_none(path, root) for path in self.paths]
+        finally:
+            os.close(root)
+        now = [None if s is None else (s.st_mtime_ns, s.st_ctime_ns) for s in stamps]
+        self.checked.update(range(len(now)))
+        if now == self.stamps and not self.fresh and UNKNOWN not in self.kinds:
+            return
+        for number, stamp in enumerate(now):
+            if number in self.fresh:
+                continue
+            if stamp is not None and stamp == self.stamps[number] and self.kinds[number] != UNKNOWN:
+                continue
+            if stamp is None:
+                self.fresh[number] = []  # gone: no sheet
+                self.changed = True
+            else:
+                self._parse(number, f"{self.root}/{self.paths[number]}", stamp)
+
+    @staticmethod
+    def _stat_or_none(path: str, root: int) -> os.stat_result | None:
+        try:
+            return os.stat(path, dir_fd=root)
+        except OSError:
+            return None
+
+    def value(self, number: int) -> Any:
+        if number in self.fresh:
+            return self.fresh[number]
+        try:
+            return marshal.loads(self._blob(self._cached_number(number)))
+        except (OSError, EOFError, ValueError, TypeError):  # a damaged cache: read the file
+            self._parse(number, f"{self.root}/{self.paths[number]}", None)
+            return self.fresh[number]
+
+    def _blob(self, cached: int) -> bytes:
+        start = self.spans[cached]
+        return self._read(self.blobs_at + start, self.spans[cached + 1] - start)
+
+    def usable_names(self) -> list[str] | None:
+        """The names, when every file is a sheet the cache knows (the usual case)."""
+        if self.fresh or self.kinds.count(SHEET) != len(self.kinds):
+            return None
+        return self.names
+
+    # -- search ---------------------------------------------------------------------------------
+    def holding(self, terms: Sequence[Sequence[str] | None]) -> list[int]:
+        """The files whose name or lower-case text holds, for every term, one of its needles
+        (None: any file may hold it); every file must have been checked (``check_all``). The
+        first term is found in the whole block, each other one in the files that hold it."""
+        texts, starts = self._texts()
+        wanted = [
+            [n.encode() for n in needles] for needles in terms if needles and "" not in needles
+        ]
+        if not wanted:
+            return list(range(len(self.paths)))
+        wanted.sort(key=lambda needles: -min(map(len, needles)))  # the longest: fewer hits
+        found: set[int] = set()
+        for needle in wanted[0]:
+            found |= _segments_with(texts, starts, needle)
+        for needles in wanted[1:]:
+            found = {n for n in found if _holds(texts, starts[n], starts[n + 1], needles)}
+        return sorted(found)
+
+    def _texts(self) -> tuple[bytes, list[int]]:
+        """Each file's name and text in lower case, one block, and where each file's starts."""
+        if not self.changed:
+            return self._read(self.texts_at, self.starts[-1]), self.starts
+        return self._new_texts()
+
+    def _new_texts(self) -> tuple[bytes, list[int]]:
+        old = self._read(self.texts_at, self.starts[-1]) if self.fd >= 0 else b""
+        pieces = []
+        for number in range(len(self.paths)):
+            cached = -1 if number in self.fresh else self._cached_number(number)
+            if cached >= 0:
+                pieces.append(old[self.starts[cached] : self.starts[cached + 1]])
+            else:
+                value = self.fresh.get(number, ())
+                text = f"{self.names[number].lower()}\0{note_of(value)}\0"
+                pieces.append(text.encode("utf-8", "surrogatepass"))
+        starts = [0]
+        for piece in pieces:
+            starts.append(starts[-1] + len(piece))
+        return b"".join(pieces), starts
 
     # -- saving ---------------------------------------------------------------------------------
-    def save(self, complete: bool) -> None:
-        """Write the cache if anything changed; ``complete``: every file was visited this run,
-        so files not visited are gone (or belong to another project) and are dropped."""
-        gone = complete and set(self.rows) - self.visited
-        if not self.cache_file:
-            return
-        if self.fresh or self.new_dirs or self.new_trees or gone:
-            try:
-                data = self._serialised(complete)
-                os.makedirs(os.path.dirname(self.cache_file), exist_ok=True)
-                temp = f"{self.cache_file}.{os.getpid()}.tmp"
-                with open(temp, "wb") as file:
-                    file.write(data)
-                os.replace(temp, self.cache_file)
-            except (OSError, EOFError, ValueError, TypeError):
-                pass  # a read-only cache directory only costs speed
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
+    def save(self) -> None:
+        """Write the cache file again if anything changed (atomically; a cache directory that
+        cannot be written only costs speed)."""
+        try:
+            if self.changed and self.cache_file:
+                write_atomically(self.cache_file, self._serialised())
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+        finally:
+            if self.fd >= 0:
+                os.close(self.fd)
+                self.fd = -1
 
-    def _serialised(self, complete: bool) -> bytes:
+    def _serialised(self) -> bytes:
+        texts, starts = self._new_texts()
         blobs: list[bytes] = []
-        rows: dict[str, FileRow] = {}
-        notes: dict[str, str] = {}
-        offset = 0
-        kept = [p for p in self.rows if p not in self.fresh and (p in self.visited or not complete)]
-        for path in kept:
-            data = self._read(self.blobs_at + self.rows[path][2], self.rows[path][3])
-            row = self.rows[path]
-            blobs.append(data)
-            rows[path] = (row[0], row[1], offset, row[3], row[4])
-            notes[path] = self.note(path)
-            offset += row[3]
-        for path, (mtime, size, value) in self.fresh.items():
-            data = marshal.dumps(value)
-            blobs.append(data)
-            rows[path] = (mtime, size, offset, len(data), kind_of(value))
-            notes[path] = note_of(value)
-            offset += len(data)
-        dirs = {**self._listings(), **self.new_dirs}
-        trees = {**self.trees, **self.new_trees}
-        if complete:
-            dirs = {directory: dirs[directory] for directory in dirs if directory in self.visited}
-            trees = {root: trees[root] for root in trees if root in self.visited}
-        packed_dirs, packed_notes = marshal.dumps(dirs), marshal.dumps(notes)
+        spans = [0]
+        kinds = []
+        for number in range(len(self.paths)):
+            if number in self.fresh:
+                value = self.fresh[number]
+                blobs.append(marshal.dumps(value))
+                kinds.append(kind_of(value))
+            elif self._cached_number(number) >= 0 and self.kinds[number] != UNKNOWN:
+                blobs.append(self._blob(self._cached_number(number)))
+                kinds.append(self.kinds[number])
+            else:  # found by a walk, never asked about: parsed when it is
+                blobs.append(marshal.dumps(None))
+                kinds.append(UNKNOWN)
+            spans.append(spans[-1] + len(blobs[-1]))
+        stamps = [s if kinds[n] != UNKNOWN else None for n, s in enumerate(self.stamps)]
         header = marshal.dumps(
-            (CACHE_FORMAT, sys.hexversion, rows, trees, len(packed_dirs), len(packed_notes))
+            (
+                CACHE_FORMAT,
+                sys.hexversion,
+                self.root,
+                self.folders,
+                self.names,
+                self.paths,
+                stamps,
+                "".join(kinds),
+                spans,
+                starts,
+            )
         )
-        length = len(header).to_bytes(8, "little")
-        return length + header + packed_dirs + packed_notes + b"".join(blobs)
+        return len(header).to_bytes(8, "little") + header + texts + b"".join(blobs)
 
 
-def _has_bad_link(listing: Listing) -> bool:
-    return any(kind[:1] == "!" for _, kind in listing)
-
-
-def type_of(child: os.DirEntry[str]) -> str:
-    """ "d" a directory, "f" a file, "" something else, or "!" and why a link cannot be used."""
-    if child.is_dir(follow_symlinks=False):  # like cheat; and a linked loop cannot recurse
-        return "d"
+def write_atomically(cache_file: str, data: bytes) -> None:
+    """Replace ``cache_file`` whole: a run beside this one reads the old file or the new."""
+    os.makedirs(os.path.dirname(cache_file), exist_ok=True)
+    temp = f"{cache_file}.{os.getpid()}.tmp"
     try:
-        if child.is_file():
-            return "f"
-    except OSError as error:  # a link to itself: ELOOP
-        return f"!{error.strerror or error}"
-    if child.is_symlink() and not os.path.exists(child.path):
-        return "!a broken symbolic link"
-    return ""
+        with open(temp, "wb") as file:
+            file.write(data)
+        os.replace(temp, cache_file)
+    except OSError:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+def remembered(cache_dir: str, path: str, compute: Callable[[], Any]) -> Any:
+    """``compute()`` for the file ``path`` (None when there is no such file), kept in the
+    cache while the file's stamp is the same."""
+    try:
+        stamp = stamp_of(os.stat(path))
+    except OSError:
+        return None
+    cached = cache_file(cache_dir, path) if cache_dir else ""
+    try:
+        with open(cached, "rb") as file:
+            cache_format, version, known, known_stamp, value = marshal.loads(file.read())
+        if (cache_format, version, known, known_stamp) == (
+            CACHE_FORMAT,
+            sys.hexversion,
+            path,
+            stamp,
+        ):
+            return value
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    value = compute()
+    if cached and trusted(stamp):
+        try:
+            write_atomically(
+                cached, marshal.dumps((CACHE_FORMAT, sys.hexversion, path, stamp, value))
+            )
+        except (OSError, ValueError):
+            pass
+    return value
+
+
+def _segments_with(texts: bytes, starts: list[int], needle: bytes) -> set[int]:
+    """The numbers of the segments of ``texts`` that hold ``needle``: one find per segment
+    that has it, each jumping to the next segment."""
+    found: set[int] = set()
+    position = texts.find(needle)
+    while position >= 0:
+        number = _segment_at(starts, position)
+        found.add(number)
+        position = texts.find(needle, starts[number + 1])
+    return found
+
+
+def _holds(texts: bytes, start: int, end: int, needles: list[bytes]) -> bool:
+    return any(texts.find(needle, start, end) >= 0 for needle in needles)
+
+
+def _segment_at(starts: list[int], position: int) -> int:
+    """The segment that holds byte ``position`` (binary search: bisect is one more import)."""
+    low, high = 0, len(starts) - 1
+    while high - low > 1:
+        middle = (low + high) // 2
+        if starts[middle] <= position:
+            low = middle
+        else:
+            high = middle
+    return low

@@ -2,7 +2,11 @@
 
 It also runs in a dotdbg ssh session on the remote's python3. Nothing on this
 path may import rich, jinja2, tomlkit or a YAML library; tests/cheat/test_cheat_imports.py
-keeps it so.
+keeps it so. A lookup must answer in about the time Python starts, and each module costs
+about a hundredth of that: the launcher (scripts/dotdbg) comes here without dotdbg.cli, and
+what only some runs need is imported when they do: the option table when a word starts with
+``-``, dotdbg.errors and dotdbg.cli.runner when a run fails, dotdbg.common.output when a line
+goes to stderr.
 """
 
 from __future__ import annotations
@@ -11,37 +15,41 @@ import os
 import sys
 
 from dotdbg.cheat import cheatpaths, output, search
-from dotdbg.cheat.cache import CACHE_NAME, Index
 from dotdbg.cheat.index import Catalog, load_configured
-from dotdbg.cheat.options import (
-    COLOR_CHOICES,
-    DESCRIPTION,
-    OPTIONS,
-    SHELLS,
-    SUMMARY,
-    USAGE_LINE,
-)
-from dotdbg.common.output import hint, home_relative, note, warn
-from dotdbg.errors import DotdbgError
 from dotdbg.visible import one_line
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from dotdbg.errors import DotdbgError
+
 EXIT_NOT_FOUND = 1
 EXIT_INTERRUPTED = 130
 
 HELP_NAMES = ("-h", "--help")
+# A shorter write is never cut short by a reader that leaves: dotdbg.cli.runner.WholeWrites
+# (imported for the longer ones) writes whole from its LARGE (8192) on.
+WHOLE_WRITE = 4096
 
 
 def _dest(names: tuple[str, ...]) -> str:
     return names[-1].lstrip("-")
 
 
-FLAGS = {name: _dest(names) for names, metavar, _ in OPTIONS if not metavar for name in names}
-FLAGS.update(dict.fromkeys(HELP_NAMES, "help"))
-VALUE_OPTIONS = {name: _dest(names) for names, metavar, _ in OPTIONS if metavar for name in names}
+_OPTION_NAMES: list[tuple[dict[str, str], dict[str, str]]] = []  # made once, when asked for
+
+
+def option_names() -> tuple[dict[str, str], dict[str, str]]:
+    """The flags and the options with a value, each name to its field of ``Options``."""
+    if not _OPTION_NAMES:
+        from dotdbg.cheat.options import OPTIONS
+
+        flags = {n: _dest(names) for names, metavar, _ in OPTIONS if not metavar for n in names}
+        flags.update(dict.fromkeys(HELP_NAMES, "help"))
+        values = {n: _dest(names) for names, metavar, _ in OPTIONS if metavar for n in names}
+        _OPTION_NAMES.append((flags, values))
+    return _OPTION_NAMES[0]
 
 
 class Options:
@@ -83,10 +91,12 @@ class Options:
         self.list = self.copy = self.lint = self.menu = False
 
     def set_flag(self, flag: str) -> None:
-        setattr(self, FLAGS[flag], True)
+        setattr(self, option_names()[0][flag], True)
 
     def set_value(self, option: str, value: str) -> None:
-        field = VALUE_OPTIONS[option]
+        from dotdbg.cheat.options import COLOR_CHOICES, SHELLS
+
+        field = option_names()[1][option]
         if field == "tag":
             self.tags.append(value)
         elif field == "color" and value not in COLOR_CHOICES:
@@ -107,12 +117,17 @@ class Options:
 
 # -- argument parsing ------------------------------------------------------------------------
 def _usage(message: str) -> DotdbgError:
+    from dotdbg.errors import DotdbgError
+
     return DotdbgError(message, hint="see `dotdbg cheat --help`")
 
 
 def parse_args(argv: list[str]) -> Options:
     """Options may come anywhere among the words; ``--`` makes every later argument a word."""
     options = Options()
+    if not any(arg[:1] == "-" for arg in argv):  # words alone: the option table stays unread
+        options.words = list(argv)
+        return options
     remaining = list(argv)
     while remaining:
         arg = remaining.pop(0)
@@ -130,21 +145,23 @@ def parse_args(argv: list[str]) -> Options:
 
 
 def _parse_long(arg: str, remaining: list[str], options: Options) -> None:
+    flags, values = option_names()
     name, has_value, value = arg.partition("=")
-    if name in VALUE_OPTIONS:
+    if name in values:
         options.set_value(name, value if has_value else _next_value(name, remaining))
-    elif name in FLAGS and not has_value:
+    elif name in flags and not has_value:
         options.set_flag(name)
     else:
         raise _unknown_option(name)
 
 
 def _parse_short_cluster(arg: str, remaining: list[str], options: Options) -> None:
+    flags, values = option_names()
     for position in range(1, len(arg)):
         option = "-" + arg[position]
-        if option in FLAGS:
+        if option in flags:
             options.set_flag(option)
-        elif option in VALUE_OPTIONS:
+        elif option in values:
             rest = arg[position + 1 :]
             options.set_value(option, rest or _next_value(option, remaining))
             return
@@ -159,6 +176,8 @@ def _next_value(option: str, remaining: list[str]) -> str:
 
 
 def _unknown_option(option: str) -> DotdbgError:
+    from dotdbg.errors import DotdbgError
+
     return DotdbgError(
         f"no such option: {option}",
         hint="see `dotdbg cheat --help`; to search for a word that starts with '-', put -- "
@@ -182,6 +201,7 @@ def _check_combination(options: Options) -> None:
 
 def usage(prog: str = "dotdbg cheat") -> str:
     """The help, in the layout of every command's (dotdbg.cli.parser)."""
+    from dotdbg.cheat.options import DESCRIPTION, OPTIONS, SUMMARY, USAGE_LINE
     from dotdbg.cli.layout import STANDARD_OPTIONS, label, table, width, wrap
 
     wide = width()
@@ -194,11 +214,24 @@ def usage(prog: str = "dotdbg cheat") -> str:
 
 
 # -- running ---------------------------------------------------------------------------------
-def console(argv: list[str], verbose: bool) -> int:
-    """``dotdbg cheat ARGS``, straight from dotdbg.cli.entry; it ends as every command does."""
+def console(argv: list[str], verbose: bool = False) -> int:
+    """``dotdbg cheat ARGS``, straight from the launcher or dotdbg.cli.entry. It ends as every
+    command does: a run that does not simply end goes through dotdbg.cli.runner, imported then."""
+    try:
+        code = main(argv)
+        sys.stdout.flush()  # a closed pipe shows here
+        return code
+    except (Exception, KeyboardInterrupt) as error:  # the runner says what every command does
+        return _ended_by(error, verbose)
+
+
+def _ended_by(error: BaseException, verbose: bool) -> int:
     from dotdbg.cli.runner import run
 
-    return run(lambda: main(argv), "dotdbg", verbose)
+    def again() -> int:
+        raise error
+
+    return run(again, "dotdbg", verbose)
 
 
 def main(argv: list[str]) -> int:
@@ -207,12 +240,16 @@ def main(argv: list[str]) -> int:
         if options.help:
             return _write(usage())
         return run(options, os.environ)
-    except DotdbgError as error:
-        print("\n".join(error.lines()), file=sys.stderr)
-        return error.exit_code
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as error:
+        from dotdbg.errors import DotdbgError
+
+        if not isinstance(error, DotdbgError):
+            raise
+        print("\n".join(error.lines()), file=sys.stderr)
+        return error.exit_code
 
 
 def run(options: Options, env: Mapping[str, str]) -> int:
@@ -255,12 +292,12 @@ def _run_on(catalog: Catalog, options: Options, env: Mapping[str, str]) -> int:
 
 def open_catalog(env: Mapping[str, str]) -> Catalog:
     """The sheet files of every cheatpath; skipped files and paths warn on stderr."""
-    index = Index(os.path.join(cheatpaths.cache_dir(env), CACHE_NAME))
-    configured = load_configured(cheatpaths.config_file(env), index, _warn)
+    cache_dir = cheatpaths.cache_dir(env)
+    configured = load_configured(cheatpaths.config_file(env), cache_dir, _warn)
     for path in configured:
         if not os.path.isdir(path.directory):
             _warn(path.directory, f"cheat path {path.label!r} is not a directory; skipped")
-    return Catalog(cheatpaths.all_cheatpaths(env, _cwd(), configured), index, _warn)
+    return Catalog(cheatpaths.all_cheatpaths(env, _cwd(), configured), cache_dir, _warn)
 
 
 def _sheets_for(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
@@ -278,7 +315,7 @@ def _sheets_for(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
 def _may_hold_a_hit(catalog: Catalog, options: Options) -> dict[str, search.Sheet]:
     """Every sheet that holds all the words, undecoded the others (a search)."""
     terms = [*options.words, *([] if options.search is None else [options.search])]
-    return search.merge(catalog.load(may_match=search.may_match(terms, options.regex)))
+    return search.merge(catalog.load(holding=search.needles(terms, options.regex)))
 
 
 def _count(number: int, thing: str) -> str:
@@ -420,7 +457,7 @@ def _lint(names: list[str], env: Mapping[str, str]) -> int:
     from dotdbg.cheat import lint
     from dotdbg.cheat.index import sheet_files
 
-    configured = load_configured(cheatpaths.config_file(env), Index(""), _warn)
+    configured = load_configured(cheatpaths.config_file(env), "", _warn)
     files = [
         (name, path, not cheatpath.readonly)  # a read-only sheet's tools are not the user's to fix
         for cheatpath in cheatpaths.all_cheatpaths(env, _cwd(), configured)
@@ -477,12 +514,37 @@ def _report_no_tag(sheets: dict[str, search.Sheet], options: Options) -> int:
 
 
 def _warn(path: str, problem: str) -> None:
+    from dotdbg.common.output import home_relative
+
     warn(f"{one_line(home_relative(path, os.path.expanduser('~')))}: {one_line(problem)}")
+
+
+def note(line: str) -> None:
+    from dotdbg.common import output as lines
+
+    lines.note(line)
+
+
+def warn(line: str) -> None:
+    from dotdbg.common import output as lines
+
+    lines.warn(line)
+
+
+def hint(line: str) -> None:
+    from dotdbg.common import output as lines
+
+    lines.hint(line)
 
 
 def _write(text: str) -> int:
     """Print ``text``; a reader that went away (``| head``) ends the run as every command's
     does, in dotdbg.cli.runner (exit 141, no message)."""
-    sys.stdout.write(text)
+    if len(text) < WHOLE_WRITE:
+        sys.stdout.write(text)
+    else:
+        from dotdbg.cli.runner import WholeWrites
+
+        WholeWrites(sys.stdout).write(text)
     sys.stdout.flush()
     return 0

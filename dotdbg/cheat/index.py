@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import os
 
-from dotdbg.cheat import formats
-from dotdbg.cheat.cache import SHEET, SKIPPED, Index, stamp_of, type_of
+from dotdbg.cheat.cache import SHEET, SKIPPED, Shelf, cache_file, remembered, trusted
 from dotdbg.cheat.cheatpaths import Cheatpath, PathsError, read_configured_paths
 
 # Bounds that keep one huge or deep file tree from stalling every lookup (and --lint): a larger
@@ -24,7 +23,7 @@ CUT = "dotdbg:cut"  # in a record's own keys: which entries were left out (no fr
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     from dotdbg.cheat.sheets import Entry
 
@@ -36,7 +35,7 @@ if TYPE_CHECKING:
     PathRecord = tuple[str, str, bool]
     Warn = Callable[[str, str], None]  # (file, problem)
     Walk = Callable[[str], list[tuple[str, str]]]  # directory -> (name, type) listing
-    Match = Callable[[str, str], bool]  # (sheet name, its text in lower case) -> may it hit?
+    Terms = Sequence[Sequence[str] | None]  # each search term's needles (None: any text)
 
 
 class SheetFile:
@@ -89,7 +88,7 @@ def sheet_files(
             _warn_of(warn, path, f"{kind[1:]}; skipped")
         elif kind == "f":
             _add_file(name, path, prefix, found)
-        elif "." in name or formats.foreign_platform(name):
+        elif "." in name or _foreign_platform(name):
             continue
         elif depth > MAX_DEPTH:
             _warn_of(warn, path, f"more than {MAX_DEPTH} folders deep; skipped with all below it")
@@ -104,12 +103,34 @@ def _warn_of(warn: Warn | None, path: str, problem: str) -> None:
         warn(path, problem)
 
 
+def _foreign_platform(name: str) -> bool:
+    from dotdbg.cheat import formats  # only when a folder changed: a warm lookup walks none
+
+    return formats.foreign_platform(name)
+
+
 def _add_file(name: str, path: str, prefix: str, found: list[tuple[str, str]]) -> None:
+    from dotdbg.cheat import formats
+
     file_format = formats.format_of(name)
     if file_format == "cheat":
         found.append((prefix + name, path))
     elif file_format:
         found.append((formats.sheet_name(name), path))
+
+
+def type_of(child: os.DirEntry[str]) -> str:
+    """ "d" a directory, "f" a file, "" something else, or "!" and why a link cannot be used."""
+    if child.is_dir(follow_symlinks=False):  # like cheat; and a linked loop cannot recurse
+        return "d"
+    try:
+        if child.is_file():
+            return "f"
+    except OSError as error:  # a link to itself: ELOOP
+        return f"!{error.strerror or error}"
+    if child.is_symlink() and not os.path.exists(child.path):
+        return "!a broken symbolic link"
+    return ""
 
 
 def _list(directory: str) -> list[tuple[str, str]]:
@@ -123,7 +144,8 @@ def _list(directory: str) -> list[tuple[str, str]]:
 def read_record(path: str) -> SheetRecord | Skipped:
     """What the cache keeps for one file: the parsed sheet, or where and why it was skipped
     (nothing at all for a file that is no sheet, like a README.md among tldr pages)."""
-    from dotdbg.cheat.sheets import SheetError, decode, parse  # only on a cache miss
+    from dotdbg.cheat import formats  # only on a cache miss
+    from dotdbg.cheat.sheets import SheetError, decode, parse
 
     try:
         with open(path, "rb") as file:
@@ -164,103 +186,116 @@ def with_haystack(record: SheetRecord) -> CachedSheet:
 
 
 class Catalog:
-    """The sheet files of a list of cheatpaths, in merge order, read through ``index``."""
+    """The sheet files of a list of cheatpaths, in merge order, each cheat path through its
+    cache file in ``cache_dir`` ("" for none)."""
 
-    def __init__(self, cheatpaths: list[Cheatpath], index: Index, warn: Warn) -> None:
-        self.index = index
+    def __init__(self, cheatpaths: list[Cheatpath], cache_dir: str, warn: Warn) -> None:
         self.warn = warn
-        self.files = [
-            (rank, cheatpath, name, path)
-            for rank, cheatpath in enumerate(cheatpaths)
-            for name, path in self._sheets_below(cheatpath.directory)
-        ]
+        self.places: list[tuple[int, Cheatpath, Shelf]] = []
+        for rank, cheatpath in enumerate(cheatpaths):
+            root = cheatpath.directory
+            shelf = Shelf(root, cache_file(cache_dir, root) if cache_dir else "", _cached_record)
+            if not shelf.folders_unchanged():
+                self._walk(shelf)
+            self.places.append((rank, cheatpath, shelf))
         self.complete = False
-        self.checked: dict[str, bool] = {}  # path -> is a usable sheet
         self.warned: set[str] = set()  # paths of skipped or cut files already warned about
-        self.stamped: set[str] = set()  # paths whose file was stat'ed this run
 
-    def _sheets_below(self, root: str) -> list[tuple[str, str]]:
-        """``sheet_files`` of ``root``, from the cache while none of its folders changed (and
-        walked again while it holds a link that warns)."""
-        found = self.index.tree(root)
-        if found is not None:
-            return found
-        start = len(self.index.listed)
+    def _walk(self, shelf: Shelf) -> None:
+        """Walk the cheat path again: its folders' mtimes are kept unless a link in it warned
+        (its target may be there next time) or the walk is racy."""
+        root = shelf.root
+        folders: list[tuple[str, int]] = []
         warned: list[tuple[str, str]] = []
-        found = sheet_files(root, self.index.listing, lambda *warning: warned.append(warning))
+
+        def listing(directory: str) -> list[tuple[str, str]]:
+            try:
+                mtime = os.stat(directory).st_mtime_ns
+            except OSError:
+                mtime = -1
+            folders.append((directory[len(root) + 1 :], mtime if trusted((mtime, 0)) else -1))
+            return _list(directory)
+
+        found = sheet_files(root, listing, lambda *warning: warned.append(warning))
         for path, problem in warned:
             self.warn(path, problem)
-        if not warned:
-            self.index.remember_tree(root, self.index.listed[start:], found)
-        return found
+        prefix = len(root) + 1
+        shelf.rewalked(None if warned else folders, [(n, path[prefix:]) for n, path in found])
 
     def names(self) -> list[str]:
         """Every sheet name. Which files are sheets comes from the cache without a stat of
         each: a file that stops being one while cached is caught when its sheet is loaded."""
-        rows = self.index.rows
-        self.index.visited.update(file[3] for file in self.files)
         names: dict[str, None] = {}
-        for _, _, name, path in self.files:
-            row = None if path in self.checked else rows.get(path)
-            if row is None or row[4] == SKIPPED:  # not cached yet, known this run; or it warns
-                if self._usable(path, trust_cache=True):
-                    names[name] = None
-            elif row[4] == SHEET:
-                names[name] = None
+        for _, _, shelf in self.places:
+            usable = shelf.usable_names()
+            if usable is None:
+                numbers = range(len(shelf.paths))
+                usable = [shelf.names[n] for n in numbers if self._usable(shelf, n, False)]
+            names.update(dict.fromkeys(usable))
         return list(names)
 
     def load(
-        self, names: Iterable[str] | None = None, may_match: Match | None = None
+        self, names: Iterable[str] | None = None, holding: Terms | None = None
     ) -> list[SheetFile]:
-        """The sheet files of ``names`` (all when None), in merge order; ``may_match(name,
-        text)`` leaves out, undecoded, the sheets it says cannot hold a hit."""
+        """The sheet files of ``names`` (all when None), in merge order; with ``holding``
+        (for each search term its needles in lower case, or None for any text), only those
+        whose name or text holds every term: the others stay undecoded."""
         wanted = None if names is None else set(names)
-        self.complete = self.complete or wanted is None
-        loaded = [
-            SheetFile(name, path, cheatpath, rank, self.index.value(path))
-            for rank, cheatpath, name, path in self.files
-            if (wanted is None or name in wanted)
-            and self._usable(path)
-            and (may_match is None or may_match(name, self.index.note(path)))
-        ]
+        self.complete = self.complete or (wanted is None and holding is None)
+        loaded = []
+        for rank, cheatpath, shelf in self.places:
+            for number in self._numbers(shelf, wanted, holding):
+                if self._usable(shelf, number, True):
+                    path = f"{shelf.root}/{shelf.paths[number]}"
+                    name = shelf.names[number]
+                    loaded.append(SheetFile(name, path, cheatpath, rank, shelf.value(number)))
         for sheet in loaded:
             if sheet.cut and sheet.path not in self.warned:
                 self.warned.add(sheet.path)
                 self.warn(sheet.path, sheet.cut)
         return loaded
 
-    def _usable(self, path: str, trust_cache: bool = False) -> bool:
-        """Is the file a sheet (up to date unless ``trust_cache``)? A skipped one warns once."""
-        known = self.checked.get(path)
-        if known is not None and (trust_cache or path in self.stamped):
-            return known
-        if trust_cache:
-            kind = self.index.kind(path, None, _reader(path))
-        else:
-            self.stamped.add(path)
-            stamp = stamp_of(path)
-            kind = "" if stamp is None else self.index.kind(path, stamp, _reader(path))
+    def _numbers(self, shelf: Shelf, wanted: set[str] | None, holding: Terms | None) -> list[int]:
+        if wanted is not None:
+            return sorted(n for name in wanted for n in _positions(shelf.names, name))
+        if holding is None:
+            return list(range(len(shelf.paths)))
+        shelf.check_all()
+        if SKIPPED in shelf.kinds or shelf.fresh:  # every broken file warns, hit or not
+            for number in range(len(shelf.paths)):
+                self._usable(shelf, number, True)
+        return shelf.holding(holding)
+
+    def _usable(self, shelf: Shelf, number: int, check: bool) -> bool:
+        """Is the file a sheet (up to date when ``check``)? A skipped one warns once."""
+        kind = shelf.kind(number, check)
+        path = f"{shelf.root}/{shelf.paths[number]}"
         if kind == SKIPPED and path not in self.warned:
             self.warned.add(path)
-            location, problem = self.index.value(path)
+            location, problem = shelf.value(number)
             self.warn(path + location, f"{problem}; sheet skipped")
-        self.checked[path] = kind == SHEET
-        return self.checked[path]
+        return kind == SHEET
 
     def save(self) -> None:
-        self.index.save(self.complete)
+        for _, _, shelf in self.places:
+            shelf.save()
 
 
-def _reader(path: str) -> Callable[[], CachedSheet | Skipped]:
-    return lambda: _cached_record(path)
+def _positions(names: list[str], name: str) -> list[int]:
+    """Where ``name`` is in ``names`` (a loop in C: a corpus has thousands of names)."""
+    found: list[int] = []
+    try:
+        while True:
+            found.append(names.index(name, found[-1] + 1 if found else 0))
+    except ValueError:
+        return found
 
 
-def load_configured(config_file: str, index: Index, warn: Warn) -> list[Cheatpath]:
-    """The ``[[cheat.paths]]`` of the config file, cached like a sheet."""
-    stamp = stamp_of(config_file)
-    if stamp is None:
+def load_configured(config_file: str, cache_dir: str, warn: Warn) -> list[Cheatpath]:
+    """The ``[[cheat.paths]]`` of the config file, cached while it is unchanged."""
+    record = remembered(cache_dir, config_file, lambda: _configured_record(config_file))
+    if record is None:
         return []
-    record = index.lookup(config_file, stamp, lambda: _configured_record(config_file))
     if isinstance(record, tuple):
         location, problem = record
         warn(config_file + location, f"{problem}; its cheat paths are ignored")

@@ -154,16 +154,11 @@ def _matchers(terms: Sequence[str], regex: bool) -> list[Matcher]:
     return [compile_term(term, regex) for term in (terms if regex else phrases(terms))]
 
 
-def may_match(terms: Sequence[str], regex: bool) -> Callable[[str, str], bool]:
-    """Whether a sheet (its name, its text in lower case) can hold a hit of a search for every
-    term; False lets the sheet go undecoded."""
-    matchers = _matchers(terms, regex)
-
-    def check(name: str, lowered: str) -> bool:
-        name = name.lower()
-        return all(m.may_be_in(lowered) or m.may_be_in(name) for m in matchers)
-
-    return check
+def needles(terms: Sequence[str], regex: bool) -> list[tuple[str, ...] | None]:
+    """For each term of a search for every one of ``terms``, the lower-case texts one of which
+    a sheet's name or text holds when it may hold a hit (None: any sheet may): the sheets
+    without them go undecoded (dotdbg.cheat.index.Catalog.load)."""
+    return [matcher.needles() for matcher in _matchers(terms, regex)]
 
 
 def everything(sheets: dict[str, Sheet]) -> Result:

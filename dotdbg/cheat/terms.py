@@ -80,6 +80,11 @@ class Matcher:
         """False only when the term is surely not in the text ``lowered`` is the lower case of."""
         return True
 
+    def needles(self) -> tuple[str, ...] | None:
+        """Lower-case texts one of which a text holds when the term may be in it (None: no
+        such texts, any text may hold it): what ``may_be_in`` looks for."""
+        return None
+
 
 def _is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
@@ -105,6 +110,9 @@ class Literal(Matcher):
 
     def may_be_in(self, lowered: str) -> bool:
         return (self.needle if self.fold else self.needle.lower()) in lowered
+
+    def needles(self) -> tuple[str, ...]:
+        return (self.needle if self.fold else self.needle.lower(),)
 
     def spans(self, text: str) -> list[Span]:
         haystack = text.lower() if self.fold else text
@@ -155,6 +163,9 @@ class AnyOf(Matcher):
 
     def may_be_in(self, lowered: str) -> bool:
         return any(one.may_be_in(lowered) for one in (self.direct, *self.others))
+
+    def needles(self) -> tuple[str, ...]:
+        return tuple(needle for one in (self.direct, *self.others) for needle in one.needles())
 
 
 def phrases(words: Sequence[str]) -> list[str]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import NamedTuple
 
+from dotdbg.common.record import Record
 from dotdbg.procs import pycmdline, ranks
 from dotdbg.procs.ranks import Ranks
 
@@ -24,7 +24,7 @@ _PF_KTHREAD = 0x00200000  # a kernel thread: no executable, no command line, nev
 _ENV_KEYS = ranks.KEYS | {b"VIRTUAL_ENV", b"CONDA_DEFAULT_ENV", b"SLURM_JOB_ID", b"SLURMD_NODENAME"}
 
 
-class Stat(NamedTuple):
+class Stat(Record):
     """The fields of ``/proc/PID/stat`` dotdbg uses."""
 
     name: str  # the kernel's name (comm), 15 characters at most
@@ -37,7 +37,7 @@ class Stat(NamedTuple):
     kernel_thread: bool = False
 
 
-class EnvFacts(NamedTuple):
+class EnvFacts(Record):
     env: str | None
     ranks: Ranks = ranks.NO_RANKS  # as the launcher set them (``ranks.of_process`` decides)
     # False when /proc/PID/environ was empty: an exec not finished yet (the kernel publishes the

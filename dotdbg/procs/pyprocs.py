@@ -18,14 +18,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from typing import NamedTuple
 
+from dotdbg.common.record import Record, replace
 from dotdbg.errors import DotdbgError
 from dotdbg.procs import procfs, pycmdline
 from dotdbg.procs.procfs import EnvFacts, Stat
 
 
-class ScanFilter(NamedTuple):
+class ScanFilter(Record):
     uid: int | None  # None: every user
     pattern: re.Pattern[str] | None
     exclude: frozenset[int]
@@ -39,7 +39,7 @@ class ScanFilter(NamedTuple):
         return self.pattern is None or self.pattern.search(" ".join(argv)) is not None
 
 
-class Candidate(NamedTuple):
+class Candidate(Record):
     """A process phase one found to be Python."""
 
     pid: int
@@ -52,7 +52,7 @@ class Candidate(NamedTuple):
         return self.pid, self.stat.start_ticks, self.stat.name
 
 
-class PyProcess(NamedTuple):
+class PyProcess(Record):
     pid: int
     uid: int
     exe: str | None
@@ -160,7 +160,7 @@ def _read_env_facts(candidate: Candidate, argv: tuple[str, ...]) -> EnvFacts | N
     facts = procfs.read_environ(candidate.pid)
     if facts is None or facts.env is not None:
         return facts
-    return facts._replace(env=procfs.interpreter_env(candidate.pid, argv, candidate.exe))
+    return replace(facts, env=procfs.interpreter_env(candidate.pid, argv, candidate.exe))
 
 
 def own_filter(

@@ -13,7 +13,8 @@ is not a rank: ``of_process`` drops its ranks, and it is shown as the launcher i
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+
+from dotdbg.common.record import Record
 
 # (rank, world size) variables, in the order they are believed
 LAUNCHERS = (
@@ -38,7 +39,7 @@ KEYS = frozenset(key for pair in LAUNCHERS for key in pair) | frozenset(LOCAL_RA
 DISTRIBUTED_LAUNCHERS = frozenset({"torchrun", "accelerate", "deepspeed"})
 
 
-class Ranks(NamedTuple):
+class Ranks(Record):
     rank: int | None
     local_rank: int | None
     world_size: int | None

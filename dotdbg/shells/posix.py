@@ -19,11 +19,9 @@ def shquote(value: str) -> str:
 
 
 def function_definition(function: Function) -> str:
-    """How dotdbg.bash defines ``function``, its comment and `unalias` line included."""
-    return (
-        f"# {function.name}: {function.desc} [{function.pack}]\n"
-        f"unalias {function.name} 2>/dev/null\n" + function_text(function)
-    )
+    """How dotdbg.bash defines ``function``, its comment included (the template takes the
+    aliases of a group's names away first, in one `unalias`)."""
+    return f"# {function.name}: {function.desc} [{function.pack}]\n" + function_text(function)
 
 
 def function_text(function: Function) -> str:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.cheat.cache import Index
 from dotdbg.cheat.cheatpaths import Cheatpath
 from dotdbg.cheat.index import Catalog, sheet_files
 from dotdbg.cheat.search import Sheet, lookup, merge
@@ -30,7 +29,7 @@ LOOKUPS = [
 @pytest.fixture(scope="module")
 def sheets() -> dict[str, Sheet]:
     builtin = Cheatpath("builtin", str(resource_dir("cheatsheets")), readonly=True)
-    return merge(Catalog([builtin], Index(""), lambda path, problem: None).load())
+    return merge(Catalog([builtin], "", lambda path, problem: None).load())
 
 
 @pytest.mark.parametrize("words", LOOKUPS)

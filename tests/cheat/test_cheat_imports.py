@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -60,6 +61,8 @@ def test_lookup_path_imports_nothing_heavy(
 ) -> None:
     write_sheet(personal_dir, "qqgit", (FIXTURE_SHEETS / "git").read_text())
     config_file.write_text('[cheat]\nkey = "\\\\C-g"\nalias = "ch"\n')
+    stamp = config_file.stat()  # an hour old: a config just written is read again each run
+    os.utime(config_file, ns=(stamp.st_atime_ns, stamp.st_mtime_ns - 3600 * 10**9))
     loaded_by(args, work_dir)  # first run parses the config and builds the index
     loaded = loaded_by(args, work_dir)
     assert not loaded & HEAVY
@@ -95,3 +98,38 @@ def test_a_lookup_goes_past_the_command_registry(personal_dir: Path, work_dir: P
     assert report["code"] == 0
     assert "dotdbg.cheat.fast" in report["loaded"]
     assert not {"dotdbg.cli.registry", "dotdbg.cli.parser", "importlib"} & set(report["loaded"])
+
+
+# What a warm lookup leaves unloaded, each a module's cost (about 1% of Python's start):
+# dotdbg.cli entirely (the launcher goes straight to dotdbg.cheat.fast), what only a failing
+# run, a line on stderr or an option needs, and what only a changed sheet or folder needs.
+NOT_ON_A_WARM_LOOKUP = {
+    "dotdbg.cli",
+    "dotdbg.cli.entry",
+    "dotdbg.cli.runner",
+    "dotdbg.errors",
+    "dotdbg.common",
+    "dotdbg.common.output",
+    "dotdbg.cheat.options",
+    "dotdbg.cheat.formats",
+    "dotdbg.cheat.sheets",
+}
+
+
+@pytest.mark.parametrize("args", [["qqgit", "bisect"], ["qqbisect", "skip"], ["qqgit"]])
+def test_a_warm_lookup_loads_only_the_lookup(
+    args: list[str], community_dir: Path, config_file: Path, work_dir: Path
+) -> None:
+    """The installed launcher, a configured path an hour old and its cache built."""
+    write_sheet(community_dir, "qqgit", (FIXTURE_SHEETS / "git").read_text())
+    write_sheet(community_dir, "sub/qqother", "# qqbisect skip\ngit bisect skip\n")
+    hour_ago = 3600 * 10**9
+    for path in (*community_dir.rglob("*"), community_dir, config_file):
+        stamp = path.stat()
+        os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns - hour_ago))
+    command = [sys.executable, "-X", "importtime", DOTDBG, "cheat", *args]
+    subprocess.run(command, cwd=work_dir, capture_output=True, check=True)
+    done = subprocess.run(command, cwd=work_dir, capture_output=True, text=True, check=True)
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
+    assert "dotdbg.cheat.fast" in imported
+    assert not imported & NOT_ON_A_WARM_LOOKUP

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from dotdbg.cheat import cheatpaths, search
-from dotdbg.cheat.cache import Index
 from dotdbg.cheat.index import Catalog
 from tests.cheat.cheat_helpers import RunCheat
 
@@ -163,7 +162,7 @@ def builtin() -> dict[str, search.Sheet]:
     directory = cheatpaths.builtin_dir()
     assert directory is not None
     paths = [cheatpaths.Cheatpath(cheatpaths.BUILTIN, directory, readonly=True)]
-    return search.merge(Catalog(paths, Index(""), lambda path, problem: None).load())
+    return search.merge(Catalog(paths, "", lambda path, problem: None).load())
 
 
 def first_hit(sheets: dict[str, search.Sheet], typed: str) -> tuple[str, str]:

@@ -172,3 +172,44 @@ def test_esc_p_recalls_by_prefix_in_a_real_terminal(tmp_path: Path) -> None:
         shell.wait_for(lambda s: s.rstrip().endswith("$ echo hi"), "the recalled line")
     finally:
         shell.close()
+
+
+def test_a_start_reads_the_completion_and_picker_functions_when_first_used(
+    installed_home: Path,
+) -> None:
+    """Issue 27: they are the generated file's tail, read on the first TAB or key, with alias
+    expansion off as the rest was (an alias of the user's, here of mapfile, stays out of
+    them), and the shell's own alias setting is left as it was."""
+    script = (
+        'type -t __dotdbg_complete_words || echo "not read yet"; '
+        "alias mapfile=false; COMP_WORDS=(dotdbg statu); COMP_CWORD=1; _dotdbg_complete; "
+        'echo "offered: ${COMPREPLY[*]}"; type -t __dotdbg_complete_words; '
+        'shopt expand_aliases; echo "left:${__dotdbg_expand_aliases-unset}"'
+    )
+    result = run_in_home(["bash", "-i", "-c", script], installed_home)
+    assert result.stdout.split("\n") == [
+        "not read yet",
+        "offered: status",
+        "function",
+        "expand_aliases \ton",
+        "left:unset",
+        "",
+    ], result.stderr
+
+
+def test_a_one_shot_bash_binds_no_key_a_prompt_does(shell: Tmux, installed_home: Path) -> None:
+    """`bash -i -c CMD` edits no line: the bind would only load readline (issue 27)."""
+    one_shot = run_in_home(["bash", "-i", "-c", "bind -X"], installed_home)
+    assert "__dotdbg_cheat_widget" not in one_shot.stdout
+    assert '"\\C-g": "__dotdbg_cheat_widget"' in shell.run("bind -X")
+
+
+def test_helpers_of_a_file_removed_since_the_start_say_so_once(installed_home: Path) -> None:
+    script = (
+        'rm "$HOME/.local/share/dotdbg/dotdbg.bash"; COMP_WORDS=(dotdbg); COMP_CWORD=1; '
+        "_dotdbg_complete; _dotdbg_complete; __dotdbg_present; echo rc=$?"
+    )
+    result = run_in_home(["bash", "-i", "-c", script], installed_home)
+    assert result.stdout == "rc=1\n"
+    said = [line for line in result.stderr.splitlines() if "dotdbg" in line]
+    assert said == [f"dotdbg: {installed_home}/.local/share/dotdbg/dotdbg.bash is gone"]

@@ -13,6 +13,7 @@ import pytest
 
 from dotdbg.procs import procfs, pyprocs
 from dotdbg.procs.pyprocs import PyProcess, ScanFilter, Scanner
+from dotdbg.procs.ranks import Ranks
 from tests.infra.spawner import AS_NOBODY, IDLE, IS_ROOT, RENAMED, Spawner, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def test_finds_a_plain_python_child_with_its_numbers(spawn: Spawner) -> None:
     assert process.stat.threads == 1
     assert process.argv == (sys.executable, "-c", IDLE, spawn.token)
     assert process.environ is not None
-    assert process.environ.ranks == (4, 0, None)
+    assert process.environ.ranks == Ranks(4, 0, None)
     assert process.environ.env is not None  # the venv these tests run in
 
 

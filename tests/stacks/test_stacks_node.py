@@ -30,6 +30,7 @@ NOT_IMPORTED = {
     "pathlib",
     "shutil",
     "inspect",
+    "typing",
     "concurrent.futures",
     "logging",
     "dotdbg.cli.registry",
