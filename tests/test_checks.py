@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from dotdbg.common.record import replace
 from dotdbg.config import load_config
 from dotdbg.errors import DotdbgError
 from dotdbg.home import checks
-from dotdbg.home.install import install
+from dotdbg.home.install import install, render_for
 from dotdbg.paths import Paths
 from dotdbg.shells import bashcheck
 from dotdbg.shells.bash import BASH
@@ -104,3 +106,53 @@ def test_shellcheck_reads_no_alias_and_no_completion_word_list() -> None:
     assert bashcheck.shellcheck_input(text) == (
         "f() {\n    __dotdbg_complete_words \"$cur\" 'words'\n}\n"
     )
+
+
+def with_checks(monkeypatch: pytest.MonkeyPatch, check: Callable[[str], None]) -> None:
+    """Every shell's check (and bash's check of known parts) is ``check(shell name)``."""
+    every = {}
+    for target in shells.registered():
+
+        def checked(text: str, config: object, *passed: object, name: str = target.name) -> None:
+            check(name)
+
+        every[target.name] = replace(
+            target, check=checked, check_known=checked if target.check_known else None
+        )
+    monkeypatch.setattr(shells, "_registry", every)
+
+
+def test_the_shells_are_checked_side_by_side(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each check waits for the other two: checked one after another, the first waits alone
+    all_three = threading.Barrier(3, timeout=15)
+
+    def check(name: str) -> None:
+        all_three.wait()
+
+    with_checks(monkeypatch, check)
+    paths = Paths.from_env(tmp_path)
+    config = load_config(paths)
+    rendered = render_for(paths, config, ("bash", "zsh", "fish"))
+    checks.check_rendered(paths, config, rendered)
+    assert all_three.n_waiting == 0 and not all_three.broken
+
+
+def test_the_first_shell_that_fails_is_blamed_after_every_check_ran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+
+    def check(name: str) -> None:
+        ran.append(name)
+        if name != "bash":
+            raise DotdbgError(f"{name} refused it")
+
+    with_checks(monkeypatch, check)
+    paths = Paths.from_env(tmp_path)
+    config = load_config(paths)
+    rendered = render_for(paths, config, ("bash", "zsh", "fish"))
+    with pytest.raises(DotdbgError, match="zsh refused it"):
+        checks.check_rendered(paths, config, rendered)
+    assert sorted(ran) == ["bash", "fish", "zsh"]

@@ -28,3 +28,11 @@ def test_a_look_at_the_home_imports_no_dataclasses(installed: Path, command: str
     found = imported_by("dotdbg", command)
     assert "dotdbg.home.install" in found
     assert found & UNUSED == set()
+
+
+def test_an_install_with_nothing_to_change_renders_nothing(installed: Path) -> None:
+    """The installed files are the render of this config (its key and their digests are
+    remembered): no jinja2; their check was remembered too, so no checker runs."""
+    found = imported_by("dotdbg", "install")
+    assert "dotdbg.home.writer" in found
+    assert found & ({"jinja2"} | UNUSED) == set()

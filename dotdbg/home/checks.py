@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable, Sequence
 
 from dotdbg import __version__
 from dotdbg.config.model import Config
@@ -70,18 +71,54 @@ def part_keys(rendered: Rendered) -> list[str]:
 
 def check_rendered(paths: Paths, config: Config, rendered: Rendered) -> None:
     """Check each shell's text unless it passed before (raises DotdbgError); a target that
-    caches parts is told which of them passed before."""
+    caches parts is told which of them passed before. The shells' checks run side by side."""
     known = frozenset(known_keys(paths))
-    for name, key in rendered_keys(rendered).items():
-        if key in known:
-            continue
-        target = target_named(name)
-        text = rendered.shell_text(target)
-        if target.check_known:
-            passed = {part for part, k in _part_keys(target, text).items() if k in known}
-            target.check_known(text, config, frozenset(passed))
-        else:
-            target.check(text, config)
+    checks = [
+        _check_of(target_named(name), rendered, config, known)
+        for name, key in rendered_keys(rendered).items()
+        if key not in known
+    ]
+    side_by_side(checks)
+
+
+def _check_of(
+    target: ShellTarget, rendered: Rendered, config: Config, known: frozenset[str]
+) -> Callable[[], None]:
+    text = rendered.shell_text(target)
+    if not target.check_known:
+        return lambda: target.check(text, config)
+    check_known = target.check_known
+    passed = frozenset(part for part, k in _part_keys(target, text).items() if k in known)
+    return lambda: check_known(text, config, passed)
+
+
+def side_by_side(checks: Sequence[Callable[[], None]]) -> None:
+    """Run ``checks`` at once, each in a thread: a check mostly waits for its shell's parser
+    (bash -n, zsh -n, fish --no-execute), so three shells take about as long as the slowest,
+    not as the three together. Every check runs to its end; the first that failed, in the
+    order given, raises its error."""
+    if len(checks) < 2:
+        for check in checks:
+            check()
+        return
+    import threading
+
+    failures: list[BaseException | None] = [None] * len(checks)
+
+    def run(index: int) -> None:
+        try:
+            checks[index]()
+        except BaseException as error:  # handed to the caller, in order
+            failures[index] = error
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(checks))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for failure in failures:
+        if failure is not None:
+            raise failure
 
 
 def remember(paths: Paths, rendered: Rendered) -> None:

@@ -105,11 +105,11 @@ class _Edited(Record):
 
 
 def _work_out(paths: Paths, old: str | None, edit: Edit) -> _Edited:
-    from dotdbg.home.install import checked_render
+    from dotdbg.home.install import current_render
 
     new, action = edit((old or "").replace("\r\n", "\n"), load_config(paths, user_text=old))
     config = load_config(paths, user_text=new)
-    rendered = checked_render(paths, config)
+    rendered = current_render(paths, config)
     if old is not None and "\r\n" in old:  # a file written on Windows keeps its endings
         new = new.replace("\n", "\r\n")
     return _Edited(old, new, action, config, rendered)

@@ -146,6 +146,25 @@ def checked_render(paths: Paths, config: Config, shells: Sequence[str] | None = 
     return rendered
 
 
+def current_render(
+    paths: Paths,
+    config: Config,
+    state: State | None = None,
+    shells: Sequence[str] | None = None,
+    *,
+    dry_run: bool = False,
+) -> Rendered:
+    """``checked_render``, without rendering when the installed files are that render
+    (``installed_render``: no jinja2). Their check is confirmed as any text's is (a new
+    shellcheck checks again), except in a dry run, which runs no checker on installed files."""
+    reused = installed_render(paths, config, read_state(paths) if state is None else state, shells)
+    if reused is not None and dry_run:
+        return reused
+    rendered = reused or render_for(paths, config, shells)
+    check_rendered(paths, config, rendered)
+    return rendered
+
+
 def _with_interrupted(paths: Paths, plan: Plan) -> Plan:
     """A dry run's plan, noting a run that died part-way: the next real run finishes it."""
     from dotdbg.home.recover import interrupted
@@ -181,7 +200,7 @@ def install(
         # Checked once before the lock too, so that a bad config fails before anything
         # (the lock, the state directory) is created.
         read = load_config(paths)
-        early = (read, checked_render(paths, read, shells))
+        early = (read, current_render(paths, read, shells=shells))
     with _session_unless(dry_run, paths):
         config = config or load_config(paths)
         state = read_state(paths)
@@ -190,9 +209,8 @@ def install(
             rendered = prerendered
         elif early and same:
             rendered = early[1]
-        else:  # a dry run of an installed home, untouched since, renders nothing
-            reused = installed_render(paths, config, state, shells) if dry_run else None
-            rendered = reused or checked_render(paths, config, shells)
+        else:  # an installed home, untouched since, renders nothing
+            rendered = current_render(paths, config, state, shells, dry_run=dry_run)
         plan = plan_install(paths, config, rendered, state)
         warnings = (
             *config.warnings,

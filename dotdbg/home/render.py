@@ -32,6 +32,8 @@ def tomlquote(value: str) -> str:
 def _environment() -> jinja2.Environment:
     import jinja2
 
+    from dotdbg.home.compiled import CompiledTemplates
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(resource_dir("templates")),
         undefined=jinja2.StrictUndefined,
@@ -40,6 +42,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         autoescape=False,
     )
+    env.bytecode_cache = CompiledTemplates(compile_options(env))
     from dotdbg.shells import registered
 
     env.filters["shquote"] = shquote
@@ -47,6 +50,17 @@ def _environment() -> jinja2.Environment:
     for target in registered():
         env.filters.update(target.filters)
     return env
+
+
+def compile_options(env: jinja2.Environment) -> str:
+    """What the compiled form of a template depends on besides its text: the environment's
+    syntax and options (a compiled template is kept per set of them, ``home.compiled``)."""
+    import zlib
+
+    syntax = (env.block_start_string, env.variable_start_string, env.comment_start_string)
+    options = (env.trim_blocks, env.lstrip_blocks, env.keep_trailing_newline, env.autoescape)
+    every = (syntax, options, env.line_statement_prefix, sorted(env.extensions))
+    return format(zlib.crc32(repr(every).encode()), "08x")
 
 
 class Rendered(Record):

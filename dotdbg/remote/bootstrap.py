@@ -7,18 +7,25 @@ single quote and no double backslash, so every one of those shells passes it to 
 It holds no session file: those travel on the shell's own input (dotdbg.remote.relay), where
 ``ps`` does not show them and no argument limit applies. The script
 
-1. makes a private directory (``mktemp -d``, umask 077) and removes it on EXIT, HUP, INT and
+1. prints a marker made from the nonce (the relay sends the stream when it sees it, so it
+   travels while step 2 runs);
+2. makes a private directory (``mktemp -d``, umask 077) and removes it on EXIT, HUP, INT and
    TERM; a guard process removes it too when the script itself is gone (killed): it blocks
    reading a FIFO that only the script holds open, so it wakes at the script's end and never
    polls;
-2. turns the terminal's echo off and prints a marker made from the nonce, before step 1 (the
-   relay sends the payload when it sees it, so it travels while step 1 runs), skips what was
-   typed ahead up to the nonce's own line, reads exactly the payload's bytes (``head -c``:
-   base64 lines, which a terminal in canonical mode passes as they are) and unpacks them
-   (base64, gzip, tar), then turns echo back on;
-3. starts the session shell: the user's login shell (``$SHELL``, which sshd takes from their
+3. skips what was typed ahead up to the nonce's own line and sources the stream
+   (dotdbg.remote.stream: printf builtins that write bash's files, then the archive's text)
+   from the terminal up to its EOF key, then prints a second marker: the terminal's echo of
+   the stream lies between the two, and the relay drops it (no ``stty`` runs);
+4. unpacks the archive (base64, gzip, tar) in the background;
+5. starts the session shell: the user's login shell (``$SHELL``, which sshd takes from their
    passwd entry) when it is one of ``SHELLS`` and the payload carries it, else bash, saying
    why in one line. Its rc files read what a login shell over plain ssh reads, then dotdbg's.
+   zsh and fish wait for the archive, which holds their files.
+
+Before the shell, two programs run in series (``mktemp``, and ``mkfifo`` for the guard), where
+each one waits for a core on a loaded host: issue 27 timed the old series (``stty``,
+``mktemp``, ``mkfifo``, four unpacking processes, ``stty``) at +500 ms under load 25.
 
 Each shell a session can start is one ``SessionShell`` in ``SHELLS`` (dotdbg.shells.session,
 each also its ShellTarget's ``session``): the files it needs and the sh words that start it.
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import os
 
+from dotdbg.remote.stream import ARCHIVE
 from dotdbg.shells.session import BASH, FISH, SHELLS, ZSH, SessionShell
 
 # the letters of a host name the script may hold as they are (not the string module: it imports
@@ -68,19 +76,31 @@ GUARD = (
 )
 CLEANUP = 'c() { [ -z "$d" ] || rm -rf "$d"; }'
 SSH_NAME = "dotdbg ssh"  # what the session's lines are signed with
-WRAP = 76  # base64 line length: far below a terminal's 4096-byte line in canonical mode
+# base64 line length: below a terminal's 4095-byte line in canonical mode, where each read
+# returns one line: longer lines, fewer reads and wake-ups (76: 1,700 of them for 126 KB)
+WRAP = 1000
+
+
+DONE = "GOT"  # the second marker's word: the stream is read
 
 
 def marker(nonce: str) -> bytes:
-    """What the script prints when it is ready for the payload (not a substring of the
+    """What the script prints when it is ready for the stream (not a substring of the
     script's own text, which a shell's echo may show before)."""
     return f"DOTDBG{nonce}READY".encode()
 
 
-def framed(nonce: str, payload: str) -> bytes:
+def done_marker(nonce: str) -> bytes:
+    """What the script prints once it has read the stream: the terminal's echo of the stream
+    lies between the two markers, and the relay drops it."""
+    return f"DOTDBG{nonce}{DONE}".encode()
+
+
+def framed(nonce: str, stream: str) -> bytes:
     """What the relay writes after the marker: the nonce's line (the script skips what was
-    typed ahead up to it), then the payload (wrapped base64, ``payload_size`` bytes)."""
-    return f"{nonce}\n{payload}".encode()
+    typed ahead up to it), then the stream (``size`` bytes; on a terminal the relay ends it
+    with the EOF key)."""
+    return f"{nonce}\n{stream}".encode()
 
 
 def wrapped(encoded: str) -> str:
@@ -90,37 +110,70 @@ def wrapped(encoded: str) -> str:
 
 def remote_script(host: str | None, size: int, nonce: str, shells: tuple[str, ...] = ()) -> str:
     """The sh script, on one line (tcsh rejects a newline inside quotes). ``host``: the name
-    its lines give the host (None: the host's own, ``uname -n``); ``size``: the payload's bytes;
-    ``shells``: those other than bash the payload carries files for."""
+    its lines give the host (None: the host's own, ``uname -n``); ``size``: the stream's bytes
+    (read with ``head -c`` where the input is no terminal); ``shells``: those other than bash
+    the archive carries files for."""
     name = f"H={safe_host(host)}" if host is not None else "H=$(uname -n 2>/dev/null)"
     where = "dotdbg: error: $H:"
     steps = [
         "umask 077",
         name,
-        # a terminal (ssh -t, dotdbg shell): no echo of the payload, and a marker that asks
-        # for it, first: it travels while the directory is made
+        # a terminal (ssh -t, dotdbg shell): a marker that asks for the stream, first: it
+        # travels while the directory is made
         "t=; [ ! -t 0 ] || t=1",
-        f'[ -z "$t" ] || {{ stty -echo 2>/dev/null; printf "DOTDBG%sREADY" {nonce}; }}',
+        f'[ -z "$t" ] || printf "DOTDBG%sREADY" {nonce}',
         "d=",
         CLEANUP,
         "trap c EXIT",
         'trap "" HUP INT TERM',  # mktemp too: a directory it made is always named in $d
-        'd=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-ssh.XXXXXXXXXX") || '
-        f'{{ echo "{where} mktemp -d failed: no private directory for the session" >&2; exit 1; }}',
+        'd=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-ssh.XXXXXXXXXX") || d=',
         'trap "exit 129" HUP',
         'trap "exit 130" INT',
         'trap "exit 143" TERM',
-        GUARD,
+        f'[ -z "$d" ] || {{ {GUARD}; }}',
         f"while :; do read -r l || exit 1; case $l in *{nonce}) break ;; esac; done",
-        f'{{ head -c {size} | base64 -d | gzip -dc | tar -xf - -C "$d"; }} 2>"$d/.err" || '
-        f'{{ r=; read -r r <"$d/.err"; '
-        f'echo "{where} cannot unpack the session files (head, base64, gzip, tar): $r" >&2; '
-        "exit 1; }",
-        '[ -z "$t" ] || stty echo 2>/dev/null',
+        *_read_steps(size),
+        f'[ -z "$t" ] || printf "DOTDBG%s{DONE}" {nonce}',
+        f'[ -n "$d" ] || {{ echo "{where} mktemp -d failed: no private directory for the '
+        'session" >&2; exit 1; }',
+        f'[ -z "$e" ] || {{ echo "{where} cannot write the session files in $d" >&2; exit 1; }}',
+        _unpack_step(where),
         *_choose_steps(shells),
         *_start_steps(where, shells),
     ]
     return "; ".join(steps)
+
+
+def _read_steps(size: int) -> list[str]:
+    """Source the stream (dotdbg.remote.stream): from the terminal itself up to its EOF key
+    (a terminal in canonical mode returns one line per read, so the shell takes nothing
+    after it), else (a pipe) its ``size`` bytes through a file. Without a directory, read
+    and drop it, so that nothing of it is left for the session's shell."""
+    return [
+        "e=; s=/dev/stdin",
+        f'[ -n "$t" ] || {{ s=${{d:-/dev/null}}${{d:+/.s}}; head -c {size} >"$s" || e=1; }}',
+        'if [ -n "$d" ]; then . "$s"; elif [ -n "$t" ]; then cat >/dev/null; fi',
+    ]
+
+
+def _unpack_step(where: str) -> str:
+    """The archive (``.a``: the shim, the cheat code and sheets, zsh's and fish's files)
+    unpacked in the background while the session shell starts; ``$u`` its pid. It is removed
+    when done (the shim waits for that). Where it fails, the session's ``dotdbg`` says why (a
+    zsh or fish session waits for it and stops)."""
+    why = f"{where} cannot unpack the session files (base64, gzip, tar): $r"
+    fallback = (
+        f'r=; read -r r <"$d/.err"; echo "{why}" >"$d/.why" && '
+        # not mkdir -p: a session that ended meanwhile removed $d, which stays gone
+        '{ [ -d "$d/bin" ] || mkdir "$d/bin"; } && '
+        f'printf "cat \\"%s/.why\\" >&2; exit 2\\n" "$d" >"$d/bin/dotdbg" && '
+        'chmod 700 "$d/bin/dotdbg"'
+    )
+    return (
+        f'{{ {{ base64 -d <"$d/{ARCHIVE}" | gzip -dc | tar -xf - -C "$d"; }} 2>"$d/.err" || '
+        f'{{ {fallback}; rm -f "$d/{ARCHIVE}"; exit 1; }}; rm -f "$d/{ARCHIVE}"; }} '
+        "</dev/null >/dev/null 2>&1 9>&- & u=$!"
+    )
 
 
 def _choose_steps(names: tuple[str, ...]) -> list[str]:
@@ -139,10 +192,16 @@ def _choose_steps(names: tuple[str, ...]) -> list[str]:
 
 
 def _start_steps(where: str, names: tuple[str, ...]) -> list[str]:
-    """Check that bash is there when it is the session shell, start the session shell."""
+    """Check that bash is there when it is the session shell, start the session shell (zsh and
+    fish once the archive that holds their files is unpacked)."""
     env = "DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST=$H"
+    unpacked = (
+        'wait "$u" || { r=; read -r r <"$d/.err"; '
+        f'echo "{where} cannot unpack the session files (base64, gzip, tar): $r" >&2; exit 1; }}; '
+    )
     starts = " ".join(
-        f"{shell.name}) {shell.prepare + '; ' if shell.prepare else ''}{env} {shell.launch} 9>&- ;;"
+        f"{shell.name}) {'' if shell is BASH else unpacked}"
+        f"{shell.prepare + '; ' if shell.prepare else ''}{env} {shell.launch} 9>&- ;;"
         for shell in carried(names)
     )
     return [

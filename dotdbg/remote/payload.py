@@ -14,7 +14,7 @@ from pathlib import Path
 
 from dotdbg.home.render import INPUTRC_FILE
 from dotdbg.paths import Paths, resource_dir
-from dotdbg.remote import bootstrap, bundle
+from dotdbg.remote import bootstrap, bundle, stream
 
 HERE = Path(__file__).parent
 PACKAGE_DIR = HERE.parent
@@ -45,9 +45,11 @@ def rc_text(shell: bootstrap.SessionShell, source: str) -> str:
 
 
 def build_payload(paths: Paths) -> tuple[str, tuple[str, ...], list[Path]]:
-    """The payload (base64 lines of one archive: every shell's files, the shim, the cheat code
-    and the sheets), the shells other than bash it carries, and every file and directory it
-    was made from (the cache's stamps). No size limit: it travels on the shell's input."""
+    """The payload (the stream, dotdbg.remote.stream: the files a bash session starts with as
+    printf commands, then one archive of the rest: the shim, the cheat code and the sheets,
+    the other shells' files), the shells other than bash it carries, and every file and
+    directory it was made from (the cache's stamps). No size limit: it travels on the shell's
+    input."""
     from dotdbg.config import load_config
     from dotdbg.home.install import checked_render
 
@@ -55,16 +57,17 @@ def build_payload(paths: Paths) -> tuple[str, tuple[str, ...], list[Path]]:
     shells = bootstrap.carried(bootstrap.others_here())  # those installed here
     rendered = checked_render(paths, config, [shell.name for shell in shells])
     files = session_files(paths)
-    files[INPUTRC_FILE] = rendered.files[INPUTRC_FILE].encode()
+    first = {INPUTRC_FILE: rendered.files[INPUTRC_FILE].encode()}
     for shell in shells:
-        files[shell.rendered] = rendered.files[shell.rendered].encode()
-        files.update((name, rc_text(shell, source).encode()) for name, source in shell.rc_files)
+        written = first if shell is bootstrap.BASH else files
+        written[shell.rendered] = rendered.files[shell.rendered].encode()
+        written.update((name, rc_text(shell, source).encode()) for name, source in shell.rc_files)
     names = tuple(shell.name for shell in shells if shell is not bootstrap.BASH)
-    payload = bootstrap.wrapped(_base64(bundle.archive(files, frozenset({"bin/dotdbg"}))))
+    archive = bootstrap.wrapped(_base64(bundle.archive(files, frozenset({"bin/dotdbg"}))))
     inputs = [*config.sources, paths.config_file, *_tree(HERE), *_tree(resource_dir("templates"))]
     inputs += [PACKAGE_DIR / module for module in bundle.CHEAT_MODULES]
     inputs += [*_tree(_builtin_sheets()), *_tree(paths.user_cheat_dir)]
-    return payload, names, inputs
+    return stream.stream(first, archive), names, inputs
 
 
 def _base64(data: bytes) -> str:

@@ -4,9 +4,13 @@
 opens, so the session's files can travel on the shell's own input stream instead of in an
 argument (which ``ps`` shows to every user, and Linux caps at 128 KiB). The remote script
 (dotdbg.remote.bootstrap) turns echo off and prints a marker made from a random nonce when it
-is ready to read; the relay then writes the payload, and from there passes bytes both ways,
-as they are, until the command ends: your terminal is in raw mode meanwhile, as ssh puts it,
-and window size changes reach the command.
+is ready to read; the relay then writes the payload, ended by the terminal's EOF key. The
+remote terminal echoes what it reads, so the script prints a second marker once it has read
+the payload (no ``stty -echo`` before, and no ``stty echo`` after: two processes fewer in
+series on the remote side), and the relay drops what came between the two markers and holds
+your keys meanwhile. From there it passes bytes both ways, as they are, until the command
+ends: your terminal is in raw mode meanwhile, as ssh puts it, and window size changes reach
+the command.
 
 Until the marker, with ``shown=True`` (ssh), the command's output and your keys pass as well
 (a password prompt, a host key question) and only the marker is taken out; with
@@ -36,6 +40,7 @@ else:  # the same functions and numbers; signal wraps them in enums (enum, funct
 CHUNK = 65536
 HELD_BACK = 65536  # the most hidden output kept to show when the command ends before the marker
 EOF_KEY = b"\x04"  # what the remote shell gets when our own stdin ends (Ctrl-D)
+SWALLOWED = 4096  # the last bytes kept of what came between the two markers (the echo)
 
 
 class Ended(Exception):
@@ -51,18 +56,20 @@ def relay(
     argv: Sequence[str],
     marker: bytes,
     payload: bytes,
+    done: bytes,
     *,
     typed: bytes = b"",
     shown: bool = True,
 ) -> int:
     """Run ``argv`` on a terminal of its own, ``typed`` written to it at once and ``payload``
-    when ``marker`` comes; the command's exit status (128+N when a signal N ended it). Raises
-    Ended when the command ends before the marker."""
+    (then the EOF key) when ``marker`` comes, what it prints up to ``done`` dropped; the
+    command's exit status (128+N when a signal N ended it). Raises Ended when the command
+    ends before ``done``."""
     terminal = Terminal()
     if not terminal.is_tty and shown:
         return piped(argv, payload)
     pid, master = _spawn(argv, terminal)
-    session = _Session(pid, master, terminal, marker, payload, shown)
+    session = _Session(pid, master, terminal, (marker, done), payload + terminal.eof_key(), shown)
     session.send(typed)
     try:
         with terminal.raw(now=shown):
@@ -173,6 +180,17 @@ class Terminal:
 
             self.saved = termios.tcgetattr(self.fd)
 
+    def eof_key(self) -> bytes:
+        """The EOF key of our terminal, which ours gives to the command's (and ssh to the
+        remote one): Ctrl-D unless the user chose another."""
+        if self.saved is not None:
+            import termios
+
+            key = self.saved[6][termios.VEOF]
+            if isinstance(key, bytes) and key not in (b"", b"\0"):
+                return key
+        return EOF_KEY
+
     def copy_to(self, slave: int) -> None:
         if self.saved is None:
             return
@@ -239,15 +257,22 @@ class _Session:
     """The bytes in flight between the user, the command and the payload."""
 
     def __init__(
-        self, pid: int, master: int, terminal: Terminal, marker: bytes, payload: bytes, shown: bool
+        self,
+        pid: int,
+        master: int,
+        terminal: Terminal,
+        markers: tuple[bytes, bytes],
+        payload: bytes,
+        shown: bool,
     ) -> None:
         self.pid = pid
         self.master = master
         self.terminal = terminal
-        self.marker = marker
+        self.marker, self.done = markers
         self.payload = payload
         self.shown = shown
         self.started = False  # the marker came and the payload is on its way
+        self.ready = False  # the done marker came: the session's own output from here
         self.to_command = bytearray()
         self.seen = b""  # output before the marker: held (not shown) or its last bytes
         self.held = bytearray()  # not shown: what the command printed before the marker
@@ -292,7 +317,7 @@ class _Session:
                 self._drain()
                 return self._ended()
             readers = [self.master, wake]
-            if self.stdin_open and (self.shown or self.started) and not self._sending_payload():
+            if self.stdin_open and (self.ready or (self.shown and not self.started)):
                 readers.append(terminal.fd)
             writers = [self.master] if self.to_command else []
             try:
@@ -307,9 +332,6 @@ class _Session:
                 self.status = self._wait()
             if terminal.fd in readable:
                 self._read_user()
-
-    def _sending_payload(self) -> bool:
-        return self.started and bool(self.to_command)
 
     def _write_command(self) -> None:
         try:
@@ -333,11 +355,16 @@ class _Session:
             raise
         if not data:
             return False
-        if self.started:
+        self._output(data)
+        return True
+
+    def _output(self, data: bytes) -> None:
+        if self.ready:
             _write_all(1, data)
+        elif self.started:
+            self._before_done(data)
         else:
             self._before_marker(data)
-        return True
 
     def _before_marker(self, data: bytes) -> None:
         seen = self.seen + data
@@ -354,7 +381,18 @@ class _Session:
         if not self.shown:
             self.held.clear()
             self.terminal.set_raw()
-        _write_all(1, seen[at + len(self.marker) :])
+        self._before_done(seen[at + len(self.marker) :])
+
+    def _before_done(self, data: bytes) -> None:
+        """Between the markers: the terminal's echo of the payload, dropped."""
+        seen = self.seen + data
+        at = seen.find(self.done)
+        if at < 0:
+            self.seen = seen[-SWALLOWED:]
+            return
+        self.seen = b""
+        self.ready = True
+        _write_all(1, seen[at + len(self.done) :])
 
     def _show_or_hold(self, data: bytes) -> None:
         if self.shown:
@@ -372,7 +410,7 @@ class _Session:
             self.send(data)
             return
         self.stdin_open = False
-        if self.started:  # our input ended: so does the remote shell's, as with plain ssh
+        if self.ready:  # our input ended: so does the remote shell's, as with plain ssh
             self.send(EOF_KEY)
 
     def _drain(self) -> None:
@@ -384,15 +422,14 @@ class _Session:
                 return
             if not data:
                 return
-            if self.started:
-                _write_all(1, data)
-            else:
-                self._before_marker(data)
+            self._output(data)
 
     def _ended(self) -> int:
         assert self.status is not None
         if not self.started:
             raise Ended(self.status, bytes(self.held) + self.seen)
+        if not self.ready:  # what it printed last, less the echo's lines
+            raise Ended(self.status, _not_echoed(self.seen, self.payload))
         return self.status
 
     def _reap(self) -> None:
@@ -407,6 +444,14 @@ class _Session:
     def _wait(self) -> int:
         _, status = os.waitpid(self.pid, 0)
         return _exit_code(status)
+
+
+def _not_echoed(said: bytes, payload: bytes) -> bytes:
+    """The lines of ``said`` that are not lines of ``payload`` (a terminal echoes each line of
+    what it reads, before the script gets to print its own)."""
+    sent = set(payload.splitlines())
+    lines = said.replace(b"\r\n", b"\n").split(b"\n")
+    return b"\n".join(line for line in lines if line.strip() and line not in sent)
 
 
 def _exit_code(status: int) -> int:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 SSH_FAILED = 255
 CACHE_NAME = "ssh-session.marshal"
+CACHE_FORMAT = 2  # 2: the payload is a stream of sh (dotdbg.remote.stream); 1: base64 only
 
 
 def run_session(argv: Sequence[str]) -> int:
@@ -41,6 +42,7 @@ def run_session(argv: Sequence[str]) -> int:
             sshargs.ssh_argv(host, ssh_options, command, log, terminal=os.isatty(0)),
             bootstrap.marker(nonce),
             bootstrap.framed(nonce, payload),
+            bootstrap.done_marker(nonce),
         )
         if code == SSH_FAILED:
             raise DotdbgError(_ssh_reason(log), hint=sshargs.HINT, location=host)
@@ -59,6 +61,7 @@ def run_through(command: Sequence[str]) -> int:
             command,
             bootstrap.marker(nonce),
             bootstrap.framed(nonce, payload),
+            bootstrap.done_marker(nonce),
             typed=bootstrap.typed_line(len(payload), nonce, shells),
             shown=False,
         )
@@ -71,10 +74,11 @@ def run_through(command: Sequence[str]) -> int:
         ) from None
 
 
-def _relayed(argv: list[str], marker: bytes, framed: bytes) -> int:
+def _relayed(argv: list[str], marker: bytes, framed: bytes, done: bytes) -> int:
     try:
-        return relay.relay(argv, marker, framed)
-    except relay.Ended as ended:  # all it printed is shown already, but a marker's start
+        return relay.relay(argv, marker, framed, done)
+    except relay.Ended as ended:  # all it printed is shown already, but a marker's start or
+        relay.show_held(ended.said)  # what came after the payload's echo
         return ended.code
 
 
@@ -108,7 +112,8 @@ def session_payload(cache: str) -> tuple[str, tuple[str, ...]]:
 
     payload, names, inputs = build_payload(Paths.from_env())
     stamps = [_stamp(str(path)) for path in inputs]
-    _write_cache(cache, {"stamps": stamps, "payload": payload, "shells": names})
+    content = {"format": CACHE_FORMAT, "stamps": stamps, "payload": payload, "shells": names}
+    _write_cache(cache, content)
     return payload, names
 
 
@@ -128,7 +133,7 @@ def _read_cache(cache: str) -> dict[str, Any] | None:
     except (OSError, ValueError, EOFError, TypeError):  # another Python's, or cut short
         return None
     if isinstance(loaded, dict) and {"stamps", "payload", "shells"} <= loaded.keys():
-        return loaded
+        return loaded if loaded.get("format") == CACHE_FORMAT else None
     return None
 
 

@@ -8,6 +8,13 @@ if [ "$1" != cheat ]; then
     exit 2
 fi
 shift
+# the archive this came in is unpacked in the background as the session starts: the rest of
+# it may still be on its way (its text, stream.ARCHIVE, goes when it is done)
+i=0
+while [ -e "$d/.a" ] && [ "$i" -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
 py=$(cat "$d/python" 2>/dev/null)
 if [ -z "$py" ]; then
     for candidate in python3 python3.14 python3.13 python3.12 python3.11 python3.10 python3.9 \

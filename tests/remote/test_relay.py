@@ -8,7 +8,7 @@ import sys
 
 RELAY = (
     "import sys; from dotdbg.remote.relay import relay; "
-    "sys.exit(relay(sys.argv[1:], b'MARKER', b'the payload\\n'))"
+    "sys.exit(relay(sys.argv[1:], b'MARKER', b'the payload\\n', b'DONE'))"
 )
 
 

@@ -55,7 +55,7 @@ def run_script(directory: Path, payload: Payload, typed_ahead: bytes = b"") -> b
     )
     script = script.replace("trap c EXIT", ":").replace(bootstrap.GUARD, ":")
     for shell in bootstrap.SHELLS:
-        script = script.replace(shell.launch, "true")
+        script = script.replace(shell.launch, "wait")  # for the archive, unpacked meanwhile
     done = subprocess.run(
         ["sh", "-c", script],
         input=typed_ahead + bootstrap.framed(NONCE, text),
@@ -260,8 +260,10 @@ def test_the_fallback_line_names_the_shells_that_travel(
     assert ("zsh)" in script) == ("zsh" in names)
 
 
-def archive_members(payload_text: str) -> dict[str, tarfile.TarInfo]:
-    data = gzip.decompress(base64.b64decode(payload_text))
+def archive_members(stream_text: str) -> dict[str, tarfile.TarInfo]:
+    """The archive at the stream's end (``printf %s 'BASE64 LINES' >"$d/.a"``)."""
+    encoded = stream_text.rsplit("printf %s '\n", 1)[1].split("'", 1)[0]
+    data = gzip.decompress(base64.b64decode(encoded))
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         return {member.name: member for member in tar.getmembers()}
 

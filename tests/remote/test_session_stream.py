@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import signal
 import time
@@ -171,3 +172,22 @@ def _orphaned_ssh(process: psutil.Process, user: RemoteUser) -> bool:
     with contextlib.suppress(psutil.Error):
         return process.info["name"] == "ssh" and f"-l {user.name}" in " ".join(process.cmdline())
     return False
+
+
+def test_the_terminal_echo_of_the_stream_is_not_shown(
+    ssh_server: SshServer, remote_user: RemoteUser, local_home: Path
+) -> None:
+    """No ``stty -echo`` runs on the host: the relay drops what the terminal echoed of the
+    stream, between the script's two markers, and echo is on in the session."""
+    argv = [str(DOTDBG), "ssh", "n1", *ssh_words(ssh_server, remote_user)]
+    child = spawn(argv, local_home)
+    try:
+        child.expect_exact(PROMPT)
+        shown = cast(bytes, child.before).decode(errors="replace")
+        assert "printf" not in shown and not re.search("[A-Za-z0-9+/]{64}", shown), shown[-500:]
+        assert "for this session only" in shown
+        modes = said(child, "stty -a").split()
+        assert "echo" in modes and "-echo" not in modes
+        assert "ch-ok" in said(child, "ch -c tar >/dev/null && echo ch-ok")
+    finally:
+        child.close(force=True)

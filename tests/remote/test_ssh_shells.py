@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from tests.infra.sshd import TestUser as RemoteUser
 from tests.infra.tmux import Tmux
 from tests.remote.test_ssh_session import (
     DOTDBG,
+    error_lines,
     run_dotdbg_ssh,
     session_dirs,
     tree_digest,
@@ -224,26 +226,63 @@ def test_login_shell_not_on_the_host_gets_a_bash_session_and_one_line(
     )
 
 
-def test_a_host_that_cannot_unpack_the_files_is_one_line_and_leaves_nothing(
-    ssh_server: SshServer, local_home: Path
-) -> None:
-    assert ssh_server.shared is not None
-    tools = ssh_server.shared / "nobase64-bin"  # what the script needs, but base64
+def without_base64(server: SshServer, name: str, shell: str) -> RemoteUser:
+    """A user whose login shell (``shell``, through a wrapper of that name) finds on PATH what
+    a session needs but base64."""
+    assert server.shared is not None
+    tools = server.shared / "nobase64-bin"
     tools.mkdir(mode=0o755, exist_ok=True)
-    for tool in ("sh", "bash", "mktemp", "head", "gzip", "tar", "mkfifo", "rm", "cat"):
+    for tool in ("sh", "bash", "zsh", "mktemp", "head", "gzip", "tar", "mkfifo", "rm", "cat"):
         target = shutil.which(tool, path="/usr/bin:/bin")
         assert target is not None
         (tools / tool).unlink(missing_ok=True)
         (tools / tool).symlink_to(target)
-    login = ssh_server.shared / "dotdbgo3-login"
-    login.write_text(f'#!/bin/sh\nPATH={tools}; export PATH\nexec /bin/sh "$@"\n')
+    for tool in ("mkdir", "chmod", "sleep"):
+        (tools / tool).unlink(missing_ok=True)
+        (tools / tool).symlink_to(str(shutil.which(tool, path="/usr/bin:/bin")))
+    login = server.shared / name / shell  # $SHELL names the shell: the session is that one
+    login.parent.mkdir(mode=0o755, exist_ok=True)
+    login.write_text(f'#!/bin/sh\nPATH={tools}; export PATH\nexec {tools / shell} "$@"\n')
     login.chmod(0o755)
-    user = ssh_server.add_user("dotdbgo3", shell=str(login))
+    return server.add_user(name, shell=str(login))
+
+
+def test_a_bash_session_starts_where_the_archive_cannot_unpack_and_ch_says_why(
+    ssh_server: SshServer, local_home: Path
+) -> None:
+    """bash's files travel as printf commands: the session needs no base64, gzip or tar; the
+    cheat code does, and ``dotdbg cheat`` says so in one line."""
+    user = without_base64(ssh_server, "dotdbgo3", "bash")
+    before = tree_digest(user.home)
+    commands = (
+        'for i in {1..100}; do [ -e "$__dotdbg_session/bin/dotdbg" ] && break; sleep 0.1; done\n'
+        "alias pyt\ndotdbg cheat tar; echo cheat-exit=$?\n"
+    )
+    argv = [str(DOTDBG), "ssh", "n2", "-F", str(ssh_server.client_config), "-l", user.name]
+    env = {"HOME": str(local_home), "PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+    result = subprocess.run(
+        argv, input=commands, capture_output=True, text=True, timeout=60, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    assert "alias pyt='pytest" in result.stdout and "cheat-exit=2" in result.stdout
+    assert error_lines(result) == [
+        "dotdbg: error: n2: cannot unpack the session files (base64, gzip, tar): "
+        "dotdbg-ssh: 1: base64: not found"
+    ]
+    wait_for(lambda: not session_dirs(user), 10, "the session dir to go")
+    assert tree_digest(user.home) == before
+
+
+def test_a_zsh_session_where_the_archive_cannot_unpack_is_one_line_and_leaves_nothing(
+    ssh_server: SshServer, local_home: Path
+) -> None:
+    """zsh's files travel in the archive: its session waits for it, and stops."""
+    user = without_base64(ssh_server, "dotdbgo4", "zsh")
     config = str(ssh_server.client_config)
     result = run_dotdbg_ssh("n2", "-F", config, "-l", user.name, home=local_home)
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        "dotdbg: error: n2: cannot unpack the session files (head, base64, gzip, tar): "
+        "dotdbg: error: n2: cannot unpack the session files (base64, gzip, tar): "
         "dotdbg-ssh: 1: base64: not found"
     ]
     wait_for(lambda: not session_dirs(user), 10, "the session dir to go")
