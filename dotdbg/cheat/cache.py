@@ -25,7 +25,7 @@ import sys
 import time
 
 # Bump when what is cached changes shape, so that old caches are not trusted.
-CACHE_FORMAT = 11
+CACHE_FORMAT = 12
 CACHE_FOLDER = "cheat"  # in dotdbg's cache dir: one file per cheat path
 SHEET, SKIPPED, NOTHING, UNKNOWN = "s", "k", "n", "?"  # what a file's cached value is
 RACY_NS = 2 * 10**9  # a stamp this recent may not show the next write yet: never trusted
@@ -74,9 +74,14 @@ def stamp_of(status: os.stat_result) -> Stamp:
 class Shelf:
     """One cheat path's sheet files, as its cache file holds them and as this run found them.
 
-    Files are numbered in walk order; ``names``, ``paths`` (below the root) and ``stamps``
-    (None: not to be trusted) hold one item each, ``kinds`` one character each. Values parsed
-    this run are in ``fresh``; the others are read from the file when asked for.
+    Files are numbered in walk order; ``names`` and ``paths`` (below the root; "" when the
+    same as the name) hold one item each, ``kinds`` one character each. The header holds what
+    a named lookup needs; each file's stamp (None: not to be trusted) is kept twice, with its
+    record (a named lookup reads that) and in a list beside the texts (a search reads those).
+    Values parsed this run are in ``fresh``; the others are read from the file when asked for.
+
+    Layout: 8 bytes giving the header's length, the header, the search part (every stamp and
+    where each text starts), the texts, then each file's record: (stamp, value).
     """
 
     def __init__(self, root: str, cache_file: str, read: Callable[[str], Any]) -> None:
@@ -87,13 +92,15 @@ class Shelf:
         self.folders: list[Folder] | None = None  # None: walk the cheat path again
         self.names: list[str] = []
         self.paths: list[str] = []
-        self.stamps: list[Stamp | None] = []
         self.kinds = ""
         self.spans: list[int] = [0]  # record i is blob bytes spans[i]:spans[i + 1]
-        self.starts: list[int] = [0]  # text i is texts bytes starts[i]:starts[i + 1]
-        self.texts_at = self.blobs_at = 0
+        self.search_at = self.search_size = self.texts_at = self.texts_size = self.blobs_at = 0
+        self.section: tuple[list[Stamp | None], list[int]] | None = None  # the search part
+        self.stamps: list[Stamp | None] | None = None  # every file's, read when needed
+        self.records: dict[int, tuple[Stamp | None, Any]] = {}  # read this run
         self.cached: dict[str, int] = {}  # path -> its number in the cache file, after a walk
         self.fresh: dict[int, Any] = {}  # number -> value parsed this run
+        self.new_stamps: dict[int, Stamp | None] = {}  # number -> stamp of a value parsed
         self.checked: set[int] = set()  # numbers whose file was stat'ed this run
         self.changed = False  # the file must be written
         self.renumbered = False  # a walk found other files than the cache file's
@@ -114,25 +121,47 @@ class Shelf:
             return
         if (cache_format, version, root) != (CACHE_FORMAT, sys.hexversion, self.root):
             return
-        folders, names, paths, stamps, kinds, spans, starts = fields
-        if total != 8 + size + starts[-1] + spans[-1]:
+        folders, names, paths, kinds, spans, search_size, texts_size = fields
+        if total != 8 + size + search_size + texts_size + spans[-1]:
             return  # cut short (a full disk) or grown: not this header's file
-        self.folders, self.names, self.paths, self.stamps, self.kinds = (
+        self.folders, self.names, self.paths, self.kinds, self.spans = (
             folders,
             names,
             paths,
-            stamps,
             kinds,
+            spans,
         )
-        self.spans, self.starts = spans, starts
-        self.texts_at = 8 + size
-        self.blobs_at = self.texts_at + starts[-1]
+        self.search_at, self.search_size, self.texts_size = 8 + size, search_size, texts_size
+        self.texts_at = self.search_at + search_size
+        self.blobs_at = self.texts_at + texts_size
 
     def _read(self, offset: int, length: int) -> bytes:
         data = os.pread(self.fd, length, offset) if self.fd >= 0 else b""
         if len(data) != length:
             raise OSError("the cache file is shorter than its header says")
         return data
+
+    def _section(self) -> tuple[list[Stamp | None], list[int]]:
+        """The search part as the cache file holds it: each file's stamp, each text's start."""
+        if self.section is None:
+            self.section = ([], [0])
+            if self.search_size:
+                try:
+                    self.section = marshal.loads(self._read(self.search_at, self.search_size))
+                except (OSError, EOFError, ValueError, TypeError):
+                    self.kinds = UNKNOWN * len(self.paths)  # trust none of it
+                    self.section = ([None] * len(self.paths), [0] * (len(self.paths) + 1))
+        return self.section
+
+    def _all_stamps(self) -> list[Stamp | None]:
+        if self.stamps is None:
+            self.stamps = list(self._section()[0])
+            for number, stamp in self.new_stamps.items():
+                self.stamps[number] = stamp
+        return self.stamps
+
+    def path(self, number: int) -> str:
+        return f"{self.root}/{self.paths[number] or self.names[number]}"
 
     def folders_unchanged(self) -> bool:
         if self.folders is None:
@@ -148,15 +177,20 @@ class Shelf:
     def rewalked(self, folders: list[Folder] | None, found: Sequence[tuple[str, str]]) -> None:
         """What walking the cheat path again found: (name, path below the root) of each sheet
         file; the cached values of the files still there are kept, checked by their stamps."""
-        names, paths = [name for name, _ in found], [path for _, path in found]
+        names = [name for name, _ in found]
+        paths = ["" if path == name else path for name, path in found]
         if (names, paths) == (self.names, self.paths):
             self.changed = self.changed or folders != self.folders
             self.folders = folders
             return
-        old = {path: number for number, path in enumerate(self.paths)}
+        old_stamps = self._all_stamps()
+        old = {
+            path or name: number
+            for number, (name, path) in enumerate(zip(self.names, self.paths))  # noqa: B905 (3.8: no strict)
+        }
         self.cached = {path: old[path] for _, path in found if path in old}
         kept = [self.cached.get(path, -1) for _, path in found]
-        self.stamps = [None if at < 0 else self.stamps[at] for at in kept]
+        self.stamps = [None if at < 0 else old_stamps[at] for at in kept]
         self.kinds = "".join(UNKNOWN if at < 0 else self.kinds[at] for at in kept)
         self.folders, self.names, self.paths = folders, names, paths
         self.renumbered = self.changed = True
@@ -165,7 +199,17 @@ class Shelf:
         """Where file ``number`` is in the cache file (-1: nowhere)."""
         if not self.renumbered:
             return number
-        return self.cached.get(self.paths[number], -1)
+        return self.cached.get(self.paths[number] or self.names[number], -1)
+
+    def _record(self, number: int) -> tuple[Stamp | None, Any]:
+        """(stamp, value) of a file the cache knows."""
+        record = self.records.get(number)
+        if record is None:
+            cached = self._cached_number(number)
+            start = self.spans[cached]
+            blob = self._read(self.blobs_at + start, self.spans[cached + 1] - start)
+            record = self.records[number] = marshal.loads(blob)
+        return record
 
     # -- files ----------------------------------------------------------------------------------
     def kind(self, number: int, check: bool) -> str:
@@ -176,52 +220,64 @@ class Shelf:
         known = self.kinds[number]
         if known != UNKNOWN and (not check or number in self.checked):
             return known
-        path = f"{self.root}/{self.paths[number]}"
+        path = self.path(number)
         try:
             stamp = stamp_of(os.stat(path))
         except OSError:
             return ""
         self.checked.add(number)
-        if known != UNKNOWN and stamp == self.stamps[number]:
+        if known != UNKNOWN and stamp == self._cached_stamp(number):
             return known
         return self._parse(number, path, stamp)
 
+    def _cached_stamp(self, number: int) -> Stamp | None:
+        if self.stamps is not None:
+            return self.stamps[number]
+        try:
+            return self._record(number)[0]
+        except (OSError, EOFError, ValueError, TypeError):  # a damaged cache: read the file
+            return None
+
     def _parse(self, number: int, path: str, stamp: Stamp | None) -> str:
         self.fresh[number] = self.read(path)
-        self.stamps[number] = None if stamp is None else trusted(stamp)
+        trust = self.new_stamps[number] = None if stamp is None else trusted(stamp)
+        if self.stamps is not None:
+            self.stamps[number] = trust
         self.changed = True
         return kind_of(self.fresh[number])
 
     def check_all(self) -> None:
         """Stat every file (by the cheat path's descriptor: no path walked from /) and parse
         those that changed."""
+        paths = [path or name for name, path in zip(self.names, self.paths)]  # noqa: B905 (3.8)
         try:
             root = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError:
             return
         try:
             stat = os.stat
-            stamps: list[os.stat_result | None]
+            statuses: list[os.stat_result | None]
             try:
-                stamps = [stat(path, dir_fd=root) for path in self.paths]
+                statuses = [stat(path, dir_fd=root) for path in paths]
             except OSError:  # a file went away since the walk: one by one, then
-                stamps = [self._stat_or_none(path, root) for path in self.paths]
+                statuses = [self._stat_or_none(path, root) for path in paths]
         finally:
             os.close(root)
-        now = [None if s is None else (s.st_mtime_ns, s.st_ctime_ns) for s in stamps]
+        now = [None if s is None else (s.st_mtime_ns, s.st_ctime_ns) for s in statuses]
         self.checked.update(range(len(now)))
-        if now == self.stamps and not self.fresh and UNKNOWN not in self.kinds:
+        stamps = self._all_stamps()
+        if now == stamps and not self.fresh and UNKNOWN not in self.kinds:
             return
         for number, stamp in enumerate(now):
             if number in self.fresh:
                 continue
-            if stamp is not None and stamp == self.stamps[number] and self.kinds[number] != UNKNOWN:
+            if stamp is not None and stamp == stamps[number] and self.kinds[number] != UNKNOWN:
                 continue
             if stamp is None:
                 self.fresh[number] = []  # gone: no sheet
                 self.changed = True
             else:
-                self._parse(number, f"{self.root}/{self.paths[number]}", stamp)
+                self._parse(number, self.path(number), stamp)
 
     @staticmethod
     def _stat_or_none(path: str, root: int) -> os.stat_result | None:
@@ -234,14 +290,10 @@ class Shelf:
         if number in self.fresh:
             return self.fresh[number]
         try:
-            return marshal.loads(self._blob(self._cached_number(number)))
+            return self._record(number)[1]
         except (OSError, EOFError, ValueError, TypeError):  # a damaged cache: read the file
-            self._parse(number, f"{self.root}/{self.paths[number]}", None)
+            self._parse(number, self.path(number), None)
             return self.fresh[number]
-
-    def _blob(self, cached: int) -> bytes:
-        start = self.spans[cached]
-        return self._read(self.blobs_at + start, self.spans[cached + 1] - start)
 
     def usable_names(self) -> list[str] | None:
         """The names, when every file is a sheet the cache knows (the usual case)."""
@@ -254,12 +306,12 @@ class Shelf:
         """The files whose name or lower-case text holds, for every term, one of its needles
         (None: any file may hold it); every file must have been checked (``check_all``). The
         first term is found in the whole block, each other one in the files that hold it."""
-        texts, starts = self._texts()
         wanted = [
             [n.encode() for n in needles] for needles in terms if needles and "" not in needles
         ]
         if not wanted:
             return list(range(len(self.paths)))
+        texts, starts = self._texts()
         wanted.sort(key=lambda needles: -min(map(len, needles)))  # the longest: fewer hits
         found: set[int] = set()
         for needle in wanted[0]:
@@ -271,16 +323,17 @@ class Shelf:
     def _texts(self) -> tuple[bytes, list[int]]:
         """Each file's name and text in lower case, one block, and where each file's starts."""
         if not self.changed:
-            return self._read(self.texts_at, self.starts[-1]), self.starts
+            return self._read(self.texts_at, self.texts_size), self._section()[1]
         return self._new_texts()
 
     def _new_texts(self) -> tuple[bytes, list[int]]:
-        old = self._read(self.texts_at, self.starts[-1]) if self.fd >= 0 else b""
+        old_starts = self._section()[1]
+        old = self._read(self.texts_at, self.texts_size) if self.fd >= 0 else b""
         pieces = []
         for number in range(len(self.paths)):
             cached = -1 if number in self.fresh else self._cached_number(number)
-            if cached >= 0:
-                pieces.append(old[self.starts[cached] : self.starts[cached + 1]])
+            if cached >= 0 and self.kinds[number] != UNKNOWN:
+                pieces.append(old[old_starts[cached] : old_starts[cached + 1]])
             else:
                 value = self.fresh.get(number, ())
                 text = f"{self.names[number].lower()}\0{note_of(value)}\0"
@@ -306,22 +359,30 @@ class Shelf:
 
     def _serialised(self) -> bytes:
         texts, starts = self._new_texts()
+        stamps = list(self._all_stamps())
         blobs: list[bytes] = []
         spans = [0]
         kinds = []
         for number in range(len(self.paths)):
+            cached = self._cached_number(number)
             if number in self.fresh:
                 value = self.fresh[number]
-                blobs.append(marshal.dumps(value))
+                blobs.append(marshal.dumps((stamps[number], value)))
                 kinds.append(kind_of(value))
-            elif self._cached_number(number) >= 0 and self.kinds[number] != UNKNOWN:
-                blobs.append(self._blob(self._cached_number(number)))
+            elif cached >= 0 and self.kinds[number] != UNKNOWN:
+                blobs.append(
+                    self._read(
+                        self.blobs_at + self.spans[cached],
+                        self.spans[cached + 1] - self.spans[cached],
+                    )
+                )
                 kinds.append(self.kinds[number])
             else:  # found by a walk, never asked about: parsed when it is
-                blobs.append(marshal.dumps(None))
+                blobs.append(marshal.dumps((None, None)))
                 kinds.append(UNKNOWN)
+                stamps[number] = None
             spans.append(spans[-1] + len(blobs[-1]))
-        stamps = [s if kinds[n] != UNKNOWN else None for n, s in enumerate(self.stamps)]
+        search = marshal.dumps((stamps, starts))
         header = marshal.dumps(
             (
                 CACHE_FORMAT,
@@ -330,13 +391,13 @@ class Shelf:
                 self.folders,
                 self.names,
                 self.paths,
-                stamps,
                 "".join(kinds),
                 spans,
-                starts,
+                len(search),
+                len(texts),
             )
         )
-        return len(header).to_bytes(8, "little") + header + texts + b"".join(blobs)
+        return len(header).to_bytes(8, "little") + header + search + texts + b"".join(blobs)
 
 
 def write_atomically(cache_file: str, data: bytes) -> None:

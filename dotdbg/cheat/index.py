@@ -246,7 +246,7 @@ class Catalog:
         for rank, cheatpath, shelf in self.places:
             for number in self._numbers(shelf, wanted, holding):
                 if self._usable(shelf, number, True):
-                    path = f"{shelf.root}/{shelf.paths[number]}"
+                    path = shelf.path(number)
                     name = shelf.names[number]
                     loaded.append(SheetFile(name, path, cheatpath, rank, shelf.value(number)))
         for sheet in loaded:
@@ -269,7 +269,7 @@ class Catalog:
     def _usable(self, shelf: Shelf, number: int, check: bool) -> bool:
         """Is the file a sheet (up to date when ``check``)? A skipped one warns once."""
         kind = shelf.kind(number, check)
-        path = f"{shelf.root}/{shelf.paths[number]}"
+        path = shelf.path(number)
         if kind == SKIPPED and path not in self.warned:
             self.warned.add(path)
             location, problem = shelf.value(number)

@@ -27,22 +27,22 @@ class Counts:
 def counts(monkeypatch: pytest.MonkeyPatch) -> Counts:
     """How many sheet files were parsed, cached records decoded and folders listed."""
     counted = Counts()
-    read_record, blob, listing = index.read_record, cache.Shelf._blob, index._list
+    read_record, record, listing = index.read_record, cache.Shelf._record, index._list
 
     def parse(path: str) -> object:
         counted.parsed += 1
         return read_record(path)
 
-    def decode(shelf: cache.Shelf, number: int) -> bytes:
-        counted.decoded += 1
-        return blob(shelf, number)
+    def decode(shelf: cache.Shelf, number: int) -> tuple[object, object]:
+        counted.decoded += number not in shelf.records
+        return record(shelf, number)
 
     def list_folder(directory: str) -> list[tuple[str, str]]:
         counted.listed += 1
         return listing(directory)
 
     monkeypatch.setattr(index, "read_record", parse)
-    monkeypatch.setattr(cache.Shelf, "_blob", decode)
+    monkeypatch.setattr(cache.Shelf, "_record", decode)
     monkeypatch.setattr(index, "_list", list_folder)
     return counted
 
@@ -122,7 +122,7 @@ def test_deleted_sheet_leaves_the_cache(tmp_path: Path) -> None:
     load(sheets, cache_dir)
     gone.unlink()
     assert load(sheets, cache_dir) == (["a"], [])
-    assert shelf(sheets, cache_dir).paths == ["a"]
+    assert shelf(sheets, cache_dir).names == ["a"]
 
 
 def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
@@ -132,7 +132,7 @@ def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
     cached.parent.mkdir(parents=True)
     cached.write_bytes(b"\x00garbage")
     assert load(sheets, cache_dir) == (["a"], [])
-    assert shelf(sheets, cache_dir).paths == ["a"]
+    assert shelf(sheets, cache_dir).names == ["a"]
 
 
 def test_a_cache_cut_short_is_rebuilt(tmp_path: Path) -> None:
@@ -217,7 +217,7 @@ def test_a_named_lookup_decodes_that_sheet_alone(tmp_path: Path, counts: Counts)
     assert [entry[1] for entry in file.entries] == ["cmd 7"]
     assert (counts.decoded, counts.parsed) == (1, 0)
     named.save()
-    assert len(shelf(sheets, cache_dir).paths) == 50
+    assert len(shelf(sheets, cache_dir).names) == 50
 
 
 def test_a_search_decodes_only_the_sheets_holding_every_word(
