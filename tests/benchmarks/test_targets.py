@@ -22,6 +22,7 @@ RECORD = "DOTDBG_BENCHMARK_RECORD"
 RUNS = {
     "shell_startup": ["--runs", "30"],
     "memlimit": ["--rounds", "15", "--overhead-only"],
+    "suggest_history": ["--runs", "3"],
 }
 
 pytestmark = pytest.mark.benchmark
