@@ -9,8 +9,9 @@ gzip'd tar in base64 lines, written by ``printf`` too and unpacked in the backgr
 session shell starts.
 
 A terminal in canonical mode reads this text line by line, where control characters are keys
-(Ctrl-C, Ctrl-D, Ctrl-U, ...) and a line holds 4095 bytes at most: every byte but printable
-ASCII and the newline is an octal escape of printf's, and no line is longer than LINE.
+(Ctrl-C, Ctrl-D, Ctrl-U, ...) and a line holds 4095 bytes at most, and ssh reads a "~" at a
+line's start as its escape key: every byte but printable ASCII and the newline, and "~", is an
+octal escape of printf's, and no line is longer than LINE.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ if TYPE_CHECKING:
 LINE = 1000  # the longest line of the stream (canonical mode: 4095)
 ARCHIVE = ".a"  # the archive's base64 text in the session dir, until it is unpacked
 # printf's format as sh's single quotes hold it: the quote, the escape and the conversion
-# characters are escapes of their own
-SPECIAL = {ord("'"): "\\047", ord("\\"): "\\\\", ord("%"): "%%"}
+# characters are escapes of their own; so is "~", ssh's escape key at a line's start ("~." ends
+# the connection, "~C" opens ssh's command line): the stream goes through ssh's input
+SPECIAL = {ord("'"): "\\047", ord("\\"): "\\\\", ord("%"): "%%", ord("~"): "\\176"}
 _CONTINUED = "'\\\n'"  # a quote closed, a line continued (backslash-newline), a quote opened
 
 

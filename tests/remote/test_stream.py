@@ -43,9 +43,11 @@ def test_any_bytes_come_back_exactly(shell: str, data: bytes, tmp_path: Path) ->
 
 @given(data=st.binary(max_size=5000))
 def test_no_line_is_longer_than_a_terminal_takes_and_no_byte_is_a_key(data: bytes) -> None:
+    data = data.replace(b"\n", b"\n~.")  # a line that ssh would end the connection at
     text = stream.stream({"f": data}, "QUJD\n")
     assert all(len(line) <= stream.LINE < CANONICAL_LINE for line in text.splitlines())
-    assert all(" " <= char <= "~" for char in text.replace("\n", ""))  # printable ASCII
+    assert all(" " <= char < "~" for char in text.replace("\n", ""))  # printable ASCII
+    assert "~" not in text  # ssh's escape key at a line's start ("~." ends the connection)
 
 
 def test_long_lines_and_every_byte_through_a_terminal(tmp_path: Path) -> None:
