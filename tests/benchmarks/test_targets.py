@@ -22,6 +22,8 @@ RECORD = "DOTDBG_BENCHMARK_RECORD"
 RUNS = {
     "shell_startup": ["--runs", "30"],
     "memlimit": ["--rounds", "15", "--overhead-only"],
+    "suggest_history": ["--runs", "3"],
+    "startup": ["--runs", "10"],
 }
 
 pytestmark = pytest.mark.benchmark
