@@ -13,12 +13,20 @@ from pathlib import Path
 import pytest
 
 from dotdbg.cheat.cheatpaths import builtin_dir
+from tests.e2e.conftest import install_home
 from tests.infra.tmux import Tmux
 
 pytestmark = pytest.mark.e2e
 # `dotdbg cheat --pick` (or --menu) starts, reads the sheets and answers in 0.2-0.35 s (n=5, load
 # 5 on 2 cores); fzf and the shell around it: generous for a machine at load 15.
 PICKER_TIMEOUT = 30
+
+
+@pytest.fixture(scope="module")
+def installed_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One installed home for the module, each test with a shell of its own: none of them
+    changes what the others read (the --add test writes a sheet named qqmine and history)."""
+    return install_home(tmp_path_factory.mktemp("installed"))
 
 
 def picked() -> str:

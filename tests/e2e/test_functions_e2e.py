@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.config import load_config
-from dotdbg.home.install import install
-from dotdbg.paths import Paths
+from tests.e2e.conftest import install_home
 from tests.homeshell import run_in_home
 from tests.infra.tmux import Tmux
 
@@ -26,15 +24,26 @@ greet = 'hello; echo greeted'
 """
 
 
-@pytest.fixture
-def aliased_shell(tmp_path: Path) -> Iterator[Tmux]:
+# One installed home and one shell per module, not per test (an install and a bash start were
+# 90% of each test's time): each test runs its function in a directory of its own, leaves the
+# shell at its prompt, and changes nothing in the home the next test reads.
+@pytest.fixture(scope="module")
+def installed_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return install_home(tmp_path_factory.mktemp("installed"))
+
+
+@pytest.fixture(scope="module")
+def shell(installed_home: Path) -> Iterator[Tmux]:
+    session = Tmux.bash(installed_home)
+    yield session
+    session.close()
+
+
+@pytest.fixture(scope="module")
+def aliased_shell(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tmux]:
     """A shell whose ~/.bashrc defines aliases of its own before dotdbg's block."""
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".bashrc").write_text(USER_ALIASES)
-    paths = Paths.from_env(home)
-    install(paths, load_config(paths, user_text=USER_CONFIG))
-    session = Tmux.bash(home)
+    root = tmp_path_factory.mktemp("aliased")
+    session = Tmux.bash(install_home(root, bashrc=USER_ALIASES, user_config=USER_CONFIG))
     yield session
     session.close()
 
