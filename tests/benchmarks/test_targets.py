@@ -24,6 +24,7 @@ RUNS = {
     "memlimit": ["--rounds", "15", "--overhead-only"],
     "suggest_history": ["--runs", "3"],
     "startup": ["--runs", "10"],
+    "home_commands": ["--runs", "15"],
 }
 
 pytestmark = pytest.mark.benchmark
