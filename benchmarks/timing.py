@@ -133,3 +133,21 @@ def load_line(rounds: int) -> str:
         f"median of {rounds} interleaved rounds; load average {os.getloadavg()[0]:.2f} "
         f"on {os.cpu_count()} CPUs"
     )
+
+
+RECORD = "DOTDBG_BENCHMARK_RECORD"  # a file each verdict is appended to, one JSON line each
+
+
+def verdict(row: str, value: float, target: float, unit: str = "x") -> str:
+    """`` (target met)`` or `` (target NOT met)`` for one row of issue 27's table (lower is
+    better); the row also goes to the file named by $DOTDBG_BENCHMARK_RECORD, where the
+    `benchmark` tests (pytest --benchmarks) read it."""
+    met = value <= target
+    record = os.environ.get(RECORD)
+    if record:
+        import json
+
+        line = {"row": row, "value": value, "target": target, "unit": unit, "met": met}
+        with open(record, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
+    return "  (target met)" if met else "  (target NOT met)"

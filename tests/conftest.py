@@ -62,16 +62,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="run the full fault-injection sweep (tests marked `faults`) and longer property runs",
     )
+    parser.addoption(
+        "--benchmarks",
+        action="store_true",
+        help="run benchmarks/ and check issue 27's targets (tests marked `benchmark`; a quiet "
+        "machine, minutes)",
+    )
+
+
+# Each marker's tests run only with its option: the sweep takes hours, and a benchmark's
+# ratios mean something only on a quiet machine, never as a timed test beside the suite.
+OPT_IN = {"faults": "--fault-sweep", "benchmark": "--benchmarks"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The `faults` tests run only with --fault-sweep (they take many minutes)."""
-    if config.getoption("--fault-sweep"):
-        return
-    deselected = [item for item in items if item.get_closest_marker("faults")]
+    wanted = {marker for marker, option in OPT_IN.items() if config.getoption(option)}
+
+    def left_out(item: pytest.Item) -> bool:
+        return any(item.get_closest_marker(m) for m in OPT_IN if m not in wanted)
+
+    deselected = [item for item in items if left_out(item)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)
-        items[:] = [item for item in items if not item.get_closest_marker("faults")]
+        items[:] = [item for item in items if not left_out(item)]
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from tests.cheat.cheat_helpers import FIXTURE_SHEETS, write_sheet
-from tests.infra.fixtures import venv_with
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -21,11 +20,9 @@ def wheel(dotdbg_wheel: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def venv(wheel_venv: Path) -> Path:
     """A venv with only the wheel: no typer, rich or jinja2, which `cheat` must not need."""
-    root = tmp_path_factory.mktemp("venv")
-    venv_with(wheel, root)
-    return root
+    return wheel_venv
 
 
 @pytest.mark.slow

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dotdbg.cheat.cheatpaths import Cheatpath
 from dotdbg.cheat.index import SheetFile, with_haystack
@@ -218,3 +220,25 @@ def test_a_sheet_without_the_word_is_skipped_without_looking_at_its_entries() ->
     file.entries = [("# one", "alpha", 1), ("zorblax only here, not in the haystack", "x", 3)]
     assert lookup(merge([file]), ["zorblax"], regex=False).groups == []
     assert lookup(merge([file]), ["alpha"], regex=False).groups != []
+
+
+NAME_CHARS = "aAbİß/x\n-"  # "İ" grows in lower case; a name may hold a newline
+
+
+@given(
+    names=st.lists(st.text(NAME_CHARS, max_size=5), max_size=8, unique=True),
+    word=st.text(NAME_CHARS.replace("\n", ""), min_size=1, max_size=3),
+)
+def test_a_unique_prefix_resolves_as_a_scan_of_every_name_would(
+    names: list[str], word: str
+) -> None:
+    """resolve_sheet finds the names a word starts in one string of them all (thousands of
+    sheets); it must pick what comparing each name does, odd names included."""
+    fold = word == word.lower()
+    key = word.lower() if fold else word
+    starting = [name for name in names if (name.lower() if fold else name).startswith(key)]
+    exact = [name for name in starting if (name.lower() if fold else name) == key]
+    expected = exact[0] if exact else (starting[0] if len(starting) == 1 else None)
+    if word in names:
+        expected = word
+    assert resolve_sheet(word, names) == expected

@@ -13,7 +13,6 @@ import pytest
 
 from dotdbg.cli import manpage
 from dotdbg.cli.registry import COMMANDS, HELPERS
-from tests.infra.fixtures import venv_with
 
 
 def test_a_page_for_dotdbg_every_command_and_every_helper() -> None:
@@ -43,10 +42,8 @@ def test_text_is_shown_as_it_is() -> None:
 
 
 @pytest.fixture(scope="module")
-def venv(dotdbg_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("man-venv")
-    venv_with(dotdbg_wheel, root)
-    return root
+def venv(wheel_venv: Path) -> Path:
+    return wheel_venv
 
 
 @pytest.mark.slow

@@ -3,7 +3,8 @@
 ``slurm_cluster``: munged + slurmctld + three slurmd (node1-node3) on this machine.
 ``ssh_server``: one sshd on 127.0.0.2-4 (hosts ``n1``-``n3`` in ``ssh_server.client_config``).
 ``spawn``: real Python processes (tests/infra/spawner.py), killed when the test ends.
-``dotdbg_wheel``: the wheel users install, built once (``venv_with`` puts it in a fresh venv).
+``dotdbg_wheel``: the wheel users install, built once (``venv_with`` puts it in a fresh venv;
+``wheel_venv`` is one such venv for the session).
 ``terminal``: a list a test appends the ``Tmux`` terminals it opens to; all closed at its end.
 
 Each starts once per session and stops (with everything it left running) at its end; a test
@@ -62,6 +63,15 @@ def dotdbg_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(REPO)]
     subprocess.run(build, check=True, capture_output=True)
     return next(out.glob("dotdbg-*.whl"))
+
+
+@pytest.fixture(scope="session")
+def wheel_venv(dotdbg_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv holding the wheel alone (none of its dependencies), once per session
+    (worker): the tests that run it only read it."""
+    root = tmp_path_factory.mktemp("wheel-venv")
+    venv_with(dotdbg_wheel, root)
+    return root
 
 
 def venv_with(wheel: Path, root: Path) -> Path:
