@@ -10,7 +10,6 @@ from dotdbg.aliases.shadows import shadow_warnings
 from dotdbg.common.output import note, warn
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
-from dotdbg.home.backup import backup_dirs, is_complete, read_backup, step_back
 from dotdbg.home.install import Result
 from dotdbg.home.plan import Plan, unified_diff
 from dotdbg.paths import Paths
@@ -91,6 +90,8 @@ def print_purged(paths: Paths, removed: Sequence[Path], kept: Sequence[Path]) ->
 def print_backups(paths: Paths) -> None:
     """One line per backup, oldest first: the command that made it, the files it puts back,
     and those it deletes (they did not exist before that command)."""
+    from dotdbg.home.backup import backup_dirs, is_complete, read_backup, step_back
+
     try:
         next_one = step_back(paths).folder
     except DotdbgError:

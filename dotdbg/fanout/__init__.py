@@ -31,6 +31,8 @@ def found_on_node(argv: Sequence[str]) -> list[str]:
 
 @dataclass(frozen=True)
 class NodeResult:
+    """One node's output and exit code, or that it did not answer in time."""
+
     node: str
     returncode: int | None  # None: it did not finish in time, or never reported
     stdout: str

@@ -200,6 +200,8 @@ def srun_argv(job: str, nodes: Sequence[str], argv: Sequence[str]) -> list[str]:
 
 @dataclass
 class _Task:
+    """One srun task's node, lines and exit code, as they come in."""
+
     node: str = ""
     stdout: list[bytes] = field(default_factory=list)
     stderr: list[bytes] = field(default_factory=list)

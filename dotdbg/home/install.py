@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dotdbg.common.programs import which as on_path
 from dotdbg.common.record import Record, field, replace
@@ -17,7 +18,6 @@ from dotdbg.config import DEFAULTS_FILE, load_config
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.home import blocks
-from dotdbg.home.backup import Contents, read_backup, step_back, verified_copy
 from dotdbg.home.checks import check_rendered, known_renders, remember
 from dotdbg.home.plan import (
     Plan,
@@ -29,11 +29,13 @@ from dotdbg.home.plan import (
 )
 from dotdbg.home.render import INPUTRC_FILE, PDBRC_FILE, Rendered, render_all, render_key
 from dotdbg.home.state import State, block_files, digest, read_manifest, read_state
-from dotdbg.home.writer import apply, session
 from dotdbg.paths import Paths
 from dotdbg.shells import generated_path, login_shell, registered, target_named
 from dotdbg.shells.target import ShellTarget
 from dotdbg.shells.zshfish import left_out_warnings
+
+if TYPE_CHECKING:
+    from dotdbg.home.backup import Contents
 
 
 class Result(Record):
@@ -165,11 +167,19 @@ def current_render(
     return rendered
 
 
-def _with_interrupted(paths: Paths, plan: Plan) -> Plan:
-    """A dry run's plan, noting a run that died part-way: the next real run finishes it."""
+def interrupted_run(paths: Paths) -> str:
+    """``recover.interrupted``, imported only when a journal is there (a run died part-way):
+    a look at the home spares recover's imports (backup, journal)."""
+    if not paths.fs.lexists(paths.journal_file):
+        return ""
     from dotdbg.home.recover import interrupted
 
-    pending = interrupted(paths)
+    return interrupted(paths)
+
+
+def _with_interrupted(paths: Paths, plan: Plan) -> Plan:
+    """A dry run's plan, noting a run that died part-way: the next real run finishes it."""
+    pending = interrupted_run(paths)
     return replace(plan, notes=(pending, *plan.notes)) if pending else plan
 
 
@@ -179,6 +189,8 @@ def _session_unless(dry_run: bool, paths: Paths) -> Iterator[None]:
     if dry_run:
         yield
     else:
+        from dotdbg.home.writer import session  # the writer: not a dry run's import
+
         with session(paths):
             yield
 
@@ -221,6 +233,8 @@ def install(
             warnings = (*warnings, *left_out_shells(paths, rendered.shells))
         if dry_run:
             return Result(_with_interrupted(paths, plan), None, warnings, config)
+        from dotdbg.home.writer import apply
+
         backup_dir = apply(paths, plan, command="install")
         remember(paths, rendered)
     return Result(plan, backup_dir, warnings, config)
@@ -240,6 +254,8 @@ def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:
         plan = plan_uninstall(paths, state, _accepted(paths, state))
         if dry_run:
             return Result(_with_interrupted(paths, plan))
+        from dotdbg.home.writer import apply
+
         backup_dir = apply(paths, plan, command="uninstall")
     return Result(plan, backup_dir)
 
@@ -290,6 +306,8 @@ def _accepted(paths: Paths, state: State) -> dict[Path, set[str]]:
 
 
 def fix_profile(paths: Paths, *, dry_run: bool = False) -> Result:
+    from dotdbg.home.writer import apply
+
     with _session_unless(dry_run, paths):
         plan = plan_profile_fix(paths, read_state(paths))
         backup_dir = None if dry_run or not plan.pending else apply(paths, plan, command="fix")
@@ -298,6 +316,9 @@ def fix_profile(paths: Paths, *, dry_run: bool = False) -> Result:
 
 def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) -> Result:
     """Put back backup ``stamp``, or by default step one command further back."""
+    from dotdbg.home.backup import step_back, verified_copy
+    from dotdbg.home.writer import apply
+
     with _session_unless(dry_run, paths):
         backup = step_back(paths) if stamp is None else _named(paths, stamp)
         copies = {path: verified_copy(paths, backup, path) for path in backup.saved}
@@ -310,10 +331,10 @@ def restore(paths: Paths, stamp: str | None = None, *, dry_run: bool = False) ->
 
 
 def _named(paths: Paths, stamp: str) -> Contents:
+    from dotdbg.home.backup import backup_dirs, read_backup
+
     folder = paths.backups_dir / stamp
     if "/" in stamp or stamp.startswith(".") or not paths.fs.is_dir(folder):
-        from dotdbg.home.backup import backup_dirs
-
         names = ", ".join(b.name for b in backup_dirs(paths)[-5:]) or "none yet"
         raise DotdbgError(
             f"no backup named {stamp!r}",
@@ -325,6 +346,7 @@ def _named(paths: Paths, stamp: str) -> Contents:
 def create_config(paths: Paths, text: str) -> Path | None:
     """Write a new config file (`dotdbg init`); an existing one is an error, left alone."""
     from dotdbg.home.plan import Change
+    from dotdbg.home.writer import apply, session
 
     with session(paths):
         if paths.fs.exists(paths.config_file):

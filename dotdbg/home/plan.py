@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dotdbg.common.record import Record
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.home import blocks
-from dotdbg.home.backup import Contents
 from dotdbg.home.render import INPUTRC_FILE, PDBRC_FILE, Rendered
 from dotdbg.home.state import (
     MANIFEST_VERSION,
@@ -27,6 +26,9 @@ from dotdbg.home.state import (
 )
 from dotdbg.paths import Paths
 from dotdbg.shells import generated_path, registered
+
+if TYPE_CHECKING:
+    from dotdbg.home.backup import Contents
 
 
 class Change(Record):

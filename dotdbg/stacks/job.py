@@ -19,6 +19,8 @@ from dotdbg.stacks.record import RecordError, StackRecord, read
 
 @dataclass(frozen=True)
 class Gathered:
+    """The records of every node, each failed node's problem, and the nodes asked."""
+
     records: list[StackRecord]
     problems: list[str]  # one line per node that failed, with the fix where there is one
     nodes: list[str]

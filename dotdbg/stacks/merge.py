@@ -46,6 +46,8 @@ class StackClass:
 
 @dataclass
 class TreeNode:
+    """A frame of the merged tree and the processes that pass through it."""
+
     frame: Frame | None  # None at the root
     children: dict[Frame, TreeNode] = field(default_factory=dict)
     classes: list[StackClass] = field(default_factory=list)  # those that pass through here
@@ -59,6 +61,8 @@ class TreeNode:
 
 @dataclass(frozen=True)
 class Merged:
+    """The prefix tree of every stack and the classes of processes with identical stacks."""
+
     root: TreeNode
     classes: tuple[StackClass, ...]  # smallest first: outliers are usually the culprit
     failed: tuple[StackRecord, ...]  # processes that could not be dumped
@@ -107,6 +111,8 @@ class _Paths:
 
 @dataclass(frozen=True)
 class _Shown:
+    """What a class shows of its stacks."""
+
     paths: Signature
     names: tuple[str, ...]
     threads: tuple[Thread, ...]

@@ -23,6 +23,8 @@ SOURCES = ("py-spy", "pystack", "gdb")
 
 @dataclass(frozen=True)
 class Frame:
+    """One frame of a stack; ``native`` for a C/C++ one."""
+
     function: str
     file: str | None
     line: int | None
@@ -31,6 +33,8 @@ class Frame:
 
 @dataclass(frozen=True)
 class Thread:
+    """One thread's stack, innermost frame first."""
+
     name: str | None
     id: int | None
     native_id: int | None
@@ -41,6 +45,9 @@ class Thread:
 
 @dataclass(frozen=True)
 class StackRecord:
+    """One process's stacks and who it is; ``error`` (and no threads) when it could not be
+    dumped."""
+
     host: str
     pid: int
     ppid: int | None

@@ -28,6 +28,8 @@ _PYTHON_LIB = re.compile(r"/lib/python\d[\d.]*t?/(.+)$")
 
 @dataclass(frozen=True)
 class Line:
+    """One line of the report and its kind (its colour on a terminal)."""
+
     text: str
     kind: str  # "head", "frame", "fold", "section", "class", "note", "error"
     note: str = ""  # the processes a frame holds, shown after it

@@ -32,6 +32,8 @@ EXIT_STOPPED_SIGNALS = (2, 15, 1)  # SIGINT, SIGTERM, SIGHUP: py-spy children di
 
 @dataclass(frozen=True)
 class DumpOptions:
+    """What to dump and how: the options ``stacks`` and ``pyspy`` share."""
+
     pattern: str | None = None
     tree: int | None = None
     all_users: bool = False
@@ -44,6 +46,8 @@ class DumpOptions:
 
 @dataclass(frozen=True)
 class View:
+    """How to show the merged stacks."""
+
     all_threads: bool = False
     full: bool = False
     as_json: bool = False

@@ -26,6 +26,8 @@ RUNS = {
     "memlimit": ["--rounds", "15", "--overhead-only"],
     "suggest_history": ["--runs", "3"],
     "startup": ["--runs", "10"],
+    "stacks_merge": ["--repeat", "1"],
+    "stacks_gather": ["--repeat", "9"],  # root: it starts the test SLURM cluster
 }
 
 pytestmark = pytest.mark.benchmark

@@ -81,3 +81,31 @@ def test_the_step_runs_while_the_caller_prepares(
     assert [result.node for result in results] == nodes
     assert all(result.ok and result.stdout.count("\n") == 2 for result in results), results
     assert _running_children("srun") == []  # ended and reaped
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "dotdbg.stacks.record",
+        "dotdbg.stacks.merge",
+        "dotdbg.stacks.render",
+        "dotdbg.stacks.job",
+        "dotdbg.stacks.run",
+        "dotdbg.fanout",
+        "dotdbg.fanout.slurm",
+    ],
+)
+def test_the_dataclasses_of_the_job_path_have_docstrings(module: str) -> None:
+    """dataclasses calls inspect.signature to make a docstring for a class without one: with
+    the 11 that lacked one, 5 ms of every ``stacks --job``'s start (issue 27)."""
+    import dataclasses
+    import importlib
+
+    found = vars(importlib.import_module(module)).values()
+    kinds = [c for c in found if isinstance(c, type) and c.__module__ == module]
+    classes = [c for c in kinds if dataclasses.is_dataclass(c)]
+    assert classes
+    made_up = [
+        c.__name__ for c in classes if (c.__doc__ or c.__name__ + "(").startswith(c.__name__ + "(")
+    ]
+    assert made_up == []

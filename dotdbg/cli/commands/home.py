@@ -153,11 +153,10 @@ def status(values: Values) -> int:
     from dotdbg.cli import report
     from dotdbg.home import install as installer
     from dotdbg.home.plan import NotOurBlock
-    from dotdbg.home.recover import interrupted
     from dotdbg.home.state import is_installed
 
     paths = home_paths(values)
-    pending = interrupted(paths)
+    pending = installer.interrupted_run(paths)
     if pending:
         return _status_problem(values, paths, [pending])
     try:
