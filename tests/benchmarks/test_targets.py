@@ -20,12 +20,15 @@ RECORD = "DOTDBG_BENCHMARK_RECORD"
 
 # script, arguments for a run of a few minutes at most
 RUNS = {
+    # with $DOTDBG_CHEAT_CORPUS (a clone of cheat/cheatsheets) the community rows too
+    "cheat_latency": ["--rounds", "30"],
     "shell_startup": ["--runs", "30"],
     "memlimit": ["--rounds", "15", "--overhead-only"],
     "suggest_history": ["--runs", "3"],
     "startup": ["--runs", "10"],
     "stacks_merge": ["--repeat", "1"],
     "stacks_gather": ["--repeat", "9"],  # root: it starts the test SLURM cluster
+    "home_commands": ["--runs", "15"],
 }
 
 pytestmark = pytest.mark.benchmark
