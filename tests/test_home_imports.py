@@ -40,3 +40,10 @@ def test_an_install_with_nothing_to_change_renders_nothing(installed: Path) -> N
     found = imported_by("dotdbg", "install")
     assert "dotdbg.home.writer" in found
     assert found & ({"jinja2"} | UNUSED) == set()
+
+
+def test_an_alias_added_again_as_it_is_renders_nothing(installed: Path) -> None:
+    imported_by("dotdbg", "alias", "add", "gst", "git status --short")
+    found = imported_by("dotdbg", "alias", "add", "gst", "git status --short")
+    assert "dotdbg.home.edit" in found
+    assert "jinja2" not in found

@@ -50,23 +50,6 @@ def do_install(home: Path, user_toml: str | None = None) -> Paths:
     return paths
 
 
-@pytest.mark.parametrize("name", sorted(REALISTIC_BASHRCS))
-def test_install_then_uninstall_restores_every_byte(tmp_path: Path, name: str) -> None:
-    bashrc = tmp_path / ".bashrc"
-    bashrc.write_bytes(REALISTIC_BASHRCS[name])
-    bashrc.chmod(0o640)
-    paths = do_install(tmp_path)
-    text = without_path_block(bashrc.read_bytes())
-    assert text.startswith(REALISTIC_BASHRCS[name])
-    assert text.count(blocks.START.encode()) == 1
-    assert stat.S_IMODE(bashrc.stat().st_mode) == 0o640
-    uninstall(paths)
-    assert bashrc.read_bytes() == REALISTIC_BASHRCS[name]
-    assert stat.S_IMODE(bashrc.stat().st_mode) == 0o640
-    for created in (".inputrc", ".pdbrc", ".local/share/dotdbg"):
-        assert not (tmp_path / created).exists()
-
-
 def test_missing_bashrc_is_created_and_deleted_again(tmp_path: Path) -> None:
     paths = do_install(tmp_path)
     assert without_path_block((tmp_path / ".bashrc").read_bytes()).startswith(blocks.START.encode())
@@ -236,12 +219,28 @@ def is_current(paths: Paths) -> bool:
 
 
 @pytest.mark.parametrize("name", sorted(REALISTIC_BASHRCS))
-def test_restore_after_uninstall_brings_the_records_back_too(tmp_path: Path, name: str) -> None:
-    (tmp_path / ".bashrc").write_bytes(REALISTIC_BASHRCS[name])
+def test_install_then_uninstall_restores_every_byte_and_a_restore_the_records_too(
+    tmp_path: Path, name: str
+) -> None:
+    """Uninstall gives each ~/.bashrc back byte for byte, its mode too; a restore after it
+    brings the install back with dotdbg's records, so a second uninstall can undo it again.
+    (Two tests before, each installing the same bashrcs: the first one's checks are the steps
+    up to the first uninstall.)"""
+    bashrc = tmp_path / ".bashrc"
+    bashrc.write_bytes(REALISTIC_BASHRCS[name])
+    bashrc.chmod(0o640)
     before = home_files(tmp_path)
     paths = do_install(tmp_path)
+    text = without_path_block(bashrc.read_bytes())
+    assert text.startswith(REALISTIC_BASHRCS[name])
+    assert text.count(blocks.START.encode()) == 1
+    assert stat.S_IMODE(bashrc.stat().st_mode) == 0o640
     installed, manifest = home_files(tmp_path), read_state(paths).manifest
     uninstall(paths)
+    assert bashrc.read_bytes() == REALISTIC_BASHRCS[name]
+    assert stat.S_IMODE(bashrc.stat().st_mode) == 0o640
+    for created in (".inputrc", ".pdbrc", ".local/share/dotdbg"):
+        assert not (tmp_path / created).exists()
     restore(paths)
     assert home_files(tmp_path) == installed
     assert read_state(paths).manifest == manifest

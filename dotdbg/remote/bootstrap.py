@@ -17,11 +17,13 @@ It holds no session file: those travel on the shell's own input (dotdbg.remote.r
    (dotdbg.remote.stream: printf builtins that write bash's files, then the archive's text)
    from the terminal up to its EOF key, then prints a second marker: the terminal's echo of
    the stream lies between the two, and the relay drops it (no ``stty`` runs);
-4. unpacks the archive (base64, gzip, tar) in the background;
+4. makes the shim the session's ``dotdbg`` (in the background); where the input is no
+   terminal the archive came with the stream and unpacks in the background, else the session
+   asks for it at its first use (dotdbg.remote.stream.FETCH: zsh and fish before they start);
 5. starts the session shell: the user's login shell (``$SHELL``, which sshd takes from their
    passwd entry) when it is one of ``SHELLS`` and the payload carries it, else bash, saying
    why in one line. Its rc files read what a login shell over plain ssh reads, then dotdbg's.
-   zsh and fish wait for the archive, which holds their files.
+   zsh and fish need the archive, which holds their files.
 
 Before the shell, two programs run in series (``mktemp``, and ``mkfifo`` for the guard), where
 each one waits for a core on a loaded host: issue 27 timed the old series (``stty``,
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import os
 
-from dotdbg.remote.stream import ARCHIVE
+from dotdbg.remote.stream import ARCHIVE, FETCH
 from dotdbg.shells.session import BASH, FISH, SHELLS, ZSH, SessionShell
 
 # the letters of a host name the script may hold as they are (not the string module: it imports
@@ -43,6 +45,7 @@ from dotdbg.shells.session import BASH, FISH, SHELLS, ZSH, SessionShell
 SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@:%+-")
 
 SCRIPT_NAME = "dotdbg-ssh"  # $0 of the remote script, as ps shows it
+SHIM = "shim"  # the shim as the stream writes it, until it is bin/dotdbg
 # How each shell a session can start is started: on its ShellTarget (``session``), defined in
 # dotdbg.shells.session, which imports nothing (this runs at every session's start).
 __all__ = ["BASH", "FISH", "SHELLS", "ZSH", "SessionShell"]
@@ -137,7 +140,7 @@ def remote_script(host: str | None, size: int, nonce: str, shells: tuple[str, ..
         f'[ -n "$d" ] || {{ echo "{where} mktemp -d failed: no private directory for the '
         'session" >&2; exit 1; }',
         f'[ -z "$e" ] || {{ echo "{where} cannot write the session files in $d" >&2; exit 1; }}',
-        _unpack_step(where),
+        f"{_install_step()} {_unpack_step(where)}",  # "&;" is no sh
         *_choose_steps(shells),
         *_start_steps(where, shells),
     ]
@@ -156,23 +159,27 @@ def _read_steps(size: int) -> list[str]:
     ]
 
 
-def _unpack_step(where: str) -> str:
-    """The archive (``.a``: the shim, the cheat code and sheets, zsh's and fish's files)
-    unpacked in the background while the session shell starts; ``$u`` its pid. It is removed
-    when done (the shim waits for that). Where it fails, the session's ``dotdbg`` says why (a
-    zsh or fish session waits for it and stops)."""
-    why = f"{where} cannot unpack the session files (base64, gzip, tar): $r"
-    fallback = (
-        f'r=; read -r r <"$d/.err"; echo "{why}" >"$d/.why" && '
-        # not mkdir -p: a session that ended meanwhile removed $d, which stays gone
-        '{ [ -d "$d/bin" ] || mkdir "$d/bin"; } && '
-        f'printf "cat \\"%s/.why\\" >&2; exit 2\\n" "$d" >"$d/bin/dotdbg" && '
-        'chmod 700 "$d/bin/dotdbg"'
-    )
+def _install_step() -> str:
+    """The shim, which came with the stream, made the session's ``dotdbg`` command
+    (``bin/dotdbg``), in the background: printf makes no executable file."""
     return (
+        f'{{ mkdir "$d/bin" && mv "$d/{SHIM}" "$d/bin/dotdbg" && chmod 700 "$d/bin/dotdbg"; }} '
+        "</dev/null >/dev/null 2>&1 9>&- &"
+    )
+
+
+def _unpack_step(where: str) -> str:
+    """The archive (``.a``: the cheat code and sheets, zsh's and fish's files), where it came
+    with the stream (no terminal), unpacked in the background while the session shell starts;
+    ``$u`` its pid. It is removed when done (the shim waits for that); where it fails, the
+    reason is kept for the shim to say (a zsh or fish session waits for it and stops). On a
+    terminal, the session asks for it when it needs it (FETCH)."""
+    why = f"{where} cannot unpack the session files (base64, gzip, tar): $r"
+    return (
+        f'u=; if [ -e "$d/{ARCHIVE}" ]; then '
         f'{{ {{ base64 -d <"$d/{ARCHIVE}" | gzip -dc | tar -xf - -C "$d"; }} 2>"$d/.err" || '
-        f'{{ {fallback}; rm -f "$d/{ARCHIVE}"; exit 1; }}; rm -f "$d/{ARCHIVE}"; }} '
-        "</dev/null >/dev/null 2>&1 9>&- & u=$!"
+        f'{{ r=; read -r r <"$d/.err"; echo "{why}" >"$d/.why"; }}; rm -f "$d/{ARCHIVE}"; }} '
+        "</dev/null >/dev/null 2>&1 9>&- & u=$!; fi"
     )
 
 
@@ -193,11 +200,11 @@ def _choose_steps(names: tuple[str, ...]) -> list[str]:
 
 def _start_steps(where: str, names: tuple[str, ...]) -> list[str]:
     """Check that bash is there when it is the session shell, start the session shell (zsh and
-    fish once the archive that holds their files is unpacked)."""
+    fish once the archive that holds their files is there: fetched, or unpacked)."""
     env = "DOTDBG_SESSION_DIR=$d DOTDBG_SESSION_HOST=$H"
     unpacked = (
-        'wait "$u" || { r=; read -r r <"$d/.err"; '
-        f'echo "{where} cannot unpack the session files (base64, gzip, tar): $r" >&2; exit 1; }}; '
+        f'if [ -z "$u" ]; then sh "$d/{FETCH}" || exit 1; else wait "$u"; fi; '
+        '[ ! -e "$d/.why" ] || { r=; read -r r <"$d/.why"; echo "$r" >&2; exit 1; }; '
     )
     starts = " ".join(
         f"{shell.name}) {'' if shell is BASH else unpacked}"

@@ -18,7 +18,7 @@ from dotdbg.remote import bootstrap, bundle, stream
 
 HERE = Path(__file__).parent
 PACKAGE_DIR = HERE.parent
-SHIM = HERE / "shim.sh"  # the session's `dotdbg` command (bin/dotdbg)
+SHIM = HERE / "shim.sh"  # the session's `dotdbg` command (bin/dotdbg; bootstrap.SHIM first)
 SESSION_CHEAT = HERE / "session_cheat.py"  # the shim's Python entry
 PERMANENT = "dotdbg install on that host sets them up for good"
 
@@ -44,12 +44,12 @@ def rc_text(shell: bootstrap.SessionShell, source: str) -> str:
     )
 
 
-def build_payload(paths: Paths) -> tuple[str, tuple[str, ...], list[Path]]:
-    """The payload (the stream, dotdbg.remote.stream: the files a bash session starts with as
-    printf commands, then one archive of the rest: the shim, the cheat code and the sheets,
-    the other shells' files), the shells other than bash it carries, and every file and
-    directory it was made from (the cache's stamps). No size limit: it travels on the shell's
-    input."""
+def build_payload(paths: Paths) -> tuple[str, str, tuple[str, ...], list[Path]]:
+    """The payload: the files a bash session starts with as printf commands (a stream of
+    dotdbg.remote.stream), one archive of the rest in base64 lines (the shim, the cheat code
+    and the sheets, the other shells' files); the shells other than bash it carries, and every
+    file and directory it was made from (the cache's stamps). No size limit: it travels on the
+    shell's input."""
     from dotdbg.config import load_config
     from dotdbg.home.install import checked_render
 
@@ -57,17 +57,17 @@ def build_payload(paths: Paths) -> tuple[str, tuple[str, ...], list[Path]]:
     shells = bootstrap.carried(bootstrap.others_here())  # those installed here
     rendered = checked_render(paths, config, [shell.name for shell in shells])
     files = session_files(paths)
-    first = {INPUTRC_FILE: rendered.files[INPUTRC_FILE].encode()}
+    first = {INPUTRC_FILE: rendered.files[INPUTRC_FILE].encode(), bootstrap.SHIM: SHIM.read_bytes()}
     for shell in shells:
         written = first if shell is bootstrap.BASH else files
         written[shell.rendered] = rendered.files[shell.rendered].encode()
         written.update((name, rc_text(shell, source).encode()) for name, source in shell.rc_files)
     names = tuple(shell.name for shell in shells if shell is not bootstrap.BASH)
-    archive = bootstrap.wrapped(_base64(bundle.archive(files, frozenset({"bin/dotdbg"}))))
+    archive = bootstrap.wrapped(_base64(bundle.archive(files, frozenset())))
     inputs = [*config.sources, paths.config_file, *_tree(HERE), *_tree(resource_dir("templates"))]
     inputs += [PACKAGE_DIR / module for module in bundle.CHEAT_MODULES]
     inputs += [*_tree(_builtin_sheets()), *_tree(paths.user_cheat_dir)]
-    return stream.stream(first, archive), names, inputs
+    return stream.stream(first, None), archive, names, inputs
 
 
 def _base64(data: bytes) -> str:
@@ -75,11 +75,8 @@ def _base64(data: bytes) -> str:
 
 
 def session_files(paths: Paths) -> dict[str, bytes]:
-    """The shim, the cheat code and the sheets (path in the session dir to bytes)."""
-    files = {
-        "bin/dotdbg": SHIM.read_bytes(),
-        f"{bundle.CODE_DIR}/session_cheat.py": SESSION_CHEAT.read_bytes(),
-    }
+    """The cheat code and the sheets (path in the session dir to bytes)."""
+    files = {f"{bundle.CODE_DIR}/session_cheat.py": SESSION_CHEAT.read_bytes()}
     files.update(bundle.cheat_code(PACKAGE_DIR))
     files.update(bundle.sheet_files(_builtin_sheets(), f"{bundle.CODE_DIR}/dotdbg/cheatsheets"))
     files.update(bundle.sheet_files(paths.user_cheat_dir, bundle.PERSONAL_SHEETS))

@@ -8,8 +8,10 @@ is ready to read; the relay then writes the payload, ended by the terminal's EOF
 remote terminal echoes what it reads, so the script prints a second marker once it has read
 the payload (no ``stty -echo`` before, and no ``stty echo`` after: two processes fewer in
 series on the remote side), and the relay drops what came between the two markers and holds
-your keys meanwhile. From there it passes bytes both ways, as they are, until the command
-ends: your terminal is in raw mode meanwhile, as ssh puts it, and window size changes reach
+your keys meanwhile. Later, the session may ask for more (``fetch``: the archive, at its first
+``dotdbg``): a marker with a key of the session's own, the bytes sent, their echo dropped up to
+a second marker, the same way. From there it passes bytes both ways, as they are, until the
+command ends: your terminal is in raw mode meanwhile, as ssh puts it, and window size changes reach
 the command.
 
 Until the marker, with ``shown=True`` (ssh), the command's output and your keys pass as well
@@ -37,6 +39,8 @@ else:  # the same functions and numbers; signal wraps them in enums (enum, funct
     # collections: 10 ms of CPU at every session's start, measured)
     import _signal as signal
 
+# (marker, bytes, done marker): what the command may ask for later, as often as it asks
+Exchange = tuple[bytes, bytes, bytes]
 CHUNK = 65536
 HELD_BACK = 65536  # the most hidden output kept to show when the command ends before the marker
 EOF_KEY = b"\x04"  # what the remote shell gets when our own stdin ends (Ctrl-D)
@@ -58,18 +62,20 @@ def relay(
     payload: bytes,
     done: bytes,
     *,
+    fetch: Exchange | None = None,
     typed: bytes = b"",
     shown: bool = True,
 ) -> int:
     """Run ``argv`` on a terminal of its own, ``typed`` written to it at once and ``payload``
     (then the EOF key) when ``marker`` comes, what it prints up to ``done`` dropped; the
     command's exit status (128+N when a signal N ended it). Raises Ended when the command
-    ends before ``done``."""
+    ends before ``done``. ``fetch`` is sent each time the command asks for it."""
     terminal = Terminal()
     if not terminal.is_tty and shown:
         return piped(argv, payload)
     pid, master = _spawn(argv, terminal)
     session = _Session(pid, master, terminal, (marker, done), payload + terminal.eof_key(), shown)
+    session.fetch = fetch
     session.send(typed)
     try:
         with terminal.raw(now=shown):
@@ -273,6 +279,8 @@ class _Session:
         self.shown = shown
         self.started = False  # the marker came and the payload is on its way
         self.ready = False  # the done marker came: the session's own output from here
+        self.fetch: Exchange | None = None
+        self.fetching = False  # fetch's bytes are on their way: its echo is dropped
         self.to_command = bytearray()
         self.seen = b""  # output before the marker: held (not shown) or its last bytes
         self.held = bytearray()  # not shown: what the command printed before the marker
@@ -317,7 +325,7 @@ class _Session:
                 self._drain()
                 return self._ended()
             readers = [self.master, wake]
-            if self.stdin_open and (self.ready or (self.shown and not self.started)):
+            if self.stdin_open and self._reading_keys():
                 readers.append(terminal.fd)
             writers = [self.master] if self.to_command else []
             try:
@@ -332,6 +340,13 @@ class _Session:
                 self.status = self._wait()
             if terminal.fd in readable:
                 self._read_user()
+
+    def _reading_keys(self) -> bool:
+        """Your keys pass before the marker (shown: a password prompt) and in the session,
+        but not while its echo is dropped."""
+        if not self.started:
+            return self.shown
+        return self.ready and not self.fetching
 
     def _write_command(self) -> None:
         try:
@@ -359,12 +374,14 @@ class _Session:
         return True
 
     def _output(self, data: bytes) -> None:
-        if self.ready:
-            _write_all(1, data)
-        elif self.started:
-            self._before_done(data)
-        else:
+        if not self.started:
             self._before_marker(data)
+        elif not self.ready or self.fetching:
+            self._before_done(data)
+        elif self.fetch is not None:
+            self._watch_fetch(data)
+        else:
+            _write_all(1, data)
 
     def _before_marker(self, data: bytes) -> None:
         seen = self.seen + data
@@ -384,15 +401,36 @@ class _Session:
         self._before_done(seen[at + len(self.marker) :])
 
     def _before_done(self, data: bytes) -> None:
-        """Between the markers: the terminal's echo of the payload, dropped."""
+        """Between the markers: the terminal's echo of the payload (or of fetch), dropped."""
+        done = self.fetch[2] if self.fetching and self.fetch is not None else self.done
         seen = self.seen + data
-        at = seen.find(self.done)
+        at = seen.find(done)
         if at < 0:
             self.seen = seen[-SWALLOWED:]
             return
         self.seen = b""
-        self.ready = True
-        _write_all(1, seen[at + len(self.done) :])
+        if self.fetching:
+            self.fetching = False
+        else:
+            self.ready = True
+        self._output(seen[at + len(done) :])
+
+    def _watch_fetch(self, data: bytes) -> None:
+        """The session's output, shown at once, and fetch sent when it asks. The last bytes
+        are kept (already shown) to find a marker cut between two reads."""
+        assert self.fetch is not None
+        marker, sent, _ = self.fetch
+        seen = self.seen + data
+        at = seen.find(marker)
+        if at < 0:
+            _write_all(1, data)
+            self.seen = seen[-(len(marker) - 1) :]
+            return
+        _write_all(1, data[: max(0, at - len(self.seen))])
+        self.seen = b""
+        self.fetching = True
+        self.send(sent)
+        self._before_done(seen[at + len(marker) :])
 
     def _show_or_hold(self, data: bytes) -> None:
         if self.shown:

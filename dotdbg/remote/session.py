@@ -18,7 +18,7 @@ import sys
 
 from dotdbg.cheat.cheatpaths import cache_dir
 from dotdbg.errors import DotdbgError
-from dotdbg.remote import bootstrap, relay, sshargs
+from dotdbg.remote import bootstrap, relay, sshargs, stream
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
@@ -27,22 +27,25 @@ if TYPE_CHECKING:
 
 SSH_FAILED = 255
 CACHE_NAME = "ssh-session.marshal"
-CACHE_FORMAT = 2  # 2: the payload is a stream of sh (dotdbg.remote.stream); 1: base64 only
+CACHE_FORMAT = 3  # 3: bash's files as sh (dotdbg.remote.stream) and the archive; 1: base64 only
 
 
 def run_session(argv: Sequence[str]) -> int:
     host, ssh_options = sshargs.split(argv)
     cache = os.path.join(cache_dir(os.environ), CACHE_NAME)
-    payload, shells = session_payload(cache)
+    files, archive, shells = session_payload(cache)
+    terminal = os.isatty(0)
+    payload, fetch = streams(files, archive, host, terminal=terminal)
     nonce = os.urandom(12).hex()
     command = bootstrap.remote_command(host, len(payload), nonce, shells)
     log = f"{cache}.{os.getpid()}.log"
     try:
         code = _relayed(
-            sshargs.ssh_argv(host, ssh_options, command, log, terminal=os.isatty(0)),
+            sshargs.ssh_argv(host, ssh_options, command, log, terminal=terminal),
             bootstrap.marker(nonce),
             bootstrap.framed(nonce, payload),
             bootstrap.done_marker(nonce),
+            fetch,
         )
         if code == SSH_FAILED:
             raise DotdbgError(_ssh_reason(log), hint=sshargs.HINT, location=host)
@@ -54,7 +57,8 @@ def run_session(argv: Sequence[str]) -> int:
 def run_through(command: Sequence[str]) -> int:
     """``dotdbg shell -- CMD…``: the script typed into the shell CMD gives."""
     cache = os.path.join(cache_dir(os.environ), CACHE_NAME)
-    payload, shells = session_payload(cache)
+    files, archive, shells = session_payload(cache)
+    payload, fetch = streams(files, archive, command[0], terminal=True)
     nonce = os.urandom(12).hex()
     try:
         return relay.relay(
@@ -62,6 +66,7 @@ def run_through(command: Sequence[str]) -> int:
             bootstrap.marker(nonce),
             bootstrap.framed(nonce, payload),
             bootstrap.done_marker(nonce),
+            fetch=fetch,
             typed=bootstrap.typed_line(len(payload), nonce, shells),
             shown=False,
         )
@@ -74,9 +79,28 @@ def run_through(command: Sequence[str]) -> int:
         ) from None
 
 
-def _relayed(argv: list[str], marker: bytes, framed: bytes, done: bytes) -> int:
+def streams(
+    files: str, archive: str, host: str, *, terminal: bool
+) -> tuple[str, relay.Exchange | None]:
+    """What travels first, and what the session asks for later, if anything. On a terminal,
+    the archive comes when the session first needs it (its first ``dotdbg``: ``ch``, Ctrl-G;
+    zsh and fish before they start), asked for with a key of this session's own that the
+    stream carries; through a pipe (no terminal here, none there), nothing can ask: it comes
+    first, after bash's files."""
+    if not terminal:
+        return files + stream.stream({}, archive), None
+    key = os.urandom(12).hex()
+    script = stream.fetch_script(key, len(archive), bootstrap.safe_host(host))
+    fetch = stream.stream({stream.FETCH: script}, None)
+    sent = f"{key}\n{archive}".encode()  # the key's line: FETCH skips what was typed before
+    return files + fetch, (stream.send_marker(key), sent, stream.got_marker(key))
+
+
+def _relayed(
+    argv: list[str], marker: bytes, framed: bytes, done: bytes, fetch: relay.Exchange | None
+) -> int:
     try:
-        return relay.relay(argv, marker, framed, done)
+        return relay.relay(argv, marker, framed, done, fetch=fetch)
     except relay.Ended as ended:  # all it printed is shown already, but a marker's start or
         relay.show_held(ended.said)  # what came after the payload's echo
         return ended.code
@@ -99,22 +123,28 @@ def _remove(path: str) -> None:
 
 
 # -- the payload, cached ---------------------------------------------------------------------
-def session_payload(cache: str) -> tuple[str, tuple[str, ...]]:
-    """The payload and the shells besides bash it carries, built again only when an input
-    changed."""
+def session_payload(cache: str) -> tuple[str, str, tuple[str, ...]]:
+    """bash's files as a stream, the archive and the shells besides bash it carries, built
+    again only when an input changed."""
     cached = _read_cache(cache)
     if cached is not None and all(_stamp(str(stamp[0])) == stamp for stamp in cached["stamps"]):
         names = tuple(cached["shells"])
         if names == bootstrap.others_here():  # zsh or fish installed here since
-            return str(cached["payload"]), names
+            return str(cached["payload"]), str(cached["archive"]), names
     from dotdbg.paths import Paths
     from dotdbg.remote.payload import build_payload
 
-    payload, names, inputs = build_payload(Paths.from_env())
+    payload, archive, names, inputs = build_payload(Paths.from_env())
     stamps = [_stamp(str(path)) for path in inputs]
-    content = {"format": CACHE_FORMAT, "stamps": stamps, "payload": payload, "shells": names}
+    content = {
+        "format": CACHE_FORMAT,
+        "stamps": stamps,
+        "payload": payload,
+        "archive": archive,
+        "shells": names,
+    }
     _write_cache(cache, content)
-    return payload, names
+    return payload, archive, names
 
 
 def _stamp(path: str) -> list[object]:
@@ -132,7 +162,7 @@ def _read_cache(cache: str) -> dict[str, Any] | None:
             loaded = marshal.load(data)
     except (OSError, ValueError, EOFError, TypeError):  # another Python's, or cut short
         return None
-    if isinstance(loaded, dict) and {"stamps", "payload", "shells"} <= loaded.keys():
+    if isinstance(loaded, dict) and {"stamps", "payload", "archive", "shells"} <= loaded.keys():
         return loaded if loaded.get("format") == CACHE_FORMAT else None
     return None
 

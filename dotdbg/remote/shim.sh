@@ -8,13 +8,21 @@ if [ "$1" != cheat ]; then
     exit 2
 fi
 shift
-# the archive this came in is unpacked in the background as the session starts: the rest of
-# it may still be on its way (its text, stream.ARCHIVE, goes when it is done)
+# The cheat code and sheets: unpacked in the background as the session starts, where they
+# came with the stream (their text, stream.ARCHIVE, goes when that is done); on a terminal,
+# asked for now, at the first use (stream.FETCH).
 i=0
 while [ -e "$d/.a" ] && [ "$i" -lt 100 ]; do
     sleep 0.1
     i=$((i + 1))
 done
+if [ -e "$d/.why" ]; then
+    cat "$d/.why" >&2
+    exit 2
+fi
+if [ ! -d "$d/py" ] && [ -e "$d/fetch" ]; then
+    sh "$d/fetch" || exit 2
+fi
 py=$(cat "$d/python" 2>/dev/null)
 if [ -z "$py" ]; then
     for candidate in python3 python3.14 python3.13 python3.12 python3.11 python3.10 python3.9 \

@@ -56,9 +56,55 @@ def _token(byte: int) -> str:
     return SPECIAL.get(byte, f"\\{byte:03o}")
 
 
-def stream(files: Mapping[str, bytes], archive: str) -> str:
+FETCH = "fetch"  # the sh script that asks dotdbg for the archive on the terminal
+
+
+def stream(files: Mapping[str, bytes], archive: str | None) -> str:
     """The stream: each of ``files`` (name in the session dir: bytes) written by printf, then
-    ``archive`` (base64 lines) into ARCHIVE. A write that fails sets ``e``."""
+    ``archive`` (base64 lines), if any, into ARCHIVE. A write that fails sets ``e``."""
     lines = [f'printf {printf_format(data)} >"$d/{name}" || e=1\n' for name, data in files.items()]
-    lines.append(f"printf %s '\n{archive}' >\"$d/{ARCHIVE}\" || e=1\n")
+    if archive is not None:
+        lines.append(f"printf %s '\n{archive}' >\"$d/{ARCHIVE}\" || e=1\n")
     return "".join(lines)
+
+
+def send_marker(key: str) -> bytes:
+    """What FETCH prints on the terminal to ask for the archive: ``key`` is the session's own,
+    in no argument or environment (``ps`` does not show it), so no other output is taken for
+    it."""
+    return f"DOTDBG{key}SEND".encode()
+
+
+def got_marker(key: str) -> bytes:
+    """What FETCH prints once it has read the archive (its echo comes before)."""
+    return f"DOTDBG{key}GOT".encode()
+
+
+def fetch_script(key: str, size: int, host: str) -> bytes:
+    """FETCH, run as ``sh FETCH``: it asks for the archive (``size`` bytes of base64 lines) on
+    the terminal the session shell runs it on (``/dev/tty``: not its output, which a completion
+    reads), and unpacks it beside itself; one line naming ``host`` if it cannot.
+
+    What comes on the terminal goes to whoever reads it, so FETCH asks only when it is in the
+    terminal's foreground (else the shell would read the archive as keys), skips what was typed
+    before the request up to the key's own line (as the session's script does), and reads all
+    of it into a file before anything may fail. The markers are not in its text as they are
+    printed (``cat`` of it is no request)."""
+    why = f"dotdbg: error: {host}: cannot unpack the session files (base64, gzip, tar)"
+    return (
+        "d=${0%/*}\n"
+        "s=; read -r s </proc/self/stat; set -- $s\n"
+        f'[ -n "$8" ] && [ "$5" = "$8" ] || {{ echo \'{why}: they come at the first ch at the '
+        "prompt' >&2; exit 1; }\n"
+        f"exec 3<>/dev/tty || exit 1\n"
+        f'printf "DOTDBG%sSEND" {key} >&3\n'
+        f"while :; do read -r l <&3 || exit 1; case $l in *{key}) break ;; esac; done\n"
+        f'head -c {size} <&3 >"$d/.f"; r=$?\n'
+        f'printf "DOTDBG%sGOT" {key} >&3\n'
+        f'[ "$r" = 0 ] && {{ base64 -d <"$d/.f" | gzip -dc | tar -xf - -C "$d"; }} 2>"$d/.err"\n'
+        'r=$?; rm -f "$d/.f"\n'
+        '[ "$r" = 0 ] && exit 0\n'
+        'e=; read -r e <"$d/.err"\n'
+        f"echo '{why}:' \"$e\" >&2\n"
+        "exit 1\n"
+    ).encode()

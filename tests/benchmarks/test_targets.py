@@ -28,6 +28,7 @@ RUNS = {
     "startup": ["--runs", "10"],
     "stacks_merge": ["--repeat", "1"],
     "stacks_gather": ["--repeat", "9"],  # root: it starts the test SLURM cluster
+    "home_commands": ["--runs", "15"],
 }
 
 pytestmark = pytest.mark.benchmark

@@ -40,8 +40,13 @@ def payload(tmp_path_factory: pytest.TempPathFactory) -> Payload:
     sheets = home / ".config" / "dotdbg" / "cheatsheets"
     sheets.mkdir(parents=True)
     (sheets / "mine").write_text("# my own entry\nrun-my-thing --fast\n")
-    text, names, _ = payload_module.build_payload(Paths.from_env(home))
-    return text, names
+    return piped_payload(home)
+
+
+def piped_payload(home: Path) -> Payload:
+    """The stream as it travels where the input is no terminal: the archive comes with it."""
+    files, archive, names, _ = payload_module.build_payload(Paths.from_env(home))
+    return session.streams(files, archive, "n1", terminal=False)[0], names
 
 
 def run_script(directory: Path, payload: Payload, typed_ahead: bytes = b"") -> bytes:
@@ -179,18 +184,18 @@ def test_payload_is_cached_until_an_input_changes(
     monkeypatch.setenv("HOME", str(tmp_path))
     paths = Paths.from_env()
     cache = paths.cache_dir / session.CACHE_NAME
-    first = session.session_payload(str(cache))[0]
+    first = session.session_payload(str(cache))[:2]
     stamp = cache.stat().st_mtime_ns
     assert cache.stat().st_mode & 0o077 == 0  # it holds the user's aliases
-    assert session.session_payload(str(cache))[0] == first
+    assert session.session_payload(str(cache))[:2] == first
     assert cache.stat().st_mtime_ns == stamp
     sheet = paths.user_cheat_dir / "new"
     sheet.parent.mkdir(parents=True)
     sheet.write_text("# a new entry\nnew-thing\n")
-    assert session.session_payload(str(cache))[0] != first
+    assert session.session_payload(str(cache))[:2] != first
     # a shell installed here (or gone) since: its files travel (or not) from the next session
     monkeypatch.setattr(bootstrap, "others_here", lambda: ("zsh",))
-    assert session.session_payload(str(cache))[1] == ("zsh",)
+    assert session.session_payload(str(cache))[2] == ("zsh",)
 
 
 def test_session_shells_name_the_files_render_makes() -> None:
@@ -271,12 +276,12 @@ def archive_members(stream_text: str) -> dict[str, tarfile.TarInfo]:
 def test_a_personal_copy_of_a_builtin_sheet_travels_once(tmp_path: Path) -> None:
     """``dotdbg cheat --edit git`` quit without a change: the copy is a link in the archive."""
     builtin = Path(str(builtin_dir())) / "git"
-    plain, _, _ = payload_module.build_payload(Paths.from_env(tmp_path / "plain"))
+    plain = piped_payload(tmp_path / "plain")[0]
     home = tmp_path / "copied"
     sheets = home / ".config" / "dotdbg" / "cheatsheets"
     sheets.mkdir(parents=True)
     (sheets / "git").write_bytes(builtin.read_bytes())
-    copied, _, _ = payload_module.build_payload(Paths.from_env(home))
+    copied = piped_payload(home)[0]
     members = archive_members(copied)
     linked = [m for m in members.values() if m.islnk()]
     assert [(m.name, m.linkname) for m in linked] == [
@@ -303,7 +308,7 @@ def test_a_200_kb_personal_sheet_travels(tmp_path: Path) -> None:
     sheets = home / ".config" / "dotdbg" / "cheatsheets"
     sheets.mkdir(parents=True)
     (sheets / "big").write_text(big_sheet())
-    text, names, _ = payload_module.build_payload(Paths.from_env(home))
+    text, names = piped_payload(home)
     directory = tmp_path / "session"
     directory.mkdir()
     run_script(directory, (text, names))

@@ -191,3 +191,45 @@ def test_the_terminal_echo_of_the_stream_is_not_shown(
         assert "ch-ok" in said(child, "ch -c tar >/dev/null && echo ch-ok")
     finally:
         child.close(force=True)
+
+
+def test_the_cheat_archive_comes_at_the_first_use_and_only_on_its_key(
+    ssh_server: SshServer, remote_user: RemoteUser, local_home: Path
+) -> None:
+    """On a terminal, the session starts with bash's files alone; the archive (cheat code and
+    sheets) comes when the session first needs it, here from TAB in readline, asked for with
+    a key no argument holds: the nonce that ``ps`` shows asks for nothing."""
+    argv = [str(DOTDBG), "ssh", "n1", *ssh_words(ssh_server, remote_user)]
+    with session(argv, local_home) as child:
+        directory = Path(said(child, "echo $__dotdbg_session").strip())
+        assert (directory / "fetch").is_file() and not (directory / "py").exists()
+        scripts = [p for p in psutil.process_iter(["cmdline"]) if _session_script(p, directory)]
+        words = " ".join(" ".join(process.cmdline()) for process in scripts)  # and its guard
+        (nonce,) = set(re.findall(r"DOTDBG%sREADY. ([0-9a-f]+)", words))
+        forged = said(child, f"printf 'DOTDBG%sSEND' {nonce}; echo; echo still-here")
+        assert "still-here" in forged and not (directory / "py").exists()
+        child.send("ch bi\t\t")  # the sheet's name completed: dotdbg cheat --names, in readline
+        child.expect_exact("big")
+        child.sendcontrol("u")
+        assert (directory / "py").is_dir()
+        shown = said(child, "ch -c entry-1999")
+        assert shown.strip() == "run-step-1999 --seed 1999", shown
+        assert not re.search("[A-Za-z0-9+/]{64}", shown)
+
+
+def _session_script(process: psutil.Process, directory: Path) -> bool:
+    """The remote script of the session whose directory is ``directory``."""
+    with contextlib.suppress(psutil.Error):
+        words = process.cmdline()
+        if words[:2] == ["/bin/sh", "-c"] and "DOTDBG%sREADY" in words[2]:
+            return any(directory.name in link for link in _open_paths(process))
+    return False
+
+
+def _open_paths(process: psutil.Process) -> list[str]:
+    with contextlib.suppress(psutil.Error):
+        return [
+            str(Path(f"/proc/{process.pid}/fd", fd).readlink())
+            for fd in os.listdir(f"/proc/{process.pid}/fd")
+        ]
+    return []

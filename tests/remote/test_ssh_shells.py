@@ -237,7 +237,7 @@ def without_base64(server: SshServer, name: str, shell: str) -> RemoteUser:
         assert target is not None
         (tools / tool).unlink(missing_ok=True)
         (tools / tool).symlink_to(target)
-    for tool in ("mkdir", "chmod", "sleep"):
+    for tool in ("mkdir", "mv", "chmod", "sleep"):
         (tools / tool).unlink(missing_ok=True)
         (tools / tool).symlink_to(str(shutil.which(tool, path="/usr/bin:/bin")))
     login = server.shared / name / shell  # $SHELL names the shell: the session is that one
@@ -264,11 +264,12 @@ def test_a_bash_session_starts_where_the_archive_cannot_unpack_and_ch_says_why(
         argv, input=commands, capture_output=True, text=True, timeout=60, env=env
     )
     assert result.returncode == 0, result.stderr
-    assert "alias pyt='pytest" in result.stdout and "cheat-exit=2" in result.stdout
+    said = result.stdout + result.stderr
+    assert "alias pyt='pytest" in result.stdout and "cheat-exit=2" in result.stdout, said
     assert error_lines(result) == [
         "dotdbg: error: n2: cannot unpack the session files (base64, gzip, tar): "
         "dotdbg-ssh: 1: base64: not found"
-    ]
+    ], said
     wait_for(lambda: not session_dirs(user), 10, "the session dir to go")
     assert tree_digest(user.home) == before
 
