@@ -14,6 +14,8 @@ import select
 import sys
 import time
 
+from dotdbg.common.rawsignal import signal
+
 TYPE_CHECKING = False  # typing costs milliseconds of every node's start; mypy knows this name
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -22,6 +24,9 @@ Finished = tuple[int, str, str]  # exit code (-N: killed by signal N), stdout, s
 _CHUNK = 65536
 _KILL = 9
 _TERM = 15
+# Python ignores these, and an ignored signal stays ignored across exec: a child gets them back,
+# as subprocess's restore_signals gives them (a write to a closed pipe ends it, as in a shell)
+_IGNORED_BY_PYTHON = (signal.SIGPIPE, signal.SIGXFSZ)
 
 
 def beside_interpreter(program: str) -> str | None:
@@ -51,7 +56,12 @@ class Child:
         environment = os.environ if env is None else env
         try:
             self.pid = os.posix_spawn(
-                argv[0], list(argv), environment, file_actions=actions, setsid=new_session
+                argv[0],
+                list(argv),
+                environment,
+                file_actions=actions,
+                setsid=new_session,
+                setsigdef=_IGNORED_BY_PYTHON,
             )
         except OSError:
             os.close(out_read)
@@ -86,18 +96,19 @@ class Child:
         return os.waitstatus_to_exitcode(self.status), self.text(out), self.text(err)
 
     def stop(self, grace: float) -> None:
-        """End it if it still runs: SIGTERM, and SIGKILL after ``grace`` seconds; reaped."""
+        """End it if it still runs: SIGTERM, and SIGKILL after ``grace`` seconds; reaped. Its
+        pipes close after it ends, so that what it writes meanwhile (srun, cancelling its step,
+        says so) does not kill it with SIGPIPE first."""
+        if self.status is None and not self._ended():
+            os.kill(self.pid, _TERM)
+            until = time.monotonic() + grace
+            while not self._ended():
+                if time.monotonic() >= until:
+                    os.kill(self.pid, _KILL)
+                    _, self.status = os.waitpid(self.pid, 0)
+                    break
+                time.sleep(0.01)
         self.close()
-        if self.status is not None or self._ended():
-            return
-        os.kill(self.pid, _TERM)
-        until = time.monotonic() + grace
-        while time.monotonic() < until:
-            if self._ended():
-                return
-            time.sleep(0.01)
-        os.kill(self.pid, _KILL)
-        _, self.status = os.waitpid(self.pid, 0)
 
     def _ended(self) -> bool:
         pid, status = os.waitpid(self.pid, os.WNOHANG)

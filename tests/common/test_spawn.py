@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import select
 import time
 from pathlib import Path
 
 import pytest
 
-from dotdbg.common.spawn import beside_interpreter, run_all
+from dotdbg.common.spawn import Child, beside_interpreter, run_all
 from tests.infra.procs import wait_for
 
 
@@ -85,3 +86,19 @@ def test_beside_interpreter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     program.chmod(0o755)
     assert beside_interpreter("tool") == str(program)
     assert beside_interpreter("python") is None
+
+
+def test_stop_asks_with_sigterm_then_kills_after_the_grace() -> None:
+    """A child that traps SIGTERM may still write (srun says it cancels its step): its pipes
+    stay open until it ends. One that ignores SIGTERM is killed after the grace."""
+    polite = Child(sh("trap 'echo bye; exit 3' TERM; echo up; while :; do sleep 0.05; done"))
+    wait_for(lambda: select.select([polite.streams[0]], [], [], 0)[0] != [], 30, "the trap set")
+    polite.stop(grace=30)
+    assert polite.status is not None and os.waitstatus_to_exitcode(polite.status) == 3
+    stubborn = Child(sh("trap '' TERM; echo up; while :; do sleep 0.05; done"))
+    wait_for(lambda: select.select([stubborn.streams[0]], [], [], 0)[0] != [], 30, "the trap set")
+    started = time.monotonic()
+    stubborn.stop(grace=0.5)
+    assert stubborn.status is not None and os.waitstatus_to_exitcode(stubborn.status) == -9
+    assert 0.5 <= time.monotonic() - started < 30
+    assert polite.open == set() and stubborn.open == set()
