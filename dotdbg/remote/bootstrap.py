@@ -9,9 +9,9 @@ It holds no session file: those travel on the shell's own input (dotdbg.remote.r
 
 1. prints a marker made from the nonce (the relay sends the stream when it sees it, so it
    travels while step 2 runs);
-2. makes a private directory (``mktemp -d``, umask 077) and removes it on EXIT, HUP, INT and
-   TERM; a guard process removes it too when the script itself is gone (killed): it blocks
-   reading a FIFO that only the script holds open, so it wakes at the script's end and never
+2. makes a private directory (``mktemp -d``, umask 077); a guard removes it when the
+   script's main part ends, however it ends (exit, HUP, INT, TERM, kill -9): the guard is the
+   reading end of a pipe that only that part holds open, so it wakes at its end and never
    polls;
 3. skips what was typed ahead up to the nonce's own line and sources the stream
    (dotdbg.remote.stream: printf builtins that write bash's files, then the archive's text)
@@ -25,9 +25,9 @@ It holds no session file: those travel on the shell's own input (dotdbg.remote.r
    why in one line. Its rc files read what a login shell over plain ssh reads, then dotdbg's.
    zsh and fish need the archive, which holds their files.
 
-Before the shell, two programs run in series (``mktemp``, and ``mkfifo`` for the guard), where
-each one waits for a core on a loaded host: issue 27 timed the old series (``stty``,
-``mktemp``, ``mkfifo``, four unpacking processes, ``stty``) at +500 ms under load 25.
+Before the shell, one program runs in series (``mktemp``), where each one waits for a core on
+a loaded host: issue 27 timed the old series (``stty``, ``mktemp``, ``mkfifo``, four
+unpacking processes, ``stty``) at +500 ms under load 25.
 
 Each shell a session can start is one ``SessionShell`` in ``SHELLS`` (dotdbg.shells.session,
 each also its ShellTarget's ``session``): the files it needs and the sh words that start it.
@@ -69,15 +69,19 @@ def safe_host(host: str) -> str:
     return "".join(c if c in SAFE else "?" for c in host)
 
 
-# The guard: it blocks reading a FIFO until the script's end closes fd 9 (which the session's
-# shell does not inherit), then removes the session dir, whatever ended the script: killed
-# (-9, a dropped connection), the guard wakes and removes the directory.
+# The guard: the reading end of a pipe whose one writer is the script's main part (its fd 9,
+# which neither the session shell nor the background jobs inherit). It wakes when the main part
+# ends, however it ends (exit, a signal, kill -9, a dropped connection), removes the session
+# dir and exits with the status the main part wrote, if it could. A pipe, not a FIFO: no
+# mkfifo in series before the shell.
 GUARD = (
-    'mkfifo "$d/.guard" && { (trap "" HUP INT TERM; read x <"$d/.guard"; '
-    'for i in 1 2 3 4 5 6 7 8 9 10; do rm -rf "$d"; [ -e "$d" ] || break; sleep 0.2; done) '
-    '</dev/null >/dev/null 2>&1 & }; exec 9>"$d/.guard"'
+    '{ trap "" HUP INT TERM; x=; read -r x; for i in 1 2 3 4 5 6 7 8 9 10; do '
+    '[ -n "$d" ] && [ -e "$d" ] || break; rm -rf "$d"; sleep 0.2; done; exit "${x:-1}"; } '
+    ">/dev/null 2>&1"
 )
-CLEANUP = 'c() { [ -z "$d" ] || rm -rf "$d"; }'
+# The main part: the pipe to fd 9, its output back to the terminal (fd 8); its status to the
+# guard at its end
+MAIN = ["exec 9>&1 1>&8 8>&-", 'trap "echo \\$? >&9" EXIT']
 SSH_NAME = "dotdbg ssh"  # what the session's lines are signed with
 # base64 line length: below a terminal's 4095-byte line in canonical mode, where each read
 # returns one line: longer lines, fewer reads and wake-ups (76: 1,700 of them for 126 KB)
@@ -126,14 +130,15 @@ def remote_script(host: str | None, size: int, nonce: str, shells: tuple[str, ..
         "t=; [ ! -t 0 ] || t=1",
         f'[ -z "$t" ] || printf "DOTDBG%sREADY" {nonce}',
         "d=",
-        CLEANUP,
-        "trap c EXIT",
         'trap "" HUP INT TERM',  # mktemp too: a directory it made is always named in $d
         'd=$(mktemp -d "${TMPDIR:-/tmp}/dotdbg-ssh.XXXXXXXXXX") || d=',
+        "exec 8>&1",
+    ]
+    main = [
+        *MAIN,
         'trap "exit 129" HUP',
         'trap "exit 130" INT',
         'trap "exit 143" TERM',
-        f'[ -z "$d" ] || {{ {GUARD}; }}',
         f"while :; do read -r l || exit 1; case $l in *{nonce}) break ;; esac; done",
         *_read_steps(size),
         f'[ -z "$t" ] || printf "DOTDBG%s{DONE}" {nonce}',
@@ -144,7 +149,7 @@ def remote_script(host: str | None, size: int, nonce: str, shells: tuple[str, ..
         *_choose_steps(shells),
         *_start_steps(where, shells),
     ]
-    return "; ".join(steps)
+    return f"{'; '.join(steps)}; {{ {'; '.join(main)}; }} | {GUARD}"
 
 
 def _read_steps(size: int) -> list[str]:

@@ -203,9 +203,9 @@ def test_the_cheat_archive_comes_at_the_first_use_and_only_on_its_key(
     with session(argv, local_home) as child:
         directory = Path(said(child, "echo $__dotdbg_session").strip())
         assert (directory / "fetch").is_file() and not (directory / "py").exists()
-        scripts = [p for p in psutil.process_iter(["cmdline"]) if _session_script(p, directory)]
-        words = " ".join(" ".join(process.cmdline()) for process in scripts)  # and its guard
-        (nonce,) = set(re.findall(r"DOTDBG%sREADY. ([0-9a-f]+)", words))
+        shell = psutil.Process(int(said(child, "echo $$")))
+        words = " ".join(" ".join(process.cmdline()) for process in shell.parents())
+        (nonce,) = set(re.findall(r"DOTDBG%sREADY. ([0-9a-f]+)", words))  # the script's
         forged = said(child, f"printf 'DOTDBG%sSEND' {nonce}; echo; echo still-here")
         assert "still-here" in forged and not (directory / "py").exists()
         child.send("ch bi\t\t")  # the sheet's name completed: dotdbg cheat --names, in readline
@@ -217,19 +217,15 @@ def test_the_cheat_archive_comes_at_the_first_use_and_only_on_its_key(
         assert not re.search("[A-Za-z0-9+/]{64}", shown)
 
 
-def _session_script(process: psutil.Process, directory: Path) -> bool:
-    """The remote script of the session whose directory is ``directory``."""
-    with contextlib.suppress(psutil.Error):
-        words = process.cmdline()
-        if words[:2] == ["/bin/sh", "-c"] and "DOTDBG%sREADY" in words[2]:
-            return any(directory.name in link for link in _open_paths(process))
-    return False
-
-
-def _open_paths(process: psutil.Process) -> list[str]:
-    with contextlib.suppress(psutil.Error):
-        return [
-            str(Path(f"/proc/{process.pid}/fd", fd).readlink())
-            for fd in os.listdir(f"/proc/{process.pid}/fd")
-        ]
-    return []
+def test_the_guard_removes_the_dir_when_the_script_is_killed(
+    ssh_server: SshServer, remote_user: RemoteUser, local_home: Path
+) -> None:
+    """The guard reads a pipe that only the script's main part holds: ``kill -9`` of that part
+    (not of dotdbg: the connection stays) wakes it, and the session dir goes."""
+    argv = [str(DOTDBG), "ssh", "n1", *ssh_words(ssh_server, remote_user)]
+    with session(argv, local_home) as child:
+        directory = Path(said(child, "echo $__dotdbg_session").strip())
+        main = psutil.Process(int(said(child, "echo $$"))).parent()
+        assert main is not None and "DOTDBG%sREADY" in " ".join(main.cmdline())
+        main.kill()
+        wait_for(lambda: not directory.exists(), 30, "the guard to remove the session dir")
