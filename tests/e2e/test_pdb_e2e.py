@@ -25,14 +25,24 @@ print("finished", first + second)
 """
 
 
+@pytest.fixture(scope="module")
+def shared_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One installed home for every pdb below, which only reads its ~/.pdbrc (install runs
+    shellcheck: once is enough)."""
+    home = tmp_path_factory.mktemp("pdb-home")
+    paths = Paths.from_env(home)
+    install(paths, load_config(paths))
+    return home
+
+
 @pytest.fixture
-def pdb_session(installed_home: Path, tmp_path: Path) -> pexpect.spawn:
+def pdb_session(shared_home: Path, tmp_path: Path) -> pexpect.spawn:
     script = tmp_path / "train.py"
     script.write_text(SCRIPT)
     child = pexpect.spawn(
         sys.executable,
         ["-m", "pdb", str(script)],
-        env={"HOME": str(installed_home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+        env={"HOME": str(shared_home), "PATH": "/usr/bin:/bin", "TERM": "dumb"},
         cwd=str(tmp_path),
         encoding="utf-8",
         timeout=15,
@@ -90,15 +100,6 @@ def interpreter(minor: int) -> str | None:
         if probe.returncode == 0:
             return candidate
     return None
-
-
-@pytest.fixture(scope="module")
-def shared_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One installed home for every interpreter below (install runs shellcheck: once is enough)."""
-    home = tmp_path_factory.mktemp("pdb-home")
-    paths = Paths.from_env(home)
-    install(paths, load_config(paths))
-    return home
 
 
 # Comprehensions are inlined from 3.12 on (PEP 709): each scoping rule is tried where it exists.
