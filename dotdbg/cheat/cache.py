@@ -28,6 +28,7 @@ import time
 CACHE_FORMAT = 12
 CACHE_FOLDER = "cheat"  # in dotdbg's cache dir: one file per cheat path
 SHEET, SKIPPED, NOTHING, UNKNOWN = "s", "k", "n", "?"  # what a file's cached value is
+MISSING, RACY = -2, -3  # the mtimes kept for a folder not there, for one too recent
 RACY_NS = 2 * 10**9  # a stamp this recent may not show the next write yet: never trusted
 SEPARATOR = b"\x00"  # ends a name and a text in the texts block; no search word holds it
 
@@ -65,6 +66,23 @@ def note_of(value: object) -> str:
 def trusted(stamp: Stamp) -> Stamp | None:
     """``stamp``, or None when it is too recent to prove that the next write changes it."""
     return None if stamp[0] > time.time_ns() - RACY_NS else stamp
+
+
+def folder_mtime(folder: str) -> int:
+    """The folder's mtime; MISSING while there is none (the personal dir of a user who has no
+    own sheets: still none is no change), -1 while it cannot be read."""
+    try:
+        return os.stat(folder).st_mtime_ns
+    except FileNotFoundError:
+        return MISSING
+    except OSError:
+        return -1
+
+
+def kept_mtime(mtime: int) -> int:
+    """What the cache keeps of a folder's mtime: RACY, which no folder has, when it is too
+    recent to trust (the folder is walked again until it is not)."""
+    return mtime if mtime < 0 or trusted((mtime, 0)) else RACY
 
 
 def stamp_of(status: os.stat_result) -> Stamp:
@@ -167,10 +185,7 @@ class Shelf:
         if self.folders is None:
             return False
         for folder, mtime in self.folders:
-            try:
-                if os.stat(f"{self.root}/{folder}" if folder else self.root).st_mtime_ns != mtime:
-                    return False
-            except OSError:
+            if folder_mtime(f"{self.root}/{folder}" if folder else self.root) != mtime:
                 return False
         return True
 

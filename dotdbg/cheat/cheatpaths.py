@@ -61,7 +61,13 @@ def cache_dir(env: Mapping[str, str]) -> str:
 
 def builtin_dir() -> str | None:
     """The shipped sheets: inside the installed package, else at the root of a checkout."""
-    package_dir = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    return _sheets_beside(__file__) or _sheets_beside(os.path.realpath(__file__))
+
+
+def _sheets_beside(module: str) -> str | None:
+    """``cheatsheets`` in the package of ``module`` or the folder above it; the path as
+    imported is tried first, then with its links resolved (realpath costs a stat a folder)."""
+    package_dir = os.path.dirname(os.path.dirname(module))
     for candidate in (package_dir, os.path.dirname(package_dir)):
         folder = os.path.join(candidate, "cheatsheets")
         if os.path.isdir(folder):

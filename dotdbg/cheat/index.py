@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import os
 
-from dotdbg.cheat.cache import SHEET, SKIPPED, Shelf, cache_file, remembered, trusted
+from dotdbg.cheat.cache import (
+    SHEET,
+    SKIPPED,
+    Shelf,
+    cache_file,
+    folder_mtime,
+    kept_mtime,
+    remembered,
+)
 from dotdbg.cheat.cheatpaths import Cheatpath, PathsError, read_configured_paths
 
 # Bounds that keep one huge or deep file tree from stalling every lookup (and --lint): a larger
@@ -209,11 +217,7 @@ class Catalog:
         warned: list[tuple[str, str]] = []
 
         def listing(directory: str) -> list[tuple[str, str]]:
-            try:
-                mtime = os.stat(directory).st_mtime_ns
-            except OSError:
-                mtime = -1
-            folders.append((directory[len(root) + 1 :], mtime if trusted((mtime, 0)) else -1))
+            folders.append((directory[len(root) + 1 :], kept_mtime(folder_mtime(directory))))
             return _list(directory)
 
         found = sheet_files(root, listing, lambda *warning: warned.append(warning))

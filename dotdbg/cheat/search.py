@@ -221,8 +221,9 @@ def _ranked_hits(sheet: Sheet, file: SheetFile, matchers: list[Matcher]) -> Rank
 def _rank(entry: Entry, sheet_name: str, matchers: list[Matcher]) -> Rank | None:
     """(the worst term's place, the sum of all places), or None when a term is missing."""
     lowered = f"{entry[0]}\n{entry[1]}\n{sheet_name}".lower()
-    if not all(matcher.may_be_in(lowered) for matcher in matchers):
-        return None  # most entries: no need to see where each term stands
+    for matcher in matchers:  # a loop, not all(): a sheet's every entry passes here
+        if not matcher.may_be_in(lowered):
+            return None  # most entries: no need to see where each term stands
     places = []
     for matcher in matchers:
         place = _place(matcher, entry, sheet_name)

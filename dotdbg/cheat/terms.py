@@ -99,20 +99,21 @@ def _bounded(text: str, start: int, end: int) -> bool:
 
 
 class Literal(Matcher):
-    __slots__ = ("fold", "needle")
+    __slots__ = ("fold", "lowered", "needle")
 
     def __init__(self, term: str) -> None:
         self.fold = not has_capital(term, regex=False)
         self.needle = term.lower() if self.fold else term
+        self.lowered = term.lower()
 
     def search(self, text: str) -> bool:
         return self.needle in (text.lower() if self.fold else text)
 
     def may_be_in(self, lowered: str) -> bool:
-        return (self.needle if self.fold else self.needle.lower()) in lowered
+        return self.lowered in lowered
 
     def needles(self) -> tuple[str, ...]:
-        return (self.needle if self.fold else self.needle.lower(),)
+        return (self.lowered,)
 
     def spans(self, text: str) -> list[Span]:
         haystack = text.lower() if self.fold else text

@@ -351,3 +351,27 @@ def test_a_warm_lookup_is_not_slowed_by_a_write(
     for args in LOOKUPS.values():
         run_cheat(*args)
     assert {path: path.stat().st_mtime_ns for path in cache_dir.iterdir()} == before
+
+
+def test_a_sheet_added_in_the_same_clock_tick_is_found(tmp_path: Path) -> None:
+    """The folder's mtime may not change between two writes this close: a folder changed in
+    the last two seconds is walked again on every run."""
+    sheets, cache_dir = tmp_path / "sheets", tmp_path / "cache"
+    write_sheet(sheets, "a", "# a\na\n")
+    assert load(sheets, cache_dir) == (["a"], [])
+    mtime = sheets.stat().st_mtime_ns
+    write_sheet(sheets, "b", "# b\nb\n")
+    os.utime(sheets, ns=(mtime, mtime))  # as if in the same tick
+    assert load(sheets, cache_dir) == (["a", "b"], [])
+
+
+def test_a_cheat_path_made_after_the_cache_is_found(tmp_path: Path, counts: Counts) -> None:
+    """A missing folder (the personal dir of a user with no sheets yet) is not walked on every
+    run; once it is made, it is."""
+    sheets, cache_dir = tmp_path / "sheets", tmp_path / "cache"
+    assert load(sheets, cache_dir) == ([], [])
+    counts.listed = 0
+    assert load(sheets, cache_dir) == ([], [])
+    assert counts.listed == 0
+    write_sheet(sheets, "a", "# a\na\n")
+    assert load(sheets, cache_dir) == (["a"], [])
