@@ -23,8 +23,9 @@ def installed(fake_home: Path) -> Path:
     return fake_home
 
 
-# nor the writer, backups and recovery of a run that died part-way (there is none)
-WRITING = {"dotdbg.home.writer", "dotdbg.home.backup", "dotdbg.home.recover"}
+# nor the writer, backups and recovery of a run that died part-way (there is none), nor the
+# peers' keys of install's warnings, which a look does not print
+WRITING = {"dotdbg.home.writer", "dotdbg.home.backup", "dotdbg.home.recover", "dotdbg.shells.peers"}
 
 
 @pytest.mark.parametrize("command", ["status", "diff"])

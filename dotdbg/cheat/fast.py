@@ -219,7 +219,8 @@ def console(argv: list[str], verbose: bool = False) -> int:
     command does: a run that does not simply end goes through dotdbg.cli.runner, imported then."""
     try:
         code = main(argv)
-        sys.stdout.flush()  # a closed pipe shows here
+        if sys.stdout is not None:  # None: started with stdout closed (`>&-`)
+            sys.stdout.flush()  # a closed pipe shows here
         return code
     except (Exception, KeyboardInterrupt) as error:  # the runner says what every command does
         return _ended_by(error, verbose)
@@ -277,7 +278,8 @@ def _run_on(catalog: Catalog, options: Options, env: Mapping[str, str]) -> int:
         sheets = tagged
     if options.edit is not None or options.new is not None:
         return _edit(sheets, options, env)
-    color = output.use_color(options.color, sys.stdout.isatty(), env)
+    terminal = sys.stdout is not None and sys.stdout.isatty()
+    color = output.use_color(options.color, terminal, env)
     if options.names:
         return _write(output.format_names(sheets))
     if options.pick:
@@ -540,6 +542,8 @@ def hint(line: str) -> None:
 def _write(text: str) -> int:
     """Print ``text``; a reader that went away (``| head``) ends the run as every command's
     does, in dotdbg.cli.runner (exit 141, no message)."""
+    if sys.stdout is None:  # started with stdout closed (`>&-`): print() writes nothing too
+        return 0
     if len(text) < WHOLE_WRITE:
         sys.stdout.write(text)
     else:

@@ -352,3 +352,19 @@ def test_dotdbg_help_lists_cheat_and_root_options_reach_the_fast_path(
         "tar -xvf /path/to/foo.tar -C /path/to/destination/\n",
         0,
     )
+
+
+def test_a_lookup_with_stdout_closed_ends_quietly(personal_dir: Path, work_dir: Path) -> None:
+    """`dotdbg cheat git >&-`: Python has no sys.stdout; the lookup writes nothing, as print()
+    would, and ends without a traceback."""
+    write_sheet(personal_dir, "qqgit", QQGIT)
+    done = subprocess.run(
+        f"{DOTDBG} cheat qqgit skip >&-",
+        shell=True,
+        cwd=work_dir,
+        capture_output=True,
+        text=True,
+        executable="/bin/bash",
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (0, "")

@@ -160,7 +160,7 @@ def status(values: Values) -> int:
     if pending:
         return _status_problem(values, paths, [pending])
     try:
-        done = installer.install(paths, dry_run=True)
+        done = installer.install(paths, dry_run=True, advise=False)
     except NotOurBlock as problem:
         lines = [line.removeprefix("dotdbg: error: ") for line in problem.lines()]
         return _status_problem(values, paths, lines)
@@ -192,7 +192,7 @@ def diff(values: Values) -> int:
     from dotdbg.home.plan import unified_diff
 
     paths = home_paths(values)
-    done = installer.install(paths, dry_run=True)
+    done = installer.install(paths, dry_run=True, advise=False)
     sys.stdout.write(unified_diff(paths, done.plan))
     return 1 if done.plan.pending else 0
 
