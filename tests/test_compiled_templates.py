@@ -4,6 +4,7 @@ for a template whose text changed (issue 27: compiling took as long as importing
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,6 +41,7 @@ def renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Render:
     a copy in ``tmp_path/templates`` (a test may change them)."""
     shutil.copytree(resource_dir("templates"), tmp_path / "templates")
     monkeypatch.setattr(compiled, "FOLDER", tmp_path / "compiled")
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
     monkeypatch.setattr(render, "resource_dir", lambda name: tmp_path / name)
     paths = Paths.from_env(tmp_path / "home")
     config = load_config(paths)
@@ -78,3 +80,15 @@ def test_a_damaged_or_unwritable_cache_only_costs_a_compile(
     compiles.clear()
     assert renders() == first
     assert "dotdbg.bash.j2" in compiles
+
+
+def test_no_compiled_template_is_written_where_python_writes_no_pyc(
+    renders: Render, compiles: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PYTHONDONTWRITEBYTECODE: the fault sweep's runs must make the same calls each time."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    first = renders()
+    compiles.clear()
+    assert renders() == first
+    assert "dotdbg.bash.j2" in compiles
+    assert not (tmp_path / "compiled").exists()

@@ -5,7 +5,8 @@ of every install or alias edit that renders; issue 27). Imported by the render a
 A compiled template is used only for the same template text (jinja2's checksum of the
 source), the same jinja2 and Python (its magic header) and the same environment options
 (``tag``): it is never stale. It lives in dotdbg's own ``__pycache__``, beside its .pyc files,
-not in the home; where dotdbg cannot write there (a system-wide install), it compiles each time.
+not in the home; where dotdbg cannot write there (a system-wide install), or where Python
+writes no .pyc (PYTHONDONTWRITEBYTECODE, -B), it compiles each time.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import sys
 from pathlib import Path
 
 # imported only by the render, which needs jinja2 anyway
@@ -40,6 +42,8 @@ class CompiledTemplates(jinja2.BytecodeCache):
             bucket.reset()  # a damaged file: compiled again, and written again
 
     def dump_bytecode(self, bucket: Bucket) -> None:
+        if sys.dont_write_bytecode:  # PYTHONDONTWRITEBYTECODE or -B: no .pyc, no compiled template
+            return
         target = self._file(bucket)
         temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         try:

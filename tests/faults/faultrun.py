@@ -207,10 +207,25 @@ def environment(home: Path) -> dict[str, str]:
     }
 
 
+def keep_compiled_templates(home: Path) -> None:
+    """Render once with compiled templates kept (home.compiled), so that every traced or
+    faulted run finds them and makes the same calls: a run that wrote them would make more,
+    and another test writing them between a trace and its faulted run would shift the count."""
+    from dotdbg.home.install import render_for
+
+    writes, sys.dont_write_bytecode = sys.dont_write_bytecode, False
+    try:
+        paths = Paths.from_env(home)
+        render_for(paths, load_config(paths), SHELLS)
+    finally:
+        sys.dont_write_bytecode = writes
+
+
 def write_points(argv: list[str], home: Path, trace: Path) -> list[Point]:
     """The calls of ``argv`` that write (or read dotdbg's state) in ``home``, numbered as
     strace's when=N counts them."""
     assert STRACE
+    keep_compiled_templates(home)
     subprocess.run(
         [STRACE, *FAST, "-y", "-o", str(trace), "-e", f"trace={','.join(SYSCALLS)}", *argv],
         env=environment(home),
