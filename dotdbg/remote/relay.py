@@ -42,6 +42,10 @@ else:  # the same functions and numbers; signal wraps them in enums (enum, funct
 # (marker, bytes, done marker): what the command may ask for later, as often as it asks
 Exchange = tuple[bytes, bytes, bytes]
 CHUNK = 65536
+# what the command must not inherit ignored: Python ignores SIGPIPE and SIGXFSZ, and a dotdbg
+# started under nohup ignores SIGHUP, and ssh would outlive its terminal (kill -9 of dotdbg
+# would leave it and the remote session running)
+DEFAULT_SIGNALS = ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGPIPE", "SIGXFSZ")
 HELD_BACK = 65536  # the most hidden output kept to show when the command ends before the marker
 EOF_KEY = b"\x04"  # what the remote shell gets when our own stdin ends (Ctrl-D)
 SWALLOWED = 4096  # the last bytes kept of what came between the two markers (the echo)
@@ -92,6 +96,7 @@ def piped(argv: Sequence[str], payload: bytes) -> int:
     pid = os.fork()
     if pid == 0:
         try:
+            _default_signals()
             os.close(write_end)
             os.dup2(read_end, 0)
             os.close(read_end)
@@ -154,6 +159,7 @@ def _spawn(argv: Sequence[str], terminal: Terminal) -> tuple[int, int]:
     pid = os.fork()
     if pid == 0:  # the child: the command, or 127 as a shell says it is not there
         try:
+            _default_signals()
             os.close(master)
             os.setsid()
             import fcntl
@@ -490,6 +496,12 @@ def _not_echoed(said: bytes, payload: bytes) -> bytes:
     sent = set(payload.splitlines())
     lines = said.replace(b"\r\n", b"\n").split(b"\n")
     return b"\n".join(line for line in lines if line.strip() and line not in sent)
+
+
+def _default_signals() -> None:
+    """In the child, before exec: the default action for DEFAULT_SIGNALS."""
+    for name in DEFAULT_SIGNALS:
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 def _exit_code(status: int) -> int:

@@ -229,3 +229,25 @@ def test_the_guard_removes_the_dir_when_the_script_is_killed(
         assert main is not None and "DOTDBG%sREADY" in " ".join(main.cmdline())
         main.kill()
         wait_for(lambda: not directory.exists(), 30, "the guard to remove the session dir")
+
+
+def test_kill_9_of_a_dotdbg_started_under_nohup_leaves_nothing_remote(
+    ssh_server: SshServer, remote_user: RemoteUser, local_home: Path
+) -> None:
+    """dotdbg started with SIGHUP ignored (nohup, a detached test run): ssh must not inherit
+    that, or it outlives the terminal dotdbg ran it on, and the remote session with it."""
+    argv = [str(DOTDBG), "ssh", "n1", *ssh_words(ssh_server, remote_user)]
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        child = spawn(argv, local_home)
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    try:
+        child.expect_exact(PROMPT)
+        directory = Path(said(child, "echo $__dotdbg_session").strip())
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.close(force=True)
+    wait_for(lambda: not directory.exists(), 30, "the session dir to go")
+    wait_for(lambda: not processes_of(remote_user), 30, "no remote process left")
+    assert not [p for p in psutil.process_iter(["name"]) if _orphaned_ssh(p, remote_user)]
