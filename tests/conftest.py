@@ -51,6 +51,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # tests start would then rightly ignore the Ctrl-C they send.
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Likewise SIGHUP under nohup: the ssh, srun and shells the tests start would outlive the
+    # terminals the tests close (a user's terminal gives them SIGHUP's default action).
+    if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
