@@ -29,6 +29,7 @@ RUNS = {
     "stacks_merge": ["--repeat", "1"],
     "stacks_gather": ["--repeat", "9"],  # root: it starts the test SLURM cluster
     "home_commands": ["--runs", "15"],
+    "remote": ["--runs", "15", "--push-runs", "0"],  # root: it starts an sshd on 127.0.0.1
 }
 
 pytestmark = pytest.mark.benchmark
