@@ -138,13 +138,17 @@ def _installed_and_functions_added(paths: Paths) -> None:
 
 
 def _installed_twice(paths: Paths) -> None:
-    """Two backups: the install's and the edit's, renamed to fixed stamps of the past so that
-    every run's new backup takes the same name (one made in the same second as these would
-    take a -2 suffix, one stat more: the two workers' traces would not line up)."""
+    """Two backups: the install's and the edit's."""
     _installed_and_edited(paths)
     install(paths, load_config(paths), shells=SHELLS)
+
+
+def settle_backups(paths: Paths) -> None:
+    """The setup's backups renamed, in order, to fixed stamps of the past: the command's own
+    backup then always takes the same name. (One made in the same second as the setup's took a
+    -2 suffix, one stat more, and the two workers' traces did not line up.)"""
     for number, folder in enumerate(backup_dirs(paths)):
-        folder.rename(folder.with_name(f"20200101T00000{number}Z"))
+        folder.rename(folder.with_name(f"20200101T0000{number:02d}Z"))
 
 
 def _installed_profile_not_loading(paths: Paths) -> None:

@@ -34,6 +34,7 @@ from tests.faults.faultrun import (
     check_case,
     command,
     run_faulted,
+    settle_backups,
     shape_home,
     snapshot,
     write_points,
@@ -63,6 +64,7 @@ class Matrix:
         self.template = root / "template"
         shape_home(self.home, shape)
         operation.setup(Paths.from_env(self.home))
+        settle_backups(Paths.from_env(self.home))
         shutil.copytree(self.home, self.template, symlinks=True)
         self.before = snapshot(self.home)
         self.argv = command(operation, self.home)
