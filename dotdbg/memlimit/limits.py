@@ -5,6 +5,7 @@ Pure: no file or process is touched here, so every rule is a plain function to t
 
 from __future__ import annotations
 
+from dotdbg.common.record import Record
 from dotdbg.common.sizes import parse_size, short_size
 from dotdbg.errors import DotdbgError
 
@@ -12,26 +13,15 @@ from dotdbg.errors import DotdbgError
 MIN_LIMIT = 2**20
 
 
-class Limits:
+class Limits(Record):
     """RAM ceiling, swap allowed on top of it, optional soft limit; all in bytes.
 
-    A plain class: a NamedTuple imports typing, about 10 ms of every memlimit run (issue 27)."""
+    A common.record Record: a NamedTuple imports typing, about 10 ms of every memlimit run
+    (issue 27)."""
 
-    __slots__ = ("high", "ram", "swap")
-
-    def __init__(self, ram: int, swap: int = 0, high: int | None = None) -> None:
-        self.ram, self.swap, self.high = ram, swap, high
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Limits):
-            return NotImplemented
-        return (self.ram, self.swap, self.high) == (other.ram, other.swap, other.high)
-
-    def __hash__(self) -> int:
-        return hash((self.ram, self.swap, self.high))
-
-    def __repr__(self) -> str:
-        return f"Limits(ram={self.ram!r}, swap={self.swap!r}, high={self.high!r})"
+    ram: int
+    swap: int = 0
+    high: int | None = None
 
     @property
     def ram_plus_swap(self) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dotdbg.common.record import Record
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Protocol
@@ -10,47 +12,22 @@ if TYPE_CHECKING:
 
 # No dataclasses, NamedTuples or typing.Protocol at run time in memlimit: importing dataclasses
 # (inspect, ast, dis) cost 11 ms, typing (collections, re, functools) about 10 ms of a command
-# whose target is a cgroup written by hand + 15 ms (issue 27). The records are plain classes.
+# whose target is a cgroup written by hand + 15 ms (issue 27). The records are common.record's.
 
 
-class BackendProbe:
+class BackendProbe(Record):
     """Whether a backend can work on this machine, and a one-line why or why not."""
 
-    __slots__ = ("name", "why", "works")
-
-    def __init__(self, name: str, works: bool, why: str) -> None:
-        self.name, self.works, self.why = name, works, why
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BackendProbe):
-            return NotImplemented
-        return (self.name, self.works, self.why) == (other.name, other.works, other.why)
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.works, self.why))
-
-    def __repr__(self) -> str:
-        return f"BackendProbe({self.name!r}, {self.works!r}, {self.why!r})"
+    name: str
+    works: bool
+    why: str
 
 
-class OomCounters:
+class OomCounters(Record):
     """What the limit did so far: processes it killed, and the peak usage if known."""
 
-    __slots__ = ("kills", "peak")
-
-    def __init__(self, kills: int = 0, peak: int | None = None) -> None:
-        self.kills, self.peak = kills, peak
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, OomCounters):
-            return NotImplemented
-        return (self.kills, self.peak) == (other.kills, other.peak)
-
-    def __hash__(self) -> int:
-        return hash((self.kills, self.peak))
-
-    def __repr__(self) -> str:
-        return f"OomCounters(kills={self.kills!r}, peak={self.peak!r})"
+    kills: int = 0
+    peak: int | None = None
 
 
 class BackendUnavailable(Exception):
