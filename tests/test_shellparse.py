@@ -29,3 +29,17 @@ def test_a_parser_that_does_not_answer_is_killed_with_the_rest_of_its_batch(
     assert ["sleep", "30"] not in [
         [c.rsplit("/", 1)[-1] for c in cmd[:1]] + cmd[1:] for cmd in left
     ]
+
+
+def test_a_parser_reads_its_script_from_a_file_not_a_pipe() -> None:
+    # bash and zsh read a pipe one byte per read(2): 15,000 calls for dotdbg.bash
+    bash = shutil.which("bash") or "/bin/bash"
+    probe = "[ -f /dev/stdin ] || echo 'not a file' >&2\nset -n\necho ok\n"
+    assert shellparse.stderr_of_each([bash, "-s"], [probe], {}, "x") == [(0, "")]
+
+
+def test_bash_n_reads_its_text_from_a_file_not_a_pipe() -> None:
+    from dotdbg.shells import bashcheck
+
+    probe = "[ -f /dev/stdin ] || echo 'not a file' >&2\n"
+    assert bashcheck._run(["bash", "-s"], probe, "bash").stderr == ""

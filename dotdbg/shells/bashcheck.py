@@ -95,18 +95,21 @@ def _own_problem(definition: str) -> str:
 def _run(argv: Sequence[str], text: str, what: str) -> subprocess.CompletedProcess[str]:
     import subprocess  # here: install's checker key (shellcheck_program) runs nothing
 
+    from dotdbg.shells.shellparse import seekable
+
     try:
         # errors="replace": bash names the byte it choked on, and past the end of an
         # unterminated `[[ '` that is 0xff, which is not UTF-8
-        return subprocess.run(
-            argv,
-            input=text,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            check=False,
-            timeout=TIMEOUT,
-        )
+        with seekable(text) as stdin:
+            return subprocess.run(
+                argv,
+                stdin=stdin,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                check=False,
+                timeout=TIMEOUT,
+            )
     except (OSError, subprocess.TimeoutExpired) as error:
         why = error.strerror if isinstance(error, OSError) else f"no answer in {TIMEOUT} s"
         raise DotdbgError(

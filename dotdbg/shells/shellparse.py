@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
+from typing import BinaryIO
 
 from dotdbg.errors import DotdbgError
 
@@ -30,9 +31,9 @@ def _batch(
 ) -> list[tuple[int, str]]:
     running: list[subprocess.Popen[str]] = []
     try:
-        for _ in batch:
-            running.append(_parser(argv, env))
-        outputs = [p.communicate(s, timeout=TIMEOUT) for p, s in zip(running, batch, strict=True)]
+        for script in batch:
+            running.append(_parser(argv, script, env))
+        outputs = [proc.communicate(timeout=TIMEOUT) for proc in running]
     except (OSError, subprocess.TimeoutExpired) as error:
         for proc in running:  # nothing is left running
             proc.kill()
@@ -46,15 +47,37 @@ def _batch(
     return [(proc.returncode, err) for proc, (_, err) in zip(running, outputs, strict=True)]
 
 
-def _parser(argv: Sequence[str], env: Mapping[str, str]) -> subprocess.Popen[str]:
+def _parser(argv: Sequence[str], script: str, env: Mapping[str, str]) -> subprocess.Popen[str]:
     # errors="replace": a shell quotes the byte it choked on, which need not be UTF-8 (bash
     # says 0xff past the end of an unterminated `[[ '`)
-    return subprocess.Popen(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        text=True,
-        errors="replace",
-    )
+    with seekable(script) as stdin:
+        return subprocess.Popen(
+            argv,
+            stdin=stdin,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+            errors="replace",
+        )
+
+
+def seekable(text: str) -> BinaryIO:
+    """``text`` in an anonymous file, at its start, for a shell's stdin. A shell reading a pipe
+    takes one byte per read(2) (it must leave the rest for the commands it runs): 15,000 reads
+    for dotdbg.bash, 13 ms against 4 ms for bash -n, and every one a stop under strace. From a
+    file it reads blocks and seeks back."""
+    data = text.encode("utf-8", "surrogateescape")
+    if hasattr(os, "memfd_create"):
+        handle: BinaryIO = open(os.memfd_create("dotdbg-script"), "w+b")  # noqa: SIM115
+    else:  # macOS: an unlinked temporary file
+        import tempfile
+
+        handle = tempfile.TemporaryFile()  # noqa: SIM115
+    try:
+        handle.write(data)
+        handle.seek(0)
+    except OSError:
+        handle.close()
+        raise
+    return handle
