@@ -179,12 +179,14 @@ def test_every_fault_at_every_point(
     for key in ("cases", "bytes_lost", "tracebacks", "leftovers"):
         setattr(sweep_tally, key, getattr(sweep_tally, key) + getattr(tally, key))
     sweep_tally.failures += tally.failures
-    print(
+    said = (
         f"{matrix.label}: {len(matrix.points)} points, {tally.line()}, of "
-        f"{len(matrix.points) * len(FAULTS)} (point, fault) pairs",
-        file=sys.__stderr__,
-        flush=True,
+        f"{len(matrix.points) * len(FAULTS)} (point, fault) pairs"
     )
+    print(said, file=sys.__stderr__, flush=True)
+    if os.environ.get("DOTDBG_FAULT_LOG"):  # pytest-xdist's workers print nowhere
+        with open(os.environ["DOTDBG_FAULT_LOG"], "a", encoding="utf-8") as log:
+            log.write(said + "\n")
     assert not tally.failures, "\n".join(tally.failures[:20])
 
 
