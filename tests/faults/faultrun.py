@@ -274,19 +274,24 @@ def keep_compiled_templates(home: Path) -> None:
         sys.dont_write_bytecode = writes
 
 
-def write_points(argv: list[str], home: Path, trace: Path) -> list[Point]:
+def write_points(
+    argv: list[str], home: Path, trace: Path, ok_exits: tuple[int, ...] = (0,)
+) -> list[Point]:
     """The calls of ``argv`` that write (or read dotdbg's state) in ``home``, numbered as
     strace's when=N counts them, each with the faults the sweep gives it."""
     assert STRACE
     keep_compiled_templates(home)
     traced = ",".join(SYSCALLS + CHANGES_DISK)
-    subprocess.run(
+    done = subprocess.run(
         [STRACE, *FAST, "-y", "-o", str(trace), "-e", f"trace={traced}", *argv],
         env=environment(home),
         capture_output=True,
+        text=True,
         timeout=120,
         check=False,
     )
+    # a command that fails unfaulted would make every case a test of its error path
+    assert done.returncode in ok_exits, f"{argv[3:5]} failed unfaulted: {done.stderr[-300:]}"
     return points_of(trace.read_text(errors="replace").splitlines(), home)
 
 
