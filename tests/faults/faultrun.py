@@ -264,7 +264,14 @@ def keep_compiled_templates(home: Path) -> None:
     """Render once with compiled templates kept (home.compiled), so that every traced or
     faulted run finds them and makes the same calls: a run that wrote them would make more,
     and another test writing them between a trace and its faulted run would shift the count."""
+    import compileall
+
+    import dotdbg
     from dotdbg.home.install import render_for
+
+    # and dotdbg's .pyc files written: under PYTHONDONTWRITEBYTECODE a fresh checkout would
+    # compile every module at every run (twice as slow), and a stale one the edited modules
+    compileall.compile_dir(Path(dotdbg.__file__).parent, quiet=1)
 
     writes, sys.dont_write_bytecode = sys.dont_write_bytecode, False
     try:
