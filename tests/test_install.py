@@ -417,6 +417,21 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == [".bashrc"]
 
 
+def test_a_temp_file_is_private_beside_its_target_and_known_to_recovery(tmp_path: Path) -> None:
+    from dotdbg.home import fileops
+
+    target = tmp_path / ".bashrc"
+    fd, name = fileops._new_temp_file(target)
+    os.close(fd)
+    temp = Path(name)
+    assert temp.parent == tmp_path and temp.name.startswith(f".{target.name}.{os.getpid()}.")
+    assert stat.S_IMODE(temp.stat().st_mode) == 0o600
+    assert fileops.temp_file_pid(temp.name) == os.getpid()  # a killed run's is removed
+    other, _ = fileops._new_temp_file(target)
+    os.close(other)
+    assert len(list(tmp_path.glob("*.dotdbg-tmp"))) == 2  # a new name each time
+
+
 def waits_for_lock(run: subprocess.Popen[bytes], lock: Path) -> bool:
     """Whether ``run`` is blocked on a flock of ``lock`` (a waiter's line in /proc/locks);
     an exit before that fails the test at once."""
