@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from dotdbg.aliases.shadows import shadow_warnings
 from dotdbg.common.output import note, warn
@@ -15,6 +14,7 @@ from dotdbg.home.plan import Plan, unified_diff
 from dotdbg.paths import Paths
 from dotdbg.visible import one_line, pieces
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dotdbg.config.source import TOMLDecodeError, loads
+from dotdbg.config.source import is_toml_error, loads
 from dotdbg.errors import DotdbgError
 
 Fields = dict[str, str]  # the entry's keys: command (or body), desc, pack
@@ -232,7 +232,9 @@ def _check_only_changed(
     before = loads(old)
     try:
         after = loads(new)
-    except TOMLDecodeError:
+    except ValueError as error:
+        if not is_toml_error(error):
+            raise
         after = None
     value = after.get(section, {}).pop(name, None) if after is not None else None
     before.get(section, {}).pop(name, None)
