@@ -22,8 +22,8 @@ UNUSED = {"dataclasses", "inspect", "subprocess", "tempfile", "shutil", "textwra
 PARSED = {"tomllib", "hashlib", "_hashlib"}
 
 # nor typing (its import is a whole module of its own): annotations are strings, and the
-# names they use are imported for the type checker alone
-LOOKING = {"typing"}
+# names they use are imported for the type checker alone; nor the shadows of `dotdbg aliases`
+LOOKING = {"typing", "dotdbg.aliases.shadows"}
 
 
 @pytest.fixture
