@@ -234,7 +234,8 @@ def install(
 
         backup_dir = apply(paths, plan, command="install")
         remember(paths, rendered)
-        remember_tables(paths, config)
+        if prerendered is None:  # `dotdbg push`'s config is the pushing machine's, not this home's
+            remember_tables(paths, config)
     return Result(plan, backup_dir, warnings, config)
 
 
