@@ -34,8 +34,13 @@ _known: dict[str, bytes] = {}  # text → marshal of its tables: the file's, and
 
 
 def recall(paths: Paths) -> None:
-    """Take in the texts the file holds, unless it is missing or does not verify."""
+    """Take in the texts the file holds, unless it is missing or does not verify, or others
+    than the user can write its folder (marshal is not meant for input made to harm: a torn
+    or changed file stops at the digest, a planted one at the folder's owner and mode)."""
     try:
+        folder = paths.fs.stat(paths.state_dir)
+        if folder is None or not folder.private_to(paths.fs.euid()):
+            return
         raw = paths.fs.read_bytes(paths.parse_cache_file, follow=False)
     except OSError:
         return

@@ -118,6 +118,19 @@ def test_a_symlink_in_the_cache_s_place_is_not_followed(installed: Path) -> None
     assert "tomllib" not in imported_by("dotdbg", "status")
 
 
+def test_a_cache_in_a_folder_others_can_write_is_not_read(installed: Path) -> None:
+    """Anyone could have planted it there (install refuses such a folder; a look reads the
+    files as they are, but not this one)."""
+    whole = dotdbg("status")
+    state = cache_of(installed).parent
+    state.chmod(0o777)
+    again = dotdbg("status")
+    assert (again.returncode, again.stdout) == (whole.returncode, whole.stdout)
+    assert "tomllib" in imported_by("dotdbg", "status")
+    state.chmod(0o700)
+    assert "tomllib" not in imported_by("dotdbg", "status")
+
+
 def test_a_look_does_not_write_the_cache(installed: Path) -> None:
     cache_of(installed).unlink()
     for command in ("status", "diff"):
