@@ -1,8 +1,8 @@
 """Round-trip edits of the user's config.toml: one alias or function added, replaced or removed.
 
 The text functions are pure: TOML text in, TOML text out, everything the user wrote outside the
-edited entry kept as it was (tomlkit). ``save_edit`` reads the config under the run lock,
-validates the new text exactly as a hand edit would be validated, and hands the config and the
+edited entry kept as it was (``config.tomledit``). ``save_edit`` reads the config under the run
+lock, validates the new text exactly as a hand edit would be validated, and hands the config and the
 refreshed installed files to the one writer as a single plan.
 """
 

@@ -264,7 +264,14 @@ def keep_compiled_templates(home: Path) -> None:
     """Render once with compiled templates kept (home.compiled), so that every traced or
     faulted run finds them and makes the same calls: a run that wrote them would make more,
     and another test writing them between a trace and its faulted run would shift the count."""
+    import compileall
+
+    import dotdbg
     from dotdbg.home.install import render_for
+
+    # and dotdbg's .pyc files written: under PYTHONDONTWRITEBYTECODE a fresh checkout would
+    # compile every module at every run (twice as slow), and a stale one the edited modules
+    compileall.compile_dir(Path(dotdbg.__file__).parent, quiet=1)
 
     writes, sys.dont_write_bytecode = sys.dont_write_bytecode, False
     try:
@@ -274,19 +281,24 @@ def keep_compiled_templates(home: Path) -> None:
         sys.dont_write_bytecode = writes
 
 
-def write_points(argv: list[str], home: Path, trace: Path) -> list[Point]:
+def write_points(
+    argv: list[str], home: Path, trace: Path, ok_exits: tuple[int, ...] = (0,)
+) -> list[Point]:
     """The calls of ``argv`` that write (or read dotdbg's state) in ``home``, numbered as
     strace's when=N counts them, each with the faults the sweep gives it."""
     assert STRACE
     keep_compiled_templates(home)
     traced = ",".join(SYSCALLS + CHANGES_DISK)
-    subprocess.run(
+    done = subprocess.run(
         [STRACE, *FAST, "-y", "-o", str(trace), "-e", f"trace={traced}", *argv],
         env=environment(home),
         capture_output=True,
+        text=True,
         timeout=120,
         check=False,
     )
+    # a command that fails unfaulted would make every case a test of its error path
+    assert done.returncode in ok_exits, f"{argv[3:5]} failed unfaulted: {done.stderr[-300:]}"
     return points_of(trace.read_text(errors="replace").splitlines(), home)
 
 

@@ -71,7 +71,8 @@ class Matrix:
         shutil.copytree(self.home, self.template, symlinks=True)
         self.before = snapshot(self.home)
         self.argv = command(operation, self.home)
-        self.points = write_points(self.argv, self.home, root / "trace")  # runs it, untouched
+        done = (0,) if operation.report_exit is None else (0, operation.report_exit)
+        self.points = write_points(self.argv, self.home, root / "trace", done)  # runs it
         self.after = snapshot(self.home)
         self.label = f"{operation.name} on {shape}"
 
