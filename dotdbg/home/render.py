@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from dotdbg import __version__
 from dotdbg.common.record import Record
@@ -13,7 +12,10 @@ from dotdbg.config.model import Config
 from dotdbg.paths import resource_dir
 from dotdbg.shells.posix import shquote
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     import jinja2
 
     from dotdbg.shells.target import ShellTarget
@@ -92,10 +94,10 @@ def template_texts() -> dict[str, str]:
 
 def template_digests() -> dict[str, str]:
     """The sha256 of each template's text, by name."""
-    import hashlib  # where used (OpenSSL's load: 3 ms)
+    from dotdbg.common.sha256 import sha256
 
     return {
-        name: hashlib.sha256(text.encode("utf-8")).hexdigest()
+        name: sha256(text.encode("utf-8")).hexdigest()
         for name, text in template_texts().items()
         if name.endswith(".j2")
     }
@@ -180,7 +182,7 @@ def render_key(
     """The sha256 of everything a render reads: dotdbg's version, the config's files, what the
     header names, the words of TAB completion, the shells and every template. Equal keys render
     equal texts, so `status` finds the installed files current without rendering (or jinja2)."""
-    import hashlib
+    from dotdbg.common.sha256 import sha256
 
     parts = [__version__, *sources_display, "", repr(completion_context())]
     parts += ["", *(t.name for t in shells)]
@@ -188,7 +190,7 @@ def render_key(
         parts += [str(origin.path), origin.text]
     for name, text in template_texts().items():
         parts += [name, text]
-    digest = hashlib.sha256()
+    digest = sha256()
     for part in parts:
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     return digest.hexdigest()

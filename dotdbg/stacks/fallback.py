@@ -21,7 +21,8 @@ from dataclasses import replace
 from dotdbg.procs.pyprocs import PyProcess
 from dotdbg.pyspy.dump import MAX_PARALLEL
 from dotdbg.pyspy.outcome import RETRIED
-from dotdbg.stacks.record import RecordError, StackRecord, read
+from dotdbg.stacks.jsonlines import read
+from dotdbg.stacks.record import RecordError, StackRecord
 
 # on top of the dump's own time: dotdbg's start, and its gdb's grace to detach when stopped
 SLACK = 5.0

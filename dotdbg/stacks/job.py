@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 
 from dotdbg.fanout import NOT_FOUND, NodeResult
 from dotdbg.fanout.engine import Engine
-from dotdbg.stacks.record import RecordError, StackRecord, read
+from dotdbg.stacks.jsonlines import read
+from dotdbg.stacks.record import RecordError, StackRecord
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dotdbg.stacks import formats, ranksets, render
+from dotdbg.stacks.jsonlines import read
 from dotdbg.stacks.merge import merge, merge_samples
 from dotdbg.stacks.pyspyjson import threads_from_dump
 from dotdbg.stacks.record import (
@@ -21,7 +22,6 @@ from dotdbg.stacks.record import (
     StackRecord,
     Thread,
     from_json,
-    read,
     write,
 )
 
