@@ -209,7 +209,12 @@ def test_an_edit_looks_up_only_its_own_name_on_path(
     paths = Paths.from_env(home)
     outcome = edit.add(paths, "aliases", "zzls", "ls -F")
     asked: list[str] = []
-    monkeypatch.setattr(shutil, "which", lambda name: asked.append(name) or f"/bin/{name}")
+
+    def which(name: str) -> str:
+        asked.append(name)
+        return f"/bin/{name}"
+
+    monkeypatch.setattr(shutil, "which", which)
     assert edits.report(paths, outcome, "zzls") == 0
     assert asked == ["zzls"]
     assert "alias zzls shadows /bin/zzls" in capsys.readouterr().err
