@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dotdbg.config import tomllines
-from dotdbg.config.source import TOMLDecodeError, loads
+from dotdbg.config.source import is_toml_error, loads
 from dotdbg.errors import DotdbgError
 
 Fields = dict[str, str]  # the entry's keys: command (or body), desc, pack
@@ -249,7 +249,9 @@ def _check_only_changed(
     before = loads(old)
     try:
         after = loads(new)
-    except TOMLDecodeError:
+    except ValueError as error:
+        if not is_toml_error(error):
+            raise
         after = None
     value = after.get(section, {}).pop(name, None) if after is not None else None
     before.get(section, {}).pop(name, None)

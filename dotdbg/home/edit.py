@@ -124,6 +124,7 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
     the config and, when dotdbg is installed, the installed files: one backup, one journal,
     all written or none.
     """
+    from dotdbg.config.load import remember_tables
     from dotdbg.home import install
     from dotdbg.home.checks import remember
     from dotdbg.home.plan import Change, Plan, plan_install
@@ -143,6 +144,7 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
             plan = Plan((change,), None, keep_manifest=True)
         folder = apply(paths, plan, command=command)
         remember(paths, edited.rendered)
+        remember_tables(paths, edited.config)
     config = edited.config
     result = install.Result(plan, folder, config.warnings, config) if installed else None
     shells = edited.rendered.shells if installed else ()

@@ -255,7 +255,8 @@ def test_a_failure_after_the_edit_is_committed_is_no_error_exit(
 
 
 def _disk(matrix: Matrix, point: Point) -> tuple[dict[str, bytes], list[str]]:
-    """The home after a SIGKILL at ``point``, before anything recovers: its files, and the
+    """The home after a SIGKILL at ``point``, before anything recovers: its files, with the
+    pid and random part of a temp file's name blanked (``fileops.atomic_write``'s), and the
     names in dotdbg's state with each backup's stamp blanked (a stamp is the clock's)."""
     shutil.rmtree(matrix.home)
     shutil.copytree(matrix.template, matrix.home, symlinks=True)
@@ -264,13 +265,17 @@ def _disk(matrix: Matrix, point: Point) -> tuple[dict[str, bytes], list[str]]:
     state = matrix.home / ".local/state/dotdbg"
     names = (
         sorted(
-            re.sub(r"\d{8}T\d{6}Z(-\d+)?", "STAMP", str(p.relative_to(state)))
+            _no_tmp_id(re.sub(r"\d{8}T\d{6}Z(-\d+)?", "STAMP", str(p.relative_to(state))))
             for p in state.rglob("*")
         )
         if state.exists()
         else []
     )
-    return snapshot(matrix.home), names
+    return {_no_tmp_id(name): data for name, data in snapshot(matrix.home).items()}, names
+
+
+def _no_tmp_id(name: str) -> str:
+    return re.sub(r"\.[0-9]+\.[A-Za-z0-9_]+\.dotdbg-tmp$", ".PID.RANDOM.dotdbg-tmp", name)
 
 
 @pytest.mark.timeout(600)  # one trace and eight killed runs: about 5 s quiet
