@@ -5,16 +5,14 @@ by the checked way, naming the field and the line."""
 
 from __future__ import annotations
 
-import ast
 import io
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dotdbg.stacks import jsonlines, record
+from dotdbg.stacks import jsonlines
 from dotdbg.stacks.jsonlines import read
 from dotdbg.stacks.record import Frame, RecordError, StackRecord, Thread, from_json, write
 
@@ -168,9 +166,3 @@ def test_blank_lines_are_skipped_and_counted() -> None:
     with pytest.raises(RecordError, match=r"^f:6: pid is"):
         list(read(lines, "f"))
     assert len(list(read(lines[:5]))) == 1
-
-
-def test_record_py_stays_python_3_8_syntax() -> None:
-    """gdb's own Python imports it (``gdb/ingdb.py``); the reader may be newer."""
-    source = Path(record.__file__).read_text()
-    ast.parse(source, feature_version=(3, 8))
