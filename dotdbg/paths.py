@@ -10,10 +10,10 @@ import os
 import sys
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dotdbg.common.record import Record, field, replace
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dotdbg.home.homefs import HomeFS
     from dotdbg.shells.zdotdir import ZdotdirRead
@@ -120,6 +120,11 @@ class Paths(Record):
     def render_cache_file(self) -> Path:
         """What each recent render's inputs gave: the digests of its texts (``checks``)."""
         return self.state_dir / "rendered.json"
+
+    @property
+    def parse_cache_file(self) -> Path:
+        """The tables of the config's texts, remembered by the exact text (``config.parsed``)."""
+        return self.state_dir / "parsed"
 
     @property
     def journal_file(self) -> Path:

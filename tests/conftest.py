@@ -127,6 +127,10 @@ GROUPS = {
     "tests/alias/test_alias_installed.py": "wheel",  # the session's one wheel
     "tests/cheat/test_cheat_installed.py": "wheel",
     "tests/cli/test_manpage.py": "wheel",
+    # the one GPU: gpu-fill's tests measure its free memory, watch-python's its used memory
+    "tests/fill/test_cuda_ctypes.py": "gpu",
+    "tests/gpu/test_nvml.py": "gpu",
+    "tests/stacks/test_stacks_torch.py::test_nccl": "gpu",
 }
 
 

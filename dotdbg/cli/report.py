@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
-from dotdbg.aliases.shadows import shadow_warnings
 from dotdbg.common.output import note, warn
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
@@ -15,6 +13,7 @@ from dotdbg.home.plan import Plan, unified_diff
 from dotdbg.paths import Paths
 from dotdbg.visible import one_line, pieces
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -276,6 +275,8 @@ def _explain_off(config: Config, name: str) -> int:
 
 
 def _print_shadow(config: Config, name: str, which: Callable[[str], str | None]) -> None:
+    from dotdbg.aliases.shadows import shadow_warnings  # `aliases NAME`'s, not status's
+
     for line in shadow_warnings(config, which):
         if line.split()[1] == name:
             print(f"  note: {line}")

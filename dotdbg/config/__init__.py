@@ -7,7 +7,8 @@
 - ``sections``: each section's merge and checks; ``names``: the name rule of each kind;
   ``checker``: checks that fail at ``file:line:col``; ``bindable``: readline's functions.
 - ``source`` and ``position``: a TOML file with its text, and where a key is in it.
-- ``tomledit``: round-trip edits of the user's file (alias add/rm, pack on/off).
+- ``tomledit``: round-trip edits of the user's file (alias add/rm, pack on/off);
+  ``tomllines``: the same edit as one line of text, for the layout dotdbg writes (no tomlkit).
 - ``defaults.toml``: dotdbg's built-in configuration.
 """
 

@@ -9,11 +9,14 @@ installs or expands refuses it at ``file:line:col`` with its size and what to do
 from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping
-from typing import Any
 
 from dotdbg.common.sizes import short_size
 from dotdbg.config.checker import Checker
 from dotdbg.errors import DotdbgError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_VALUE_BYTES = 64 * 1024
 SHOWN_CHARS = 60  # of a value too big, in `dotdbg aliases`

@@ -13,9 +13,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
-from dotdbg.config import limits
+from dotdbg.config import limits, parsed
 from dotdbg.config.checker import Checker
 from dotdbg.config.model import Alias, Config, Function, Off, PdbAlias
 from dotdbg.config.names import ALIAS, FUNCTION, PDB_ALIAS
@@ -31,6 +30,10 @@ from dotdbg.config.source import Source, read_user_file
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import Paths
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 DEFAULTS_FILE = Path(__file__).with_name("defaults.toml")
 
 
@@ -41,6 +44,7 @@ def load_config(paths: Paths, user_text: str | None = None, cut_huge: bool = Fal
     """Defaults merged with the user's config file (or ``user_text`` in its place, to check an
     edit before it is written). ``cut_huge``: a value over ``limits.MAX_VALUE_BYTES`` is cut and
     said in ``Config.cut`` instead of refused (to show the config, never to write from it)."""
+    parsed.recall(paths)
     defaults = _defaults()
     user_path = paths.config_file
     if user_text is None and user_path.exists():  # a directory there is an error, not "none"
@@ -54,6 +58,12 @@ def load_config(paths: Paths, user_text: str | None = None, cut_huge: bool = Fal
             hint="a dotdbg config needs two levels at most (e.g. [pdb.aliases]); flatten it",
             location=str(user_path),
         ) from None
+
+
+def remember_tables(paths: Paths, config: Config) -> None:
+    """Keep the tables of ``config``'s files for the next run (``parsed``: a look at the home
+    then imports no TOML reader). Under the run lock, as the check cache."""
+    parsed.remember(paths, [origin.text for origin in config.origins])
 
 
 # defaults.toml is read and parsed once per process (install and an edit load the config twice).

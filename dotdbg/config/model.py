@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dotdbg.common.record import Record, field
 from dotdbg.config.position import find, locate
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dotdbg.config.source import Source
 

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from dotdbg.cheat.cheatpaths import PathsError, check_paths
 from dotdbg.config import bindable
 from dotdbg.config.checker import Checker, type_name
 from dotdbg.config.model import Cheat, CheatPath, Fish, History, Readline
 from dotdbg.config.names import ALIAS, PACK, NameRule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 READLINE_FUNCTION = r"[A-Za-z][A-Za-z0-9-]*"  # bind -l has vi-bWord
 HISTCONTROL_WORDS = {"ignorespace", "ignoredups", "ignoreboth", "erasedups"}

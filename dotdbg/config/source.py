@@ -6,24 +6,37 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from dotdbg.common.record import Record
+from dotdbg.config import parsed
 from dotdbg.config.position import locate
 from dotdbg.errors import DotdbgError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
-
-TOMLDecodeError = tomllib.TOMLDecodeError
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def loads(text: str) -> dict[str, Any]:
-    """``text`` parsed by the standard library's TOML reader (tomli before Python 3.11)."""
-    parsed: dict[str, Any] = tomllib.loads(text)
-    return parsed
+    """``text`` parsed by the standard library's TOML reader (tomli before Python 3.11),
+    imported only here: a run whose config is remembered (``parsed``) spares its import."""
+    found: dict[str, Any] = _reader().loads(text)
+    return found
+
+
+def is_toml_error(error: Exception) -> bool:
+    """Whether ``error`` is the TOML reader's: a syntax error in the text."""
+    return isinstance(error, _reader().TOMLDecodeError)
+
+
+def _reader() -> Any:
+    if sys.version_info >= (3, 11):
+        import tomllib
+
+        return tomllib
+    import tomli  # type: ignore[import-not-found,unused-ignore]  # pragma: no cover
+
+    return tomli  # pragma: no cover - Python 3.10 only
 
 
 class Source(Record):
@@ -33,10 +46,18 @@ class Source(Record):
     text: str
 
     def parse(self) -> dict[str, Any]:
+        """The tables of the text: remembered ones (``parsed``), else the reader's."""
+        found = parsed.tables(self.text)
+        if found is not None:
+            return found
         try:
-            return loads(self.text)
-        except TOMLDecodeError as error:
+            found = loads(self.text)
+        except ValueError as error:  # TOMLDecodeError is one
+            if not is_toml_error(error):
+                raise
             raise _syntax_error(self, error) from None
+        parsed.note(self.text, found)
+        return found
 
     def where(self, key_path: Sequence[str]) -> str:
         line, column = locate(self.text, key_path)

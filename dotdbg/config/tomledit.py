@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dotdbg.config.source import TOMLDecodeError, loads
+from dotdbg.config import tomllines
+from dotdbg.config.source import is_toml_error, loads
 from dotdbg.errors import DotdbgError
 
 Fields = dict[str, str]  # the entry's keys: command (or body), desc, pack
@@ -21,17 +22,19 @@ Fields = dict[str, str]  # the entry's keys: command (or body), desc, pack
 
 def toml_string(value: str) -> str:
     """``value`` as the most readable TOML string: no backslash escapes when avoidable."""
-    import tomlkit
-
     printable = all(char in "\n\t" or " " <= char != "\x7f" for char in value)
     multiline = "\n" in value and printable  # else one line, every control character escaped
     if printable and not multiline and not set(value) & {'"', "\\"}:
         return f'"{value}"'
     literal = printable and "'" not in value
-    text: str = tomlkit.string(value, literal=literal, multiline=multiline).as_string()
+    if not multiline:  # as tomlkit writes it, without its import
+        return f"'{value}'" if literal else f'"{tomllines.basic_escaped(value)}"'
+    import tomlkit
+
+    text: str = tomlkit.string(value, literal=literal, multiline=True).as_string()
     # A newline right after the opening quotes is not part of the string: with it, a function
     # body starts at the left margin like its other lines.
-    return f"{text[:3]}\n{text[3:]}" if multiline and text[3:4] != "\n" else text
+    return f"{text[:3]}\n{text[3:]}" if text[3:4] != "\n" else text
 
 
 def entry_toml(fields: Fields | None) -> str:
@@ -46,7 +49,16 @@ def entry_toml(fields: Fields | None) -> str:
 
 
 def set_entry(text: str, section: str, name: str, fields: Fields | None) -> str:
-    """``text`` with ``section.name`` set to ``fields`` (``false`` when None)."""
+    """``text`` with ``section.name`` set to ``fields`` (``false`` when None): one line edited
+    where the layout allows (``tomllines``), else through tomlkit."""
+    new = tomllines.set_line(_ending_in_newline(text), section, name, entry_toml(fields))
+    if new is None:
+        new = _set_with_tomlkit(text, section, name, fields)
+    _check_only_changed(text, new, section, name, fields)
+    return new
+
+
+def _set_with_tomlkit(text: str, section: str, name: str, fields: Fields | None) -> str:
     import tomlkit
 
     document = tomlkit.parse(_ending_in_newline(text))
@@ -61,12 +73,20 @@ def set_entry(text: str, section: str, name: str, fields: Fields | None) -> str:
             del table[name]  # a table switched off: `name = false` is written below
         _add(document, section, name, fields)
     new: str = document.as_string()
-    _check_only_changed(text, new, section, name, fields)
     return new
 
 
 def delete_entry(text: str, section: str, name: str) -> str:
-    """``text`` without ``section.name``."""
+    """``text`` without ``section.name``: its line deleted where the layout allows
+    (``tomllines``), else through tomlkit."""
+    new = tomllines.delete_line(_ending_in_newline(text), section, name)
+    if new is None:
+        new = _delete_with_tomlkit(text, section, name)
+    _check_only_changed(text, new, section, name, None, deleted=True)
+    return new
+
+
+def _delete_with_tomlkit(text: str, section: str, name: str) -> str:
     import tomlkit
 
     document = tomlkit.parse(_ending_in_newline(text))
@@ -75,7 +95,6 @@ def delete_entry(text: str, section: str, name: str) -> str:
         raise DotdbgError(f"{name} is not in your config's [{section}]")
     del table[name]
     new: str = document.as_string()
-    _check_only_changed(text, new, section, name, None, deleted=True)
     return new
 
 
@@ -217,9 +236,7 @@ def _table_body(fields: Fields) -> str:
 
 def _key(*parts: str) -> str:
     """A dotted key, each part quoted when TOML needs it (``"g.s"``)."""
-    import tomlkit
-
-    return ".".join(tomlkit.key(part).as_string() for part in parts)
+    return ".".join(tomllines.key_text(part) for part in parts)
 
 
 # -- the guard ---------------------------------------------------------------------------------
@@ -232,7 +249,9 @@ def _check_only_changed(
     before = loads(old)
     try:
         after = loads(new)
-    except TOMLDecodeError:
+    except ValueError as error:
+        if not is_toml_error(error):
+            raise
         after = None
     value = after.get(section, {}).pop(name, None) if after is not None else None
     before.get(section, {}).pop(name, None)

@@ -112,7 +112,7 @@ def _through_pystack(
         if failure.kind in _FINAL:
             return _failed(record, failure.kind, failure.reason)
         return _failed(record, failure.kind, failure.reason)
-    return Result(replace(record, threads=frames.main_first(threads, record.pid)))
+    return Result(record._replace(threads=frames.main_first(threads, record.pid)))
 
 
 def _through_gdb(
@@ -123,7 +123,7 @@ def _through_gdb(
     notes: tuple[str, ...] = (),
     python: bool = True,  # False: pystack found no Python in it, nothing of gdb's to explain
 ) -> Result:
-    record = replace(record, source="gdb", error=None)
+    record = record._replace(source="gdb", error=None)
     what = needs.of(found if python else None)
     argv = driver.dump_argv(needs.find_gdb(), what, target)
     try:
@@ -134,7 +134,7 @@ def _through_gdb(
         return _failed(record, failure.kind, failure.reason, notes)
     if python and not _has_python_frames(dump.threads):
         notes = (*notes, *what.notes, "no Python frames: the native stack only")
-    return Result(replace(record, threads=frames.main_first(dump.threads, record.pid)), notes)
+    return Result(record._replace(threads=frames.main_first(dump.threads, record.pid)), notes)
 
 
 def _has_python_frames(threads: Sequence[Thread]) -> bool:
@@ -142,4 +142,4 @@ def _has_python_frames(threads: Sequence[Thread]) -> bool:
 
 
 def _failed(record: StackRecord, kind: str, reason: str, notes: tuple[str, ...] = ()) -> Result:
-    return Result(replace(record, threads=(), error=reason), notes, kind)
+    return Result(record._replace(threads=(), error=reason), notes, kind)

@@ -33,9 +33,9 @@ KEEP_NEWEST = 20
 
 
 def digest_bytes(data: bytes) -> str:
-    import hashlib  # where used: a backup's checks, not status (OpenSSL's load: 3 ms)
+    from dotdbg.common.sha256 import sha256
 
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def encoded(text: str) -> bytes:

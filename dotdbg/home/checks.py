@@ -30,10 +30,10 @@ FORMAT = "1"  # bump when what a check covers changes
 
 def check_key(target: ShellTarget, text: str, part: str = "") -> str:
     """The key of ``text`` (or of one ``part`` of a text, by its name) checked for ``target``."""
-    import hashlib  # where used (OpenSSL's load: 3 ms)
+    from dotdbg.common.sha256 import sha256
 
     head = "\0".join((FORMAT, __version__, target.name, target.checker_key(), part, ""))
-    return hashlib.sha256(head.encode() + text.encode("utf-8", "surrogateescape")).hexdigest()
+    return sha256(head.encode() + text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _part_keys(target: ShellTarget, text: str) -> dict[str, str]:

@@ -1,8 +1,8 @@
 """Round-trip edits of the user's config.toml: one alias or function added, replaced or removed.
 
 The text functions are pure: TOML text in, TOML text out, everything the user wrote outside the
-edited entry kept as it was (tomlkit). ``save_edit`` reads the config under the run lock,
-validates the new text exactly as a hand edit would be validated, and hands the config and the
+edited entry kept as it was (``config.tomledit``). ``save_edit`` reads the config under the run
+lock, validates the new text exactly as a hand edit would be validated, and hands the config and the
 refreshed installed files to the one writer as a single plan.
 """
 
@@ -124,6 +124,7 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
     the config and, when dotdbg is installed, the installed files: one backup, one journal,
     all written or none.
     """
+    from dotdbg.config.load import remember_tables
     from dotdbg.home import install
     from dotdbg.home.checks import remember
     from dotdbg.home.plan import Change, Plan, plan_install
@@ -143,6 +144,7 @@ def save_edit(paths: Paths, edit: Edit, command: str) -> Saved:
             plan = Plan((change,), None, keep_manifest=True)
         folder = apply(paths, plan, command=command)
         remember(paths, edited.rendered)
+        remember_tables(paths, edited.config)
     config = edited.config
     result = install.Result(plan, folder, config.warnings, config) if installed else None
     shells = edited.rendered.shells if installed else ()

@@ -51,6 +51,10 @@ class FileInfo(Record):
     def permissions(self) -> int:
         return stat.S_IMODE(self.mode)
 
+    def private_to(self, euid: int) -> bool:
+        """Whether only ``euid`` (or root) can change what is in it: ``statedir``'s rule."""
+        return (euid == 0 or self.uid == euid) and not self.permissions & 0o022
+
 
 class HomeFS(ABC):
     """A home's filesystem, local or on another machine."""

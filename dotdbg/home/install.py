@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dotdbg.common.programs import which as on_path
 from dotdbg.common.record import Record, field, replace
 from dotdbg.config import DEFAULTS_FILE, load_config
+from dotdbg.config.load import remember_tables
 from dotdbg.config.model import Config
 from dotdbg.errors import DotdbgError
 from dotdbg.home import blocks
@@ -34,6 +34,7 @@ from dotdbg.shells import generated_path, login_shell, registered, target_named
 from dotdbg.shells.target import ShellTarget
 from dotdbg.shells.zshfish import left_out_warnings
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dotdbg.home.backup import Contents
 
@@ -233,6 +234,8 @@ def install(
 
         backup_dir = apply(paths, plan, command="install")
         remember(paths, rendered)
+        if prerendered is None:  # `dotdbg push`'s config is the pushing machine's, not this home's
+            remember_tables(paths, config)
     return Result(plan, backup_dir, warnings, config)
 
 
@@ -278,11 +281,12 @@ def uninstall(paths: Paths, *, dry_run: bool = False) -> Result:
 
 
 def kept_state(paths: Paths) -> list[Path]:
-    """What uninstall leaves of dotdbg's own: the check and render caches, the run lock, the
-    cache folder (``purge`` removes them) and the backups (kept: your old files)."""
+    """What uninstall leaves of dotdbg's own: the check, render and parse caches, the run
+    lock, the cache folder (``purge`` removes them) and the backups (kept: your old files)."""
     candidates = (
         paths.check_cache_file,
         paths.render_cache_file,
+        paths.parse_cache_file,
         paths.lock_file,
         paths.cache_dir,
         paths.backups_dir,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from dotdbg.common.record import Record
 from dotdbg.config.model import Config
@@ -27,7 +26,10 @@ from dotdbg.home.state import (
 from dotdbg.paths import Paths
 from dotdbg.shells import generated_path, registered
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from dotdbg.home.backup import Contents
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from dotdbg import __version__
 from dotdbg.common.record import Record
@@ -13,6 +12,7 @@ from dotdbg.config.model import Config
 from dotdbg.paths import resource_dir
 from dotdbg.shells.posix import shquote
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import jinja2
 
@@ -133,7 +133,7 @@ def render_key(
     """The sha256 of everything a render reads: dotdbg's version, the config's files, what the
     header names, the words of TAB completion, the shells and every template. Equal keys render
     equal texts, so `status` finds the installed files current without rendering (or jinja2)."""
-    import hashlib
+    from dotdbg.common.sha256 import sha256
 
     parts = [__version__, *sources_display, "", repr(completion_context())]
     parts += ["", *(t.name for t in shells)]
@@ -141,7 +141,7 @@ def render_key(
         parts += [str(origin.path), origin.text]
     for template in sorted(resource_dir("templates").iterdir()):
         parts += [template.name, template.read_text(encoding="utf-8")]
-    digest = hashlib.sha256()
+    digest = sha256()
     for part in parts:
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     return digest.hexdigest()

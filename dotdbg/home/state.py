@@ -7,7 +7,6 @@ import errno
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from dotdbg.common.record import Record, field
 from dotdbg.errors import DotdbgError
@@ -16,6 +15,10 @@ from dotdbg.home.launcher import path_dir
 from dotdbg.home.render import INPUTRC_FILE, PDBRC_FILE
 from dotdbg.paths import Paths
 from dotdbg.shells import registered
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MANIFEST_VERSION = 1
 
@@ -131,9 +134,9 @@ def is_installed(paths: Paths) -> bool:
 
 
 def digest(text: str) -> str:
-    import hashlib  # where used (OpenSSL's load: 3 ms)
+    from dotdbg.common.sha256 import sha256
 
-    return hashlib.sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
+    return sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
 
 
 def save_manifest(paths: Paths, manifest: dict[str, Any] | None) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dotdbg.shells import session
 from dotdbg.shells.posix import bash_source_line, function_definition, posix_path_lines, shquote
 from dotdbg.shells.target import ShellTarget
 from dotdbg.shells.zshfish import entry_names
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
     from dotdbg.paths import Paths

@@ -5,13 +5,13 @@ single quotes, checked by ``fish --no-execute`` (``dotdbg.shells.zshfishcheck``)
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dotdbg.shells import session, zshfish
 from dotdbg.shells.bash import identity, load_block
 from dotdbg.shells.posix import in_home
 from dotdbg.shells.target import ShellTarget
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
     from dotdbg.paths import Paths

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from dotdbg.common.record import Record, field
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from dotdbg.config.model import Config, Function
     from dotdbg.paths import Paths
     from dotdbg.shells.session import SessionShell

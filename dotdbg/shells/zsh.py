@@ -5,13 +5,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from dotdbg.shells import session, zshfish
 from dotdbg.shells.bash import identity, load_block
 from dotdbg.shells.posix import posix_path_lines, shquote
 from dotdbg.shells.target import ShellTarget
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dotdbg.config.model import Config
     from dotdbg.paths import Paths

@@ -16,12 +16,12 @@ import subprocess
 import sys
 import threading
 from collections.abc import Sequence
-from dataclasses import replace
 
 from dotdbg.procs.pyprocs import PyProcess
 from dotdbg.pyspy.dump import MAX_PARALLEL
 from dotdbg.pyspy.outcome import RETRIED
-from dotdbg.stacks.record import RecordError, StackRecord, read
+from dotdbg.stacks.jsonlines import read
+from dotdbg.stacks.record import RecordError, StackRecord
 
 # on top of the dump's own time: dotdbg's start, and its gdb's grace to detach when stopped
 SLACK = 5.0
@@ -52,9 +52,9 @@ def retried(
     redone = _in_parallel([targets[at].pid for at in again], timeout)
     for at, (record, why) in zip(again, redone, strict=True):
         if record is not None and record.error is None:
-            found[at] = replace(found[at], threads=record.threads, source=record.source, error=None)
+            found[at] = found[at]._replace(threads=record.threads, source=record.source, error=None)
         else:
-            found[at] = replace(found[at], error=f"{found[at].error}; dotdbg gdb: {why}")
+            found[at] = found[at]._replace(error=f"{found[at].error}; dotdbg gdb: {why}")
     return found
 
 

@@ -10,11 +10,12 @@ install).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from dotdbg.fanout import NOT_FOUND, NodeResult
 from dotdbg.fanout.engine import Engine
-from dotdbg.stacks.record import RecordError, StackRecord, read
+from dotdbg.stacks.jsonlines import read
+from dotdbg.stacks.record import RecordError, StackRecord
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def collect(
             problems.append(f"{result.node}: sent something that is not a stack record ({error})")
             unanswered.append(result.node)
             continue
-        records += [replace(record, host=result.node) for record in found]
+        records += [record._replace(host=result.node) for record in found]
         problem = _problem(engine, result, bool(found), argv, timeout)
         if problem:
             problems.append(problem)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 
 from dotdbg.procs import procfs
 from dotdbg.procs.pyprocs import PyProcess
@@ -21,12 +20,12 @@ def record_of(dump: pyspy.Dump) -> StackRecord:
     """The record of a ``--json`` dump; a failed one carries its reason in ``error``."""
     bare = identity.of_scanned(dump.process, "py-spy")
     if dump.status != "ok":
-        return replace(bare, error=f"{dump.status}: {dump.text}")
+        return bare._replace(error=f"{dump.status}: {dump.text}")
     try:
         threads = threads_from_dump(dump.text)
     except ValueError as error:
-        return replace(bare, error=f"failed: py-spy printed no stacks ({error})")
-    return replace(bare, threads=threads)
+        return bare._replace(error=f"failed: py-spy printed no stacks ({error})")
+    return bare._replace(threads=threads)
 
 
 def dump_records(
@@ -34,7 +33,7 @@ def dump_records(
 ) -> list[StackRecord]:
     """One record per target, in order; ``py_spy`` None: it is not installed here."""
     if py_spy is None:
-        records = [replace(identity.of_scanned(t, "py-spy"), error=NO_PY_SPY) for t in targets]
+        records = [identity.of_scanned(t, "py-spy")._replace(error=NO_PY_SPY) for t in targets]
     else:
         records = [record_of(d) for d in pyspy.dump_all(py_spy, targets, native, timeout, True)]
     if native and any((record.error or "").startswith(RETRIED) for record in records):

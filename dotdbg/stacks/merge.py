@@ -97,7 +97,7 @@ def shown_threads(record: StackRecord, all_threads: bool) -> list[Thread]:
 
 class _Paths:
     """Each thread's path, built once per distinct thread object: records read from JSON share
-    the thread objects of identical stacks (``record.read``)."""
+    the thread objects of identical stacks (``jsonlines.read``)."""
 
     def __init__(self) -> None:
         self._seen: dict[int, tuple[Thread, Path]] = {}

@@ -149,7 +149,8 @@ def _gather_stoppable(
 
 def read_file(path: str) -> list[StackRecord]:
     """Records from a JSON Lines file (``-``: standard input), e.g. ``dotdbg gdb --json``."""
-    from dotdbg.stacks.record import RecordError, read
+    from dotdbg.stacks.jsonlines import read
+    from dotdbg.stacks.record import RecordError
 
     try:
         if path == "-":
@@ -232,7 +233,7 @@ def _modules_to_merge() -> None:
     import json  # noqa: F401
     import re  # noqa: F401
 
-    from dotdbg.stacks import formats, job, merge, ranksets, record, render  # noqa: F401
+    from dotdbg.stacks import formats, job, jsonlines, merge, ranksets, record, render  # noqa: F401
 
 
 def _advice_if_denied(failed: Sequence[StackRecord]) -> None:

@@ -6,7 +6,8 @@ by tracing the command once with ``-y`` (file descriptors shown with their paths
 the calls that touch the test's home: writes, and (since issue 21) the stat family, close,
 getdents64, lseek, access and every read of a home file. Only the dotdbg process is traced:
 faults in bash -n or shellcheck are their own story. PYTHONHASHSEED is fixed so that each run
-makes the same calls.
+makes the same calls. The sweep gives each point the faults its call can meet (``Point.faults``,
+worked out by ``points_of``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,52 @@ SYSCALLS = (
     "faccessat2",
 )
 FAULTS = ("EIO", "ENOSPC", "EDQUOT", "SIGKILL")
+# The errors the sweep gives a call: EIO at every call (a failing disk or a lost NFS server can
+# fail any call that reaches the file system), ENOSPC and EDQUOT only where the call can take
+# space, as their man pages list them: a read, a stat or a directory listing never returns them.
+ERRORS = ("EIO", "ENOSPC", "EDQUOT")
+TAKES_SPACE = {"write", "fsync", "rename", "mkdir"}  # and an open that creates, and the close
+# of a file opened for writing (close(2): NFS reports a failed write-back there)
+# The calls that change what is on disk (beside those of SYSCALLS that do), traced to tell which
+# SIGKILLs leave the same disk: a kill between two of them leaves the disk as any other kill there.
+CHANGES_DISK = (
+    "pwrite64",
+    "writev",
+    "pwritev",
+    "renameat",
+    "renameat2",
+    "unlinkat",
+    "mkdirat",
+    "symlink",
+    "symlinkat",
+    "link",
+    "linkat",
+    "chmod",
+    "fchmodat",
+    "chown",
+    "fchown",
+    "lchown",
+    "fchownat",
+    "utimensat",
+    "utimes",
+    "futimesat",
+    "truncate",
+    "ftruncate",
+    "fallocate",
+    "sendfile",
+    "copy_file_range",
+    "setxattr",
+    "lsetxattr",
+    "fsetxattr",
+    "removexattr",
+    "lremovexattr",
+    "fremovexattr",
+    "open",
+    "creat",
+)
+_BY_DESCRIPTOR = {"write", "pwrite64", "writev", "pwritev", "ftruncate", "fallocate", "fchmod"}
+_BY_DESCRIPTOR |= {"fchown", "sendfile", "copy_file_range", "fsetxattr", "fremovexattr"}
+_NOT_DISK = ("pipe:", "socket:", "anon_inode:", "/dev/", "/memfd:", "/proc/")
 # Calls bash -n and shellcheck never make: a run given an error at one of them can trace its
 # children too, with --seccomp-bpf, which stops only at the traced call (2.5x faster). strace
 # counts when=N per process, so the children cannot take the fault meant for dotdbg. (strace 6
@@ -71,6 +118,8 @@ class Point:
     syscall: str
     nth: int  # strace's when=N
     line: str  # the traced call, for reports
+    faults: tuple[str, ...] = FAULTS  # what the sweep tries here
+    alone: bool = False  # no child or thread makes this call N times: -f --seccomp-bpf is safe
 
     def __str__(self) -> str:
         return f"{self.syscall}#{self.nth}: {self.line[:110]}"
@@ -215,7 +264,14 @@ def keep_compiled_templates(home: Path) -> None:
     """Render once with compiled templates kept (home.compiled), so that every traced or
     faulted run finds them and makes the same calls: a run that wrote them would make more,
     and another test writing them between a trace and its faulted run would shift the count."""
+    import compileall
+
+    import dotdbg
     from dotdbg.home.install import render_for
+
+    # and dotdbg's .pyc files written: under PYTHONDONTWRITEBYTECODE a fresh checkout would
+    # compile every module at every run (twice as slow), and a stale one the edited modules
+    compileall.compile_dir(Path(dotdbg.__file__).parent, quiet=1)
 
     writes, sys.dont_write_bytecode = sys.dont_write_bytecode, False
     try:
@@ -225,31 +281,104 @@ def keep_compiled_templates(home: Path) -> None:
         sys.dont_write_bytecode = writes
 
 
-def write_points(argv: list[str], home: Path, trace: Path) -> list[Point]:
+def write_points(
+    argv: list[str], home: Path, trace: Path, ok_exits: tuple[int, ...] = (0,)
+) -> list[Point]:
     """The calls of ``argv`` that write (or read dotdbg's state) in ``home``, numbered as
-    strace's when=N counts them."""
+    strace's when=N counts them, each with the faults the sweep gives it."""
     assert STRACE
     keep_compiled_templates(home)
-    subprocess.run(
-        [STRACE, *FAST, "-y", "-o", str(trace), "-e", f"trace={','.join(SYSCALLS)}", *argv],
+    traced = ",".join(SYSCALLS + CHANGES_DISK)
+    done = subprocess.run(
+        [STRACE, *FAST, "-y", "-o", str(trace), "-e", f"trace={traced}", *argv],
         env=environment(home),
         capture_output=True,
+        text=True,
         timeout=120,
         check=False,
     )
-    counts: dict[str, int] = {}
-    points = []
+    # a command that fails unfaulted would make every case a test of its error path
+    assert done.returncode in ok_exits, f"{argv[3:5]} failed unfaulted: {done.stderr[-300:]}"
+    return points_of(trace.read_text(errors="replace").splitlines(), home)
+
+
+@dataclass
+class _Call:
+    name: str
+    nth: int  # of its name, in its process
+    args: str
+    line: str
+    changes_disk: bool
+
+
+def points_of(lines: list[str], home: Path) -> list[Point]:
+    """The points of a trace (``strace -f -y``): the main process's calls in the home."""
+    calls, others = _calls(lines, home)
+    points: list[Point] = []
+    killed = set()  # the indexes in points of those SIGKILL is tried at
+    for index, call in enumerate(calls):
+        if call.changes_disk and points:
+            killed.add(len(points) - 1)  # the last point before it, if nothing changed since
+        if call.name not in SYSCALLS or not _touches_home(call.name, call.args, home):
+            continue
+        errors = ERRORS if _takes_space(call, calls[:index]) else ERRORS[:1]
+        alone = call.name in CHILDLESS or call.nth > 2 * others.get(call.name, 0) + 32
+        points.append(Point(call.name, call.nth, call.line, errors, alone))
+        if call.changes_disk:
+            killed.add(len(points) - 1)
+    killed.add(len(points) - 1)
+    # SIGKILL at a call leaves the disk as the calls before it left it: of the points between
+    # two calls that change the disk only the last (which has printed the most) is killed, and
+    # each point that changes the disk. Sound only while no other process writes in the home.
+    if others["changes_disk"]:
+        killed = set(range(len(points)))
+    return [
+        Point(p.syscall, p.nth, p.line, (*p.faults, "SIGKILL"), p.alone) if n in killed else p
+        for n, p in enumerate(points)
+    ]
+
+
+def _calls(lines: list[str], home: Path) -> tuple[list[_Call], dict[str, int]]:
+    """The main process's calls in order, and for every other process or thread the most calls
+    of each name it made (``changes_disk``: how many of theirs touched the home)."""
+    counts: dict[tuple[str, str], int] = {}
     main_pid = ""
-    for line in trace.read_text(errors="replace").splitlines():
+    calls = []
+    others: dict[str, int] = {"changes_disk": 0}
+    for line in lines:
         match = _CALL.match(line)
-        main_pid = main_pid or (match["pid"] if match else "")
-        if not match or match["pid"] != main_pid or match["name"] not in SYSCALLS:
-            continue  # a child's call, or the end of one that began on an earlier line
-        name = match["name"]
-        counts[name] = counts.get(name, 0) + 1
-        if _touches_home(name, match["args"], home):
-            points.append(Point(name, counts[name], line.split(" ", 1)[1].lstrip()))
-    return points
+        if not match:
+            continue  # the end of a call that began on an earlier line, a signal, an exit
+        pid, name, args = match["pid"], match["name"], match["args"]
+        main_pid = main_pid or pid
+        nth = counts[pid, name] = counts.get((pid, name), 0) + 1
+        changes = _changes_disk(name, args)
+        if pid == main_pid:
+            calls.append(_Call(name, nth, args, line.split(" ", 1)[1].lstrip(), changes))
+        else:
+            others[name] = max(others.get(name, 0), nth)
+            others["changes_disk"] += changes and str(home) in args
+    return calls, others
+
+
+def _changes_disk(name: str, args: str) -> bool:
+    if name in _BY_DESCRIPTOR:
+        target = re.match(r"\d+<([^>]*)>", args)
+        return target is None or not target[1].startswith(_NOT_DISK)
+    if name in ("openat", "open", "creat"):
+        return name == "creat" or "O_CREAT" in args or "O_TRUNC" in args
+    return name in CHANGES_DISK or name in ("rename", "unlink", "mkdir", "rmdir")
+
+
+def _takes_space(call: _Call, before: list[_Call]) -> bool:
+    if call.name == "openat":
+        return "O_CREAT" in call.args
+    if call.name == "close":  # a file opened for writing, as its last open says
+        target = re.match(r"\d+<([^>]*)>", call.args)
+        path = f'"{target[1]}"' if target else None
+        opened = [c.args for c in before if c.name == "openat" and path and path in c.args]
+        return not opened or "O_RDONLY" not in opened[-1]
+    return call.name in TAKES_SPACE
 
 
 def _touches_home(name: str, args: str, home: Path) -> bool:
@@ -268,7 +397,7 @@ def run_faulted(
     assert STRACE
     what = "signal=SIGKILL" if fault == "SIGKILL" else f"error={fault}"
     inject = f"inject={point.syscall}:{what}:when={point.nth}"
-    fast = FAST if point.syscall in CHILDLESS and fault != "SIGKILL" else []
+    fast = FAST if point.alone and fault != "SIGKILL" else []
     return subprocess.run(
         [STRACE, *fast, "-o", "/dev/null", "-e", f"trace={point.syscall}", "-e", inject, *argv],
         env=environment(home),

@@ -5,7 +5,9 @@ marked ``gpu``, which runs only where a driver and a GPU exist."""
 from __future__ import annotations
 
 import ctypes
+import json
 import signal
+import subprocess
 from typing import Any
 
 import pytest
@@ -189,3 +191,36 @@ def test_real_gpu_fill_leave_lands_within_one_page(real_gpu: LibCuda, start: typ
     assert 0 <= off < 2 << 20
     filler.process.send_signal(signal.SIGINT)
     assert filler.finish() == 130
+
+
+@pytest.mark.gpu
+def test_real_gpu_fill_shows_in_watch_python_against_its_pid(
+    real_gpu: LibCuda, start: type[Running]
+) -> None:
+    """What a process holds on a real GPU, watch-python puts against that pid, as NVML lists it
+    (the figure nvidia-smi shows), and does not count it among what no row accounts for."""
+    import pynvml
+
+    filler = start([script("gpu-fill"), "--take", "256M", "--device", "0"])
+    filler.wait_for("holding")
+    done = subprocess.run(
+        [script("watch-python"), "--json", "-p", "gpu-fill"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    snapshot = json.loads(done.stdout)
+    assert (snapshot["gpu_status"], snapshot["gpu_per_process"]) == ("ok", "ok")
+    [row] = [p for p in snapshot["processes"] if p["pid"] == filler.process.pid]
+    uuid = "GPU-" + real_gpu.device_uuid(0)
+    pynvml.nvmlInit()
+    try:
+        handle = pynvml.nvmlDeviceGetHandleByUUID(uuid)
+        processes = pynvml.nvmlDeviceGetComputeRunningProcesses(handle)
+    finally:
+        pynvml.nvmlShutdown()
+    listed = {process.pid: process.usedGpuMemory for process in processes}
+    assert row["gpu_memory_bytes"] == listed[filler.process.pid] >= 256 << 20
+    [device] = [gpu for gpu in snapshot["gpus"] if gpu["uuid"] == uuid]
+    assert device["unattributed_bytes"] <= device["used_bytes"] - row["gpu_memory_bytes"]

@@ -167,7 +167,6 @@ def test_check_names_each_piece(blocked: int, capsys: pytest.CaptureFixture[str]
 def test_a_core_and_its_live_process_merge_into_one_class(real_gdb: None, tmp_path: Path) -> None:
     """Run through the venv's python, a link: the live process's frames name the link's target,
     and so must the core's (it said ``_start (python)`` against ``_start (python3.11)``)."""
-    from dataclasses import replace
 
     from dotdbg.stacks.framekey import key
     from dotdbg.stacks.merge import merge
@@ -187,7 +186,7 @@ def test_a_core_and_its_live_process_merge_into_one_class(real_gdb: None, tmp_pa
         == roots[1]
         == Frame("_start", os.path.basename(os.path.realpath(sys.executable)), None, True)
     )
-    (one,) = merge([core, replace(live, pid=live.pid + 1)], all_threads=True).classes
+    (one,) = merge([core, live._replace(pid=live.pid + 1)], all_threads=True).classes
     assert len(one.members) == 2
 
 

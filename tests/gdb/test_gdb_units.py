@@ -17,7 +17,8 @@ from dotdbg.gdb import elf, extension, forked, frames, interpreter, needs, progr
 from dotdbg.gdb.driver import parse_dump, run_dump
 from dotdbg.gdb.interpreter import Interpreter
 from dotdbg.gdb.pystack_dump import DumpFailure, merge
-from dotdbg.stacks.record import Frame, StackRecord, Thread, read, write
+from dotdbg.stacks.jsonlines import read
+from dotdbg.stacks.record import Frame, StackRecord, Thread, write
 
 
 @pytest.mark.parametrize(

@@ -101,6 +101,8 @@ def test_push_status_uninstall_round_trip(
         assert (user.home / ".bashrc").read_text().startswith(BASHRC)
         generated = (user.home / ".local/share/dotdbg/dotdbg.bash").read_text()
         assert f"from dotdbg's defaults, {local_config}." in generated  # named where it is
+        # the pushing machine's config tables are no use to the host's dotdbg: not sent there
+        assert not (user.home / ".local/state/dotdbg/parsed").exists()
     status = push(ssh_server, tmp_path, "--status", *hosts(users))
     assert status.returncode == 0 and set(rows(status.stdout).values()) == {"current"}
     by_hand = users[1].home / ".local/share/dotdbg/dotdbg.bash"

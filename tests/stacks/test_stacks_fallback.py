@@ -4,8 +4,6 @@ py-spy at all is in tests/stacks/test_stacks_slurm.py."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from dotdbg.procs.pyprocs import compile_pattern
 from dotdbg.pyspy.outcome import NO_PY_SPY
 from dotdbg.stacks import fallback, identity, local
@@ -24,7 +22,7 @@ def test_what_gdb_may_get_past_is_dumped_again_and_the_rest_kept(spawn: Spawner)
         "timeout: py-spy did not finish within 10s",
     )
     pairs = zip(targets, reasons, strict=True)
-    tried = [replace(identity.of_scanned(t, "py-spy"), error=e) for t, e in pairs]
+    tried = [identity.of_scanned(t, "py-spy")._replace(error=e) for t, e in pairs]
     got = fallback.retried(targets, tried, timeout=60)
     for record in got[:2]:
         assert record.error is None and record.source in ("pystack", "gdb")
@@ -40,7 +38,7 @@ def test_where_gdb_fails_too_both_reasons_are_kept(spawn: Spawner) -> None:
     (target,) = local.select(compile_pattern(spawn.token, "PATTERN"), None, False)
     proc.kill()
     proc.wait()
-    tried = replace(identity.of_scanned(target, "py-spy"), error=NO_PY_SPY)
+    tried = identity.of_scanned(target, "py-spy")._replace(error=NO_PY_SPY)
     (got,) = fallback.retried([target], [tried], timeout=60)
     assert got.threads == ()
     assert got.error == f"{NO_PY_SPY}; dotdbg gdb: error: there is no process {proc.pid}"

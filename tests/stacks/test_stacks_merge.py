@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dotdbg.stacks import formats, ranksets, render
+from dotdbg.stacks.jsonlines import read
 from dotdbg.stacks.merge import merge, merge_samples
 from dotdbg.stacks.pyspyjson import threads_from_dump
 from dotdbg.stacks.record import (
@@ -21,7 +22,6 @@ from dotdbg.stacks.record import (
     StackRecord,
     Thread,
     from_json,
-    read,
     write,
 )
 
@@ -122,20 +122,20 @@ def test_identical_stacks_on_different_lines_are_different_classes() -> None:
     records = job(2, odd=9)
     moved = records[1].threads[0]
     shifted = replace(moved, frames=(replace(moved.frames[0], line=99), *moved.frames[1:]))
-    records[1] = replace(records[1], threads=(shifted,))
+    records[1] = records[1]._replace(threads=(shifted,))
     assert len(merge(records).classes) == 2
 
 
 def test_idle_threads_fold_unless_asked() -> None:
     record = job(1)[0]
     extra = Thread("pin_memory", 2, 999, True, False, frames("wait", "run"))
-    record = replace(record, threads=(*record.threads, extra))
+    record = record._replace(threads=(*record.threads, extra))
     assert len(merge([record]).classes[0].paths) == 1  # the idle main thread stays
     assert len(merge([record], all_threads=True).classes[0].paths) == 2
 
 
 def test_failed_dumps_are_kept_apart() -> None:
-    denied = replace(job(1)[0], pid=555, threads=(), error="denied: ptrace refused")
+    denied = job(1)[0]._replace(pid=555, threads=(), error="denied: ptrace refused")
     merged = merge([*job(2), denied])
     assert merged.processes == 3 and merged.failed == (denied,)
     (line,) = render.failure_lines(merged.failed)
@@ -184,7 +184,7 @@ def test_a_class_shows_the_frames_where_it_parts_from_the_others() -> None:
 
 def test_a_class_dumped_by_another_tool_than_py_spy_says_which() -> None:
     records = job(4, odd=3)
-    records[3] = replace(records[3], source="pystack")
+    records[3] = records[3]._replace(source="pystack")
     text = render.plain(render.class_lines(merge(records)))
     assert text.splitlines()[1] == "[1] 1 process · rank 3 · dumped by pystack"
     assert "[2] 3 processes · ranks 0-2\n" in text
@@ -207,7 +207,7 @@ def test_all_threads_of_a_class_are_told_apart() -> None:
     """Each thread's frames under its own line, not run together (issue 26.4)."""
     record = job(1)[0]
     extra = Thread("pin_memory", 2, 999, True, False, frames("wait", "run"))
-    record = replace(record, threads=(*record.threads, extra))
+    record = record._replace(threads=(*record.threads, extra))
     text = render.plain(render.class_lines(merge([record], all_threads=True)))
     assert text.splitlines()[3:] == [
         "    ── thread 100 'MainThread'",
