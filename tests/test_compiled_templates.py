@@ -1,4 +1,5 @@
-"""home.compiled: a template is compiled once, kept beside dotdbg's .pyc files, and never used
+"""home.compiled: where jinja2 renders (a template edited since home/templatecode.py was
+compiled from it), a template is compiled once, kept beside dotdbg's .pyc files, and never used
 for a template whose text changed (issue 27: compiling took as long as importing jinja2)."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import jinja2
 import pytest
 
 from dotdbg.config import load_config
-from dotdbg.home import compiled, render
+from dotdbg.home import compiled, render, templatecode
 from dotdbg.home.install import render_for
 from dotdbg.paths import Paths, resource_dir
 
@@ -38,7 +39,9 @@ def compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.fixture
 def renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Render:
     """A render of the defaults, its compiled templates in ``tmp_path/compiled``, its templates
-    a copy in ``tmp_path/templates`` (a test may change them)."""
+    a copy in ``tmp_path/templates`` (a test may change them). Through jinja2, as for templates
+    edited since ``templatecode`` was compiled from them."""
+    monkeypatch.setattr(templatecode, "SOURCES", {})
     shutil.copytree(resource_dir("templates"), tmp_path / "templates")
     monkeypatch.setattr(compiled, "FOLDER", tmp_path / "compiled")
     monkeypatch.setattr(sys, "dont_write_bytecode", False)

@@ -417,6 +417,21 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == [".bashrc"]
 
 
+def test_a_temp_file_is_private_beside_its_target_and_known_to_recovery(tmp_path: Path) -> None:
+    from dotdbg.home import fileops
+
+    target = tmp_path / ".bashrc"
+    fd, name = fileops._new_temp_file(target)
+    os.close(fd)
+    temp = Path(name)
+    assert temp.parent == tmp_path and temp.name.startswith(f".{target.name}.{os.getpid()}.")
+    assert stat.S_IMODE(temp.stat().st_mode) == 0o600
+    assert fileops.temp_file_pid(temp.name) == os.getpid()  # a killed run's is removed
+    other, _ = fileops._new_temp_file(target)
+    os.close(other)
+    assert len(list(tmp_path.glob("*.dotdbg-tmp"))) == 2  # a new name each time
+
+
 def waits_for_lock(run: subprocess.Popen[bytes], lock: Path) -> bool:
     """Whether ``run`` is blocked on a flock of ``lock`` (a waiter's line in /proc/locks);
     an exit before that fails the test at once."""
@@ -546,24 +561,25 @@ def test_a_file_in_place_of_a_directory_is_a_clear_error(tmp_path: Path, in_the_
 
 # -- a dry run of an untouched installed home renders nothing ----------------------------------
 
-NO_JINJA = """
+# whether it rendered: the templates' code (``home/templatecode.py``) or jinja2
+NO_RENDER = """
 import sys
 from dotdbg.cli.entry import main
 code = main(["status", "--home", sys.argv[1]])
-print(code, "jinja2" in sys.modules)
+print(code, "dotdbg.home.templatecode" in sys.modules or "jinja2" in sys.modules)
 """
 
 
 def test_status_of_an_untouched_install_does_not_render(tmp_path: Path) -> None:
     do_install(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-c", NO_JINJA, str(tmp_path)], capture_output=True, text=True
+        [sys.executable, "-c", NO_RENDER, str(tmp_path)], capture_output=True, text=True
     )
     assert done.stdout.splitlines()[-1] == "0 False", done.stderr
     generated = tmp_path / ".local/share/dotdbg/dotdbg.bash"
     generated.write_text(generated.read_text() + "# mine\n")
     done = subprocess.run(
-        [sys.executable, "-c", NO_JINJA, str(tmp_path)], capture_output=True, text=True
+        [sys.executable, "-c", NO_RENDER, str(tmp_path)], capture_output=True, text=True
     )
     assert done.stdout.splitlines()[-1] == "1 True"  # edited by hand: rendered, and told
 

@@ -94,8 +94,8 @@ def _stamp() -> str:
 def new_name(paths: Paths) -> Path:
     """A timestamp name no backup folder has yet (-2, -3 … within one second)."""
     stamp = _stamp()
-    for suffix in ("", *(f"-{n}" for n in range(2, 10000))):
-        candidate = paths.backups_dir / f"{stamp}{suffix}"
+    for number in range(1, 10000):
+        candidate = paths.backups_dir / (stamp if number == 1 else f"{stamp}-{number}")
         if not paths.fs.lexists(candidate):
             return candidate
     raise DotdbgError(f"too many backups for {stamp} in {paths.backups_dir}")

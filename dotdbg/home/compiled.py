@@ -1,6 +1,7 @@
 """Compiled templates kept between runs, as Python keeps its .pyc files: without them jinja2
 compiles each template to Python at every render (about as long as importing jinja2: 15-20 ms
-of every install or alias edit that renders; issue 27). Imported by the render alone.
+of every install or alias edit that renders; issue 27). Imported by jinja2's render alone, which
+runs only for templates edited since ``templatecode`` was compiled from them.
 
 A compiled template is used only for the same template text (jinja2's checksum of the
 source), the same jinja2 and Python (its magic header) and the same environment options

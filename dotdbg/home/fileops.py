@@ -35,11 +35,7 @@ def atomic_write(target: Path, data: bytes, mode: int | None = None) -> None:
     regular = existing is not None and stat.S_ISREG(existing.st_mode)
     if mode is None:
         mode = stat.S_IMODE(existing.st_mode) if existing and regular else new_file_mode()
-    import tempfile  # only where dotdbg writes: status and diff read alone
-
-    fd, tmp_name = tempfile.mkstemp(
-        prefix=f".{target.name}.{os.getpid()}.", suffix=TMP_SUFFIX, dir=target.parent
-    )
+    fd, tmp_name = _new_temp_file(target)
     try:
         with os.fdopen(fd, "wb") as tmp:
             tmp.write(data)
@@ -54,6 +50,20 @@ def atomic_write(target: Path, data: bytes, mode: int | None = None) -> None:
             os.unlink(tmp_name)
         raise
     fsync_dir(target.parent)
+
+
+def _new_temp_file(target: Path) -> tuple[int, str]:
+    """A new file of mode 0600 beside ``target``, opened as ``tempfile.mkstemp`` opens one
+    (created, never followed, not inherited), without importing tempfile: it brings shutil,
+    bz2, lzma and random, 5-6 ms of every command that writes (issue 27)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | _NO_FOLLOW
+    for _ in range(100):
+        name = f"{target.parent}/.{target.name}.{os.getpid()}.{os.urandom(6).hex()}{TMP_SUFFIX}"
+        try:
+            return os.open(name, flags, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
 
 
 def _lstat(path: Path) -> os.stat_result | None:

@@ -4,7 +4,7 @@ inputrc and pdbrc. Pure: each target's checker checks what comes out (``checks``
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from dotdbg import __version__
 from dotdbg.common.record import Record
@@ -14,6 +14,8 @@ from dotdbg.shells.posix import shquote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     import jinja2
 
     from dotdbg.shells.target import ShellTarget
@@ -43,13 +45,62 @@ def _environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.bytecode_cache = CompiledTemplates(compile_options(env))
+    env.filters.update(own_filters())
+    return env
+
+
+def own_filters() -> dict[str, Callable[..., Any]]:
+    """dotdbg's filters: the quoting of TOML and of each shell, and each shell target's own."""
     from dotdbg.shells import registered
 
-    env.filters["shquote"] = shquote
-    env.filters["tomlquote"] = tomlquote
+    filters: dict[str, Callable[..., Any]] = {"shquote": shquote, "tomlquote": tomlquote}
     for target in registered():
-        env.filters.update(target.filters)
-    return env
+        filters.update(target.filters)
+    return filters
+
+
+Render = Callable[..., str]  # a template's name and its variables → its text
+
+
+def renderer() -> Render:
+    """Renders a template by its name: through the templates compiled to Python
+    (``templatecode``) while every template's text is the one they were compiled from, else
+    through jinja2 (an edited template is never rendered from code compiled before the edit)."""
+    from dotdbg.home import templatecode
+
+    if template_digests() != templatecode.SOURCES:
+        env = _environment()
+        return lambda template, *variables, **more: env.get_template(template).render(
+            *variables, **more
+        )
+    from dotdbg.home.templaterun import builtin_filters
+
+    filters = own_filters()
+    filters = {**builtin_filters(filters), **filters}  # as jinja2: dotdbg's names win
+
+    def render(template: str, variables: Mapping[str, Any], **more: Any) -> str:
+        out: list[str] = []
+        templatecode.TEMPLATES[template]({**variables, **more}, filters, out.append)
+        return "".join(out)
+
+    return render
+
+
+def template_texts() -> dict[str, str]:
+    """The text of every file in the templates' folder, by name."""
+    folder = resource_dir("templates")
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(folder.iterdir())}
+
+
+def template_digests() -> dict[str, str]:
+    """The sha256 of each template's text, by name."""
+    from dotdbg.common.sha256 import sha256
+
+    return {
+        name: sha256(text.encode("utf-8")).hexdigest()
+        for name, text in template_texts().items()
+        if name.endswith(".j2")
+    }
 
 
 def compile_options(env: jinja2.Environment) -> str:
@@ -92,7 +143,7 @@ def render_all(
     from dotdbg.shells import selected
 
     targets = selected(config) if shells is None else tuple(shells)
-    env = _environment()
+    render = renderer()
     context = {
         "config": config,
         "header": header_lines(config, sources_display),
@@ -100,13 +151,11 @@ def render_all(
         "cheat": config.cheat,
     }
     files = {
-        target.generated: env.get_template(target.template).render(
-            context, shell=target.name, target=target
-        )
+        target.generated: render(target.template, context, shell=target.name, target=target)
         for target in targets
     }
-    files[INPUTRC_FILE] = env.get_template("inputrc.j2").render(context)
-    files[PDBRC_FILE] = env.get_template("pdbrc.j2").render(context)
+    files[INPUTRC_FILE] = render("inputrc.j2", context)
+    files[PDBRC_FILE] = render("pdbrc.j2", context)
     key = render_key(config, sources_display, targets)
     return Rendered(files, tuple(target.name for target in targets), key)
 
@@ -139,8 +188,8 @@ def render_key(
     parts += ["", *(t.name for t in shells)]
     for origin in config.origins:
         parts += [str(origin.path), origin.text]
-    for template in sorted(resource_dir("templates").iterdir()):
-        parts += [template.name, template.read_text(encoding="utf-8")]
+    for name, text in template_texts().items():
+        parts += [name, text]
     digest = sha256()
     for part in parts:
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
@@ -148,4 +197,4 @@ def render_key(
 
 
 def render_starter_config(config: Config) -> str:
-    return _environment().get_template("config.toml.j2").render({"config": config})
+    return renderer()("config.toml.j2", {"config": config})

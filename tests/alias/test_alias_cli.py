@@ -194,3 +194,27 @@ def test_expand_warns_about_an_alias_that_ends_inside_a_quote(tmp_path: Path) ->
     assert done.returncode == 0
     assert done.stdout == "echo 'x y'\n"
     assert done.stderr.startswith("dotdbg: warning: alias q ends inside a quote or $(")
+
+
+def test_an_edit_looks_up_only_its_own_name_on_path(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each name of the config looked up on PATH was 30-40 lookups of a dozen stats each, for
+    a warning about the edited name alone."""
+    import shutil
+
+    from dotdbg.cli.commands import edits
+    from dotdbg.home import edit
+
+    paths = Paths.from_env(home)
+    outcome = edit.add(paths, "aliases", "zzls", "ls -F")
+    asked: list[str] = []
+
+    def which(name: str) -> str:
+        asked.append(name)
+        return f"/bin/{name}"
+
+    monkeypatch.setattr(shutil, "which", which)
+    assert edits.report(paths, outcome, "zzls") == 0
+    assert asked == ["zzls"]
+    assert "alias zzls shadows /bin/zzls" in capsys.readouterr().err

@@ -29,13 +29,12 @@ BODIES = [
 def report(paths: Paths, outcome: Outcome, name: str) -> int:
     import shutil
 
-    from dotdbg.aliases.shadows import shadow_warnings
+    from dotdbg.aliases.shadows import entry_shadow_warnings
     from dotdbg.common.output import note, warn
 
     note(f"{outcome.action} {name} in {paths.display(paths.config_file)}")
-    for line in shadow_warnings(outcome.saved.config, shutil.which):
-        if line.split()[1] == name:
-            warn(line)
+    for line in entry_shadow_warnings(outcome.saved.config, name, shutil.which):
+        warn(line)
     for line in outcome.left_out:
         warn(line)
     if outcome.off_pack:
