@@ -8,8 +8,8 @@ text on screen. Everything dotdbg prints from a config or a sheet goes through `
 JSON through ``json_safe``.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: dotdbg cheat's warm path imports this module, and
+# __future__ would be one module more on it (annotations 3.8 cannot evaluate are strings).
 TAB_AND_NEWLINE = "\t\n"
 # Unicode's bidirectional marks, embeddings, overrides and isolates reorder what a terminal
 # shows, so a command could read differently from what it runs ("Trojan Source", CVE-2021-42574).
@@ -40,7 +40,7 @@ def one_line(text: str) -> str:
     return visible(text, keep="")
 
 
-def pieces(text: str) -> list[tuple[str, bool]]:
+def pieces(text: str) -> "list[tuple[str, bool]]":
     """``one_line(text)`` in runs of plain text and of escapes (True), to style the escapes."""
     if text.isprintable():  # the common case, checked in C
         return [(text, False)] if text else []

@@ -1,11 +1,7 @@
-"""Where sheets come from: the user's own dir, a project's ``.cheat/``, configured dirs, built-ins.
+"""The ``[[cheat.paths]]`` tables of the config file: their one check, and reading them.
 
-The list is in merge order: a sheet found in several places shows the user's entries first,
-then the project's, then the configured paths' in config order, then the built-in ones.
-
-These locations mirror ``dotdbg.paths.Paths`` with ``os.path`` only: importing ``paths`` pulls
-in dataclasses and pathlib, which cost more than the whole ``dotdbg cheat`` lookup.
-tests/cheat/test_cheat_paths.py checks the two agree.
+``dotdbg install`` (config loading) and ``dotdbg cheat`` (when the config changed) both check
+them here. Where sheets come from and in what order is dotdbg.cheat.fast's (the warm path).
 """
 
 from __future__ import annotations
@@ -17,83 +13,15 @@ TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this n
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-APP = "dotdbg"
-PERSONAL = "personal"
-PROJECT = "project"
-BUILTIN = "builtin"
-PROJECT_DIR_NAME = ".cheat"
+    PathRecord = tuple[str, str, bool]  # label, directory, readonly: a Cheatpath's fields
 
-
-class Cheatpath:
-    __slots__ = ("directory", "label", "readonly")
-
-    def __init__(self, label: str, directory: str, readonly: bool) -> None:
-        self.label = label
-        self.directory = directory
-        self.readonly = readonly
-
-    def __repr__(self) -> str:
-        return f"Cheatpath({self.label!r}, {self.directory!r}, readonly={self.readonly})"
-
-
-# -- dotdbg's own locations (kept equal to dotdbg.paths.Paths) --------------------------------
-def _home(env: Mapping[str, str]) -> str:
-    return env.get("HOME") or os.path.expanduser("~")
-
-
-def _xdg(env: Mapping[str, str], var: str, default: str) -> str:
-    value = env.get(var, "")
-    # The XDG spec says relative values are invalid and must be ignored.
-    return value if value and os.path.isabs(value) else os.path.join(_home(env), default)
-
-
-def config_file(env: Mapping[str, str]) -> str:
-    return os.path.join(_xdg(env, "XDG_CONFIG_HOME", ".config"), APP, "config.toml")
-
-
-def user_cheat_dir(env: Mapping[str, str]) -> str:
-    return os.path.join(_xdg(env, "XDG_CONFIG_HOME", ".config"), APP, "cheatsheets")
-
-
-def cache_dir(env: Mapping[str, str]) -> str:
-    return os.path.join(_xdg(env, "XDG_CACHE_HOME", ".cache"), APP)
-
-
-def builtin_dir() -> str | None:
-    """The shipped sheets: inside the installed package, else at the root of a checkout."""
-    return _sheets_beside(__file__) or _sheets_beside(os.path.realpath(__file__))
-
-
-def _sheets_beside(module: str) -> str | None:
-    """``cheatsheets`` in the package of ``module`` or the folder above it; the path as
-    imported is tried first, then with its links resolved (realpath costs a stat a folder)."""
-    package_dir = os.path.dirname(os.path.dirname(module))
-    for candidate in (package_dir, os.path.dirname(package_dir)):
-        folder = os.path.join(candidate, "cheatsheets")
-        if os.path.isdir(folder):
-            return folder
-    return None
-
-
-def find_project_dir(cwd: str) -> str | None:
-    """The nearest ``.cheat/`` directory in ``cwd`` or one of its parents."""
-    directory = cwd
-    while True:
-        candidate = os.path.join(directory, PROJECT_DIR_NAME)
-        if os.path.isdir(candidate):
-            return candidate
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
-
-
-# -- the [cheat] paths of the config file ------------------------------------------------------
 PATH_KEYS = ("name", "path", "readonly")
 PATH_EXAMPLE = '[[cheat.paths]]\nname = "community"\npath = "~/src/cheatsheets"'
 PATH_EXAMPLES = {"name": '"community"', "path": '"~/src/cheatsheets"'}
-# The labels dotdbg gives its own places: a configured path named so could not be told apart.
-RESERVED_LABELS = (PERSONAL, PROJECT, BUILTIN)
+# The labels dotdbg gives its own places (dotdbg.cheat.fast's PERSONAL, PROJECT and BUILTIN: not
+# imported, config loading needs no lookup; a test holds them equal): a configured path named
+# so could not be told apart.
+RESERVED_LABELS = ("personal", "project", "builtin")
 
 
 class PathsError(ValueError):
@@ -169,15 +97,16 @@ def _non_empty(table: dict[str, object], key: str, at: tuple[str, ...], index: i
     raise PathsError(message, where, f"for example: {key} = {PATH_EXAMPLES[key]}")
 
 
-def configured_paths(config: Mapping[str, object], config_dir: str) -> list[Cheatpath]:
-    """``[[cheat.paths]]`` of a parsed config; raises PathsError for the first bad value."""
+def configured_paths(config: Mapping[str, object], config_dir: str) -> list[PathRecord]:
+    """(label, directory, readonly) of each ``[[cheat.paths]]`` of a parsed config (the
+    fields of a dotdbg.cheat.fast.Cheatpath); raises PathsError for the first bad value."""
     return [
-        Cheatpath(name, os.path.normpath(os.path.join(config_dir, os.path.expanduser(path))), ro)
+        (name, os.path.normpath(os.path.join(config_dir, os.path.expanduser(path))), ro)
         for name, path, ro in check_paths(config.get("cheat", {}))
     ]
 
 
-def read_configured_paths(path: str) -> list[Cheatpath]:
+def read_configured_paths(path: str) -> list[PathRecord]:
     """Parse the config file; raises OSError or ValueError (TOML errors are ValueErrors)."""
     if not os.path.exists(path):
         return []
@@ -189,18 +118,3 @@ def read_configured_paths(path: str) -> list[Cheatpath]:
     with open(path, "rb") as file:
         config = tomllib.load(file)
     return configured_paths(config, os.path.dirname(path))
-
-
-def all_cheatpaths(
-    env: Mapping[str, str], cwd: str, configured: list[Cheatpath]
-) -> list[Cheatpath]:
-    """Every cheatpath in merge order (the user's own dir even before it exists)."""
-    paths = [Cheatpath(PERSONAL, user_cheat_dir(env), readonly=False)]
-    project = find_project_dir(cwd)
-    if project is not None:
-        paths.append(Cheatpath(PROJECT, project, readonly=False))
-    paths.extend(configured)
-    builtin = builtin_dir()
-    if builtin is not None:
-        paths.append(Cheatpath(BUILTIN, builtin, readonly=True))
-    return paths

@@ -13,8 +13,7 @@ import re
 import tempfile
 from collections.abc import Mapping
 
-from dotdbg.cheat.cheatpaths import PERSONAL
-from dotdbg.cheat.search import Sheet, suggestions
+from dotdbg.cheat.fast import PERSONAL, Sheet, suggestions
 from dotdbg.errors import DotdbgError
 from dotdbg.home.fileops import new_file_mode
 from dotdbg.visible import one_line

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from dotdbg.aliases.shadows import BASH_BUILTINS, BASH_KEYWORDS
 from dotdbg.cheat.commands import LEADING, entry_syntax, entry_tags, is_table, split
+from dotdbg.cheat.fast import placeholder_spans
 from dotdbg.cheat.index import read_record
-from dotdbg.cheat.output import placeholder_spans
 
 ERROR = "error"
 WARNING = "warning"

@@ -69,5 +69,5 @@ OPTIONS = (
         "keeps its own line shown: the list starts below it.",
     ),
 )
-COLOR_CHOICES = ("auto", "always", "never")
+COLOR_CHOICES = ("auto", "always", "never")  # also in dotdbg.cheat.fast, for a lookup with --color
 SHELLS = ("bash", "zsh", "fish")  # --shell's; dotdbg.cheat.shellfit knows what each runs

@@ -1,117 +1,22 @@
-"""Turning lookup results into text: plain, ANSI-coloured, commands only, JSON, picker records.
+"""Turning lookup results into text for the options: commands only, JSON, listings, picker
+records. The plain and coloured text of a lookup is dotdbg.cheat.fast's (the warm path).
 
 Every function returns a string; printing is the caller's business.
 """
 
 from __future__ import annotations
 
+from dotdbg.cheat.fast import sgr
 from dotdbg.visible import is_plain, json_safe, one_line, visible
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable
 
-    from dotdbg.cheat.search import Result, Sheet
-    from dotdbg.cheat.sheets import Entry
-    from dotdbg.cheat.terms import Matcher, Span
+    from dotdbg.cheat.fast import Result, Sheet
 
-HEADER_STYLE = "1;35"
-COMMENT_STYLE = "36"
-MATCH_STYLE = "1;31"
-PLACEHOLDER_STYLE = "32"
 # Picker records: what fzf shows, this separator, then the command to put on the prompt line.
 PICK_SEPARATOR = "\x1f"
-
-
-def use_color(choice: str, stdout_is_tty: bool, env: Mapping[str, str]) -> bool:
-    """``--color``: always and never win; auto means a terminal, no NO_COLOR, not TERM=dumb."""
-    if choice != "auto":
-        return choice == "always"
-    return stdout_is_tty and not env.get("NO_COLOR") and env.get("TERM") != "dumb"
-
-
-# -- highlighting ----------------------------------------------------------------------------
-def _sgr(style: str, text: str) -> str:
-    return f"\x1b[{style}m{text}\x1b[0m" if text else ""
-
-
-def match_spans(text: str, matchers: Sequence[Matcher]) -> list[Span]:
-    """Where any term matches ``text``, overlapping spans merged, in order."""
-    spans = sorted(span for matcher in matchers for span in matcher.spans(text))
-    merged: list[Span] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
-
-
-def paint(text: str, base: str, matchers: Sequence[Matcher]) -> str:
-    """``text`` in style ``base`` (placeholders green when base is ""), matches in bold red."""
-    out = []
-    position = 0
-    for start, end in match_spans(text, matchers):
-        out.append(_paint_plain(text[position:start], base))
-        out.append(_sgr(MATCH_STYLE, text[start:end]))
-        position = end
-    out.append(_paint_plain(text[position:], base))
-    return "".join(out)
-
-
-def _paint_plain(text: str, base: str) -> str:
-    if base:
-        return _sgr(base, text)
-    out = []
-    position = 0
-    for start, end in placeholder_spans(text):
-        out.append(text[position:start] + _sgr(PLACEHOLDER_STYLE, text[start:end]))
-        position = end
-    return "".join(out) + text[position:]
-
-
-def placeholder_spans(text: str) -> list[Span]:
-    """Where ``<name>`` placeholders are; ``a < b``, ``2>&1`` and ``<<EOF`` are not ones."""
-    spans = []
-    start = text.find("<")
-    while start >= 0:
-        end = text.find(">", start + 1)
-        if end < 0:
-            break
-        inner = text[start + 1 : end]
-        if inner and "<" not in inner and (inner[0].isalnum() or inner[0] == "_"):
-            spans.append((start, end + 1))
-            start = text.find("<", end + 1)
-        else:
-            start = text.find("<", start + 1)
-    return spans
-
-
-# -- lookup results --------------------------------------------------------------------------
-def header(name: str, label: str) -> str:
-    return f"==> {one_line(name)} ({one_line(label)}) <=="
-
-
-def format_entry(entry: Entry, matchers: Sequence[Matcher], color: bool) -> str:
-    comment, command, _ = entry
-    comment_lines = (
-        [f"# {one_line(line)}".rstrip() for line in comment.split("\n")] if comment else []
-    )
-    command = visible(command)
-    if not color:
-        return "\n".join([*comment_lines, command])
-    painted = [paint(line, COMMENT_STYLE, matchers) for line in comment_lines]
-    painted += [paint(line, "", matchers) for line in command.split("\n")]
-    return "\n".join(painted)
-
-
-def format_result(result: Result, color: bool) -> str:
-    blocks = []
-    for group in result.groups:
-        title = header(group.file.name, group.file.label)
-        blocks.append(_sgr(HEADER_STYLE, title) if color else title)
-        blocks.extend(format_entry(entry, result.matchers, color) + "\n" for entry in group.hits)
-    return "\n".join(blocks)
 
 
 def format_commands(result: Result) -> str:
@@ -157,7 +62,7 @@ def format_listing(sheets: Iterable[Sheet], color: bool) -> str:
     lines = []
     for number, (name, count, labels, tags) in enumerate(rows):
         line = f"{name:<{widths[0]}}  {count:>{widths[1]}}  {labels:<{widths[2]}}  {tags}".rstrip()
-        lines.append(_sgr("1", line) if color and number == 0 else line)
+        lines.append(sgr("1", line) if color and number == 0 else line)
     return "\n".join(lines) + "\n"
 
 

@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     word = args[at] if at < len(args) else None
     if word == "cheat" and args[at + 1 :] != ["--version"]:
         # A lookup must answer in about the time Python starts: no registry, no parser.
-        from dotdbg.cheat.fast import console
+        from dotdbg.cheat import console
 
         return console(args[at + 1 :], verbose)
     from dotdbg.cli.runner import run

@@ -31,7 +31,6 @@ CHEAT_MODULES = (
     "visible.py",
     "config/position.py",
     "cheat/__init__.py",
-    "cheat/cache.py",
     "cheat/cheatpaths.py",
     "cheat/clipboard.py",
     "cheat/commands.py",
@@ -39,12 +38,12 @@ CHEAT_MODULES = (
     "cheat/formats.py",
     "cheat/index.py",
     "cheat/menu.py",
+    "cheat/modes.py",
     "cheat/options.py",
     "cheat/output.py",
     "cheat/search.py",
     "cheat/sheets.py",
     "cheat/shellfit.py",
-    "cheat/terms.py",
 )
 # Packages whose __init__ imports what the lookup does not need: they travel empty.
 EMPTY_MODULES = ("config/__init__.py",)

@@ -84,7 +84,7 @@ def session_files(paths: Paths) -> dict[str, bytes]:
 
 
 def _builtin_sheets() -> Path | None:
-    from dotdbg.cheat.cheatpaths import builtin_dir
+    from dotdbg.cheat.fast import builtin_dir
 
     found = builtin_dir()
     return None if found is None else Path(found)

@@ -16,7 +16,6 @@ import marshal
 import os
 import sys
 
-from dotdbg.cheat.cheatpaths import cache_dir
 from dotdbg.errors import DotdbgError
 from dotdbg.remote import bootstrap, relay, sshargs, stream
 
@@ -30,9 +29,15 @@ CACHE_NAME = "ssh-session.marshal"
 CACHE_FORMAT = 3  # 3: bash's files as sh (dotdbg.remote.stream) and the archive; 1: base64 only
 
 
+def _cache_file() -> str:
+    from dotdbg.cheat.fast import cache_dir  # dotdbg's cache dir, as the cheat lookup finds it
+
+    return os.path.join(cache_dir(os.environ), CACHE_NAME)
+
+
 def run_session(argv: Sequence[str]) -> int:
     host, ssh_options = sshargs.split(argv)
-    cache = os.path.join(cache_dir(os.environ), CACHE_NAME)
+    cache = _cache_file()
     files, archive, shells = session_payload(cache)
     terminal = os.isatty(0)
     payload, fetch = streams(files, archive, host, terminal=terminal)
@@ -56,7 +61,7 @@ def run_session(argv: Sequence[str]) -> int:
 
 def run_through(command: Sequence[str]) -> int:
     """``dotdbg shell -- CMD…``: the script typed into the shell CMD gives."""
-    cache = os.path.join(cache_dir(os.environ), CACHE_NAME)
+    cache = _cache_file()
     files, archive, shells = session_payload(cache)
     payload, fetch = streams(files, archive, command[0], terminal=True)
     nonce = os.urandom(12).hex()

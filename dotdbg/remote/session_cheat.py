@@ -13,7 +13,7 @@ NOT_HERE = ("-e", "--edit", "--new", "--add", "--lint")
 
 
 def session_main(args: list[str]) -> int:
-    from dotdbg.cheat.fast import main
+    from dotdbg.cheat import main
     from dotdbg.errors import DotdbgError
 
     used = [arg for arg in args if arg in NOT_HERE]

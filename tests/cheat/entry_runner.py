@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dotdbg.cheat.commands import NEED_TAGS, entry_syntax, entry_tags
+from dotdbg.cheat.fast import placeholder_spans
 from dotdbg.cheat.index import read_record
-from dotdbg.cheat.output import placeholder_spans
 
 VENV_BIN = str(Path(sys.executable).parent)
 # The slowest entry (a git bisect that runs pytest at each step) took 8 s, with 6 entries at a

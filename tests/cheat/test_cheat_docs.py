@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.cheat.cheatpaths import Cheatpath
-from dotdbg.cheat.index import Catalog, sheet_files
-from dotdbg.cheat.search import Sheet, lookup, merge
+from dotdbg.cheat.fast import Catalog, Cheatpath, Sheet, lookup, merge
+from dotdbg.cheat.index import sheet_files
 from dotdbg.paths import resource_dir
 from tests.cheat.entry_fixtures import FIXTURES
 from tests.cheat.entry_runner import entries_of

@@ -100,36 +100,60 @@ def test_a_lookup_goes_past_the_command_registry(personal_dir: Path, work_dir: P
     assert not {"dotdbg.cli.registry", "dotdbg.cli.parser", "importlib"} & set(report["loaded"])
 
 
-# What a warm lookup leaves unloaded, each a module's cost (about 1% of Python's start):
-# dotdbg.cli entirely (the launcher goes straight to dotdbg.cheat.fast), what only a failing
-# run, a line on stderr or an option needs, and what only a changed sheet or folder needs.
-NOT_ON_A_WARM_LOOKUP = {
-    "dotdbg.cli",
-    "dotdbg.cli.entry",
-    "dotdbg.cli.runner",
-    "dotdbg.errors",
-    "dotdbg.common",
-    "dotdbg.common.output",
-    "dotdbg.cheat.options",
-    "dotdbg.cheat.formats",
-    "dotdbg.cheat.sheets",
-}
+# All that a warm lookup imports beyond Python's own start: the one module of the warm path,
+# its packages, dotdbg.visible (every string from a sheet goes through it) and the builtin gc
+# (the launcher switches the cycle collector off). Not __future__, not dotdbg.cli, not the
+# option table, nor what only a failing run, a line on stderr, a changed sheet or folder need:
+# each module costs about 1% of Python's start (docs/cheat.md, "Speed").
+WARM_PATH = {"gc", "dotdbg", "dotdbg.cheat", "dotdbg.cheat.fast", "dotdbg.visible"}
 
 
-@pytest.mark.parametrize("args", [["qqgit", "bisect"], ["qqbisect", "skip"], ["qqgit"]])
-def test_a_warm_lookup_loads_only_the_lookup(
-    args: list[str], community_dir: Path, config_file: Path, work_dir: Path
+def imported_by(command: list[str], cwd: Path) -> set[str]:
+    """What ``command`` (a Python one) imports, by -X importtime."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["qqgit", "bisect"],
+        ["qqbisect", "skip"],
+        ["qqgit"],
+        ["git", "bisect"],
+        ["qqgi", "log"],
+        ["--color", "always", "qqgit", "bisect"],
+        ["qqgit", "--color=never", "bisect"],
+    ],
+)
+def test_a_warm_lookup_imports_only_the_warm_path(
+    args: list[str], community_dir: Path, config_file: Path, work_dir: Path, tmp_path: Path
 ) -> None:
-    """The installed launcher, a configured path an hour old and its cache built."""
+    """The installed launcher, a configured path an hour old and its cache built: a named
+    lookup, a search, a whole sheet, a built-in sheet, a unique prefix, with --color."""
     write_sheet(community_dir, "qqgit", (FIXTURE_SHEETS / "git").read_text())
     write_sheet(community_dir, "sub/qqother", "# qqbisect skip\ngit bisect skip\n")
     hour_ago = 3600 * 10**9
     for path in (*community_dir.rglob("*"), community_dir, config_file):
         stamp = path.stat()
         os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns - hour_ago))
-    command = [sys.executable, "-X", "importtime", DOTDBG, "cheat", *args]
-    subprocess.run(command, cwd=work_dir, capture_output=True, check=True)
-    done = subprocess.run(command, cwd=work_dir, capture_output=True, text=True, check=True)
-    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
-    assert "dotdbg.cheat.fast" in imported
-    assert not imported & NOT_ON_A_WARM_LOOKUP
+    empty_script = tmp_path / "nothing"
+    empty_script.write_text("")
+    python_itself = imported_by([str(empty_script)], work_dir)
+    lookup = [DOTDBG, "cheat", *args]
+    subprocess.run([sys.executable, *lookup], cwd=work_dir, capture_output=True, check=True)
+    assert imported_by(lookup, work_dir) - python_itself == WARM_PATH
+
+
+def test_the_warm_path_knows_the_color_choices() -> None:
+    """dotdbg.cheat.fast takes --color without the option table: the same three words."""
+    from dotdbg.cheat.fast import COLOR_CHOICES as WARM
+    from dotdbg.cheat.options import COLOR_CHOICES
+
+    assert WARM == COLOR_CHOICES

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.cheat import cache, index
-from dotdbg.cheat.cheatpaths import Cheatpath
-from dotdbg.cheat.index import MAX_SHEET_BYTES, Catalog
+from dotdbg.cheat import fast, index
+from dotdbg.cheat.fast import Catalog, Cheatpath
+from dotdbg.cheat.index import MAX_SHEET_BYTES
 from tests.cheat.cheat_helpers import RunCheat, write_sheet
 
 AN_HOUR = 3600 * 10**9
@@ -27,13 +27,13 @@ class Counts:
 def counts(monkeypatch: pytest.MonkeyPatch) -> Counts:
     """How many sheet files were parsed, cached records decoded and folders listed."""
     counted = Counts()
-    read_record, record, listing = index.read_record, cache.Shelf._record, index._list
+    read_record, record, listing = index.read_record, fast.Shelf._record, index.list_folder
 
     def parse(path: str) -> object:
         counted.parsed += 1
         return read_record(path)
 
-    def decode(shelf: cache.Shelf, number: int) -> tuple[object, object]:
+    def decode(shelf: fast.Shelf, number: int) -> tuple[object, object]:
         counted.decoded += number not in shelf.records
         return record(shelf, number)
 
@@ -42,8 +42,8 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> Counts:
         return listing(directory)
 
     monkeypatch.setattr(index, "read_record", parse)
-    monkeypatch.setattr(cache.Shelf, "_record", decode)
-    monkeypatch.setattr(index, "_list", list_folder)
+    monkeypatch.setattr(fast.Shelf, "_record", decode)
+    monkeypatch.setattr(index, "list_folder", list_folder)
     return counted
 
 
@@ -58,10 +58,10 @@ def aged_tree(root: Path) -> None:
     aged(*root.rglob("*"), root)
 
 
-def shelf(directory: Path, cache_dir: Path) -> cache.Shelf:
+def shelf(directory: Path, cache_dir: Path) -> fast.Shelf:
     """What the cache file of ``directory`` holds."""
-    cached = cache.cache_file(str(cache_dir), str(directory))
-    return cache.Shelf(str(directory), cached, index.read_record)
+    cached = fast.cache_file(str(cache_dir), str(directory))
+    return fast.Shelf(str(directory), cached, index.read_record)
 
 
 def catalog(directory: Path, cache_dir: Path, warnings: list[str] | None = None) -> Catalog:
@@ -128,7 +128,7 @@ def test_deleted_sheet_leaves_the_cache(tmp_path: Path) -> None:
 def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
     sheets, cache_dir = tmp_path / "sheets", tmp_path / "cache"
     write_sheet(sheets, "a", "# a\na\n")
-    cached = Path(cache.cache_file(str(cache_dir), str(sheets)))
+    cached = Path(fast.cache_file(str(cache_dir), str(sheets)))
     cached.parent.mkdir(parents=True)
     cached.write_bytes(b"\x00garbage")
     assert load(sheets, cache_dir) == (["a"], [])
@@ -140,7 +140,7 @@ def test_a_cache_cut_short_is_rebuilt(tmp_path: Path) -> None:
     write_sheet(sheets, "a", "# a\na\n")
     aged_tree(sheets)
     load(sheets, cache_dir)
-    cached = Path(cache.cache_file(str(cache_dir), str(sheets)))
+    cached = Path(fast.cache_file(str(cache_dir), str(sheets)))
     cached.write_bytes(cached.read_bytes()[:-3])  # a full disk, say
     assert load(sheets, cache_dir) == (["a"], [])
 

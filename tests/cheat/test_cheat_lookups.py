@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.cheat import cheatpaths, search
-from dotdbg.cheat.index import Catalog
+from dotdbg.cheat import fast
+from dotdbg.cheat.fast import Catalog
 from tests.cheat.cheat_helpers import RunCheat
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "cheatsheets.md"
@@ -158,15 +158,15 @@ TABLE = [
 
 
 @pytest.fixture(scope="module")
-def builtin() -> dict[str, search.Sheet]:
-    directory = cheatpaths.builtin_dir()
+def builtin() -> dict[str, fast.Sheet]:
+    directory = fast.builtin_dir()
     assert directory is not None
-    paths = [cheatpaths.Cheatpath(cheatpaths.BUILTIN, directory, readonly=True)]
-    return search.merge(Catalog(paths, "", lambda path, problem: None).load())
+    paths = [fast.Cheatpath(fast.BUILTIN, directory, readonly=True)]
+    return fast.merge(Catalog(paths, "", lambda path, problem: None).load())
 
 
-def first_hit(sheets: dict[str, search.Sheet], typed: str) -> tuple[str, str]:
-    result = search.lookup(sheets, shlex.split(typed), regex=False)
+def first_hit(sheets: dict[str, fast.Sheet], typed: str) -> tuple[str, str]:
+    result = fast.lookup(sheets, shlex.split(typed), regex=False)
     assert result.groups, f"{typed!r} finds nothing"
     comment = result.groups[0].hits[0][0]
     return result.groups[0].file.name, comment.split("\n")[0]
@@ -187,7 +187,7 @@ def test_the_table_is_large_and_holds_every_lookup_the_docs_promise() -> None:
 
 @pytest.mark.parametrize(("typed", "sheet", "comment"), TABLE, ids=[row[0] for row in TABLE])
 def test_the_entry_meant_comes_first(
-    builtin: dict[str, search.Sheet], typed: str, sheet: str, comment: str
+    builtin: dict[str, fast.Sheet], typed: str, sheet: str, comment: str
 ) -> None:
     found_sheet, found_comment = first_hit(builtin, typed)
     assert (found_sheet, found_comment[: len(comment)]) == (sheet, comment)

@@ -6,9 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dotdbg.cheat.output import match_spans, paint, placeholder_spans, use_color
+from dotdbg.cheat.fast import compile_term, match_spans, paint, placeholder_spans, use_color
 from dotdbg.cheat.sheets import parse
-from dotdbg.cheat.terms import compile_term
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""cheatpaths mirrors dotdbg.paths without importing it; these keep the two in step."""
+"""dotdbg.cheat.fast's locations mirror dotdbg.paths without importing it; these keep the two
+in step. And the [[cheat.paths]] check (dotdbg.cheat.cheatpaths)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dotdbg import paths
-from dotdbg.cheat import cheatpaths
+from dotdbg.cheat import cheatpaths, fast
 
 
 @pytest.mark.parametrize(
@@ -21,13 +22,13 @@ from dotdbg.cheat import cheatpaths
 )
 def test_locations_agree_with_paths(env: dict[str, str]) -> None:
     expected = paths.Paths.from_env(env=env)
-    assert cheatpaths.user_cheat_dir(env) == str(expected.user_cheat_dir)
-    assert cheatpaths.config_file(env) == str(expected.config_file)
-    assert cheatpaths.cache_dir(env) == str(expected.cache_dir)
+    assert fast.user_cheat_dir(env) == str(expected.user_cheat_dir)
+    assert fast.config_file(env) == str(expected.config_file)
+    assert fast.cache_dir(env) == str(expected.cache_dir)
 
 
 def test_builtin_dir_agrees_with_resource_dir() -> None:
-    assert cheatpaths.builtin_dir() == str(paths.resource_dir("cheatsheets"))
+    assert fast.builtin_dir() == str(paths.resource_dir("cheatsheets"))
 
 
 def test_project_dir_is_the_nearest_dot_cheat(tmp_path: Path) -> None:
@@ -35,13 +36,18 @@ def test_project_dir_is_the_nearest_dot_cheat(tmp_path: Path) -> None:
     (tmp_path / "a" / ".cheat").mkdir(parents=True)
     deep = tmp_path / "a" / "b" / "c"
     deep.mkdir(parents=True)
-    assert cheatpaths.find_project_dir(str(deep)) == str(tmp_path / "a" / ".cheat")
-    assert cheatpaths.find_project_dir(str(tmp_path)) == str(tmp_path / ".cheat")
+    assert fast.find_project_dir(str(deep)) == str(tmp_path / "a" / ".cheat")
+    assert fast.find_project_dir(str(tmp_path)) == str(tmp_path / ".cheat")
+
+
+def test_reserved_labels_are_the_ones_dotdbg_gives() -> None:
+    """The config check (loaded by every command that reads the config) spells them out."""
+    assert cheatpaths.RESERVED_LABELS == (fast.PERSONAL, fast.PROJECT, fast.BUILTIN)
 
 
 def test_merge_order() -> None:
-    configured = [cheatpaths.Cheatpath("community", "/c", readonly=True)]
-    labels = [path.label for path in cheatpaths.all_cheatpaths({"HOME": "/h"}, "/", configured)]
+    configured = [fast.Cheatpath("community", "/c", readonly=True)]
+    labels = [path.label for path in fast.all_cheatpaths({"HOME": "/h"}, "/", configured)]
     assert labels[:2] == ["personal", "community"]
     assert labels[2:] in ([], ["builtin"])
 
@@ -69,9 +75,7 @@ def test_configured_paths_default_writable_and_resolve(monkeypatch: pytest.Monke
             "paths": [{"name": "a", "path": "~/s"}, {"name": "b", "path": "rel", "readonly": True}]
         }
     }
-    found = [
-        (p.label, p.directory, p.readonly) for p in cheatpaths.configured_paths(config, "/cfg")
-    ]
+    found = cheatpaths.configured_paths(config, "/cfg")
     assert found == [("a", "/home/u/s", False), ("b", "/cfg/rel", True)]
 
 
@@ -86,4 +90,4 @@ def test_configured_paths_read_like_dotdbg_config_validates_them(tmp_path: Path)
     )
     validated = load_config(paths.Paths.from_env(tmp_path), user_text=toml).cheat.paths
     ours = cheatpaths.configured_paths(tomllib.loads(toml), str(tmp_path))
-    assert [(p.name, p.readonly) for p in validated] == [(p.label, p.readonly) for p in ours]
+    assert [(p.name, p.readonly) for p in validated] == [(label, ro) for label, _, ro in ours]

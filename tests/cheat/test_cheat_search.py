@@ -6,18 +6,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dotdbg.cheat.cheatpaths import Cheatpath
-from dotdbg.cheat.index import SheetFile, with_haystack
-from dotdbg.cheat.search import (
+from dotdbg.cheat.fast import (
     SEARCH_MODE,
     SHEET_MODE,
-    everything,
+    Cheatpath,
+    SheetFile,
     lookup,
     merge,
     resolve_sheet,
     suggestions,
-    with_tags,
 )
+from dotdbg.cheat.index import with_haystack
+from dotdbg.cheat.search import everything, with_tags
 from dotdbg.cheat.sheets import parse
 from dotdbg.errors import DotdbgError
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.cheat.cheatpaths import builtin_dir
+from dotdbg.cheat.fast import builtin_dir
 from tests.e2e.conftest import install_home
 from tests.infra.tmux import Tmux
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from dotdbg.cheat.cheatpaths import builtin_dir
+from dotdbg.cheat.fast import builtin_dir
 from dotdbg.errors import UsageError
 from dotdbg.paths import Paths
 from dotdbg.remote import bootstrap, bundle, session, sshargs

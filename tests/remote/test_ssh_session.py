@@ -75,7 +75,7 @@ def warm_payload(home: Path) -> None:
     """The session payload built and cached for ``home``, as after a user's first session: a
     render and shellcheck take seconds on a loaded machine, more than Tmux.bash waits."""
     build = "from dotdbg.remote.session import session_payload, CACHE_NAME; import os; "
-    build += "from dotdbg.cheat.cheatpaths import cache_dir; "
+    build += "from dotdbg.cheat.fast import cache_dir; "
     build += "session_payload(os.path.join(cache_dir(os.environ), CACHE_NAME))"
     env = {"HOME": str(home), "PATH": os.environ["PATH"]}
     subprocess.run([sys.executable, "-c", build], env=env, check=True, timeout=300)

@@ -1,4 +1,4 @@
-"""``dotdbg cheat``: it parses its own words (dotdbg.cheat.fast, which also runs in a dotdbg
+"""``dotdbg cheat``: it parses its own words (dotdbg.cheat, which also runs in a dotdbg
 ssh session without the rest of dotdbg); its options are defined once, in
 dotdbg.cheat.options, and shown here for the man page and TAB completion."""
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def cheat(words: Sequence[str]) -> int:
-    from dotdbg.cheat.fast import main
+    from dotdbg.cheat import main
 
     return main(list(words))
 
