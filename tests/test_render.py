@@ -201,3 +201,13 @@ def test_a_users_style_warnings_do_not_block(tmp_path: Path) -> None:
     paths = Paths.from_env(tmp_path)
     config = load_config(paths, user_text=user)
     check_bash(render_for(paths, config).files["dotdbg.bash"], config)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from(["a", " ", "\t", "\n", "\r", "\x0b", "é"]), max_size=30))
+def test_indented_is_textwraps_indent(text: str) -> None:
+    import textwrap
+
+    from dotdbg.shells.posix import indented
+
+    assert indented(text) == textwrap.indent(text, "    ")

@@ -10,8 +10,6 @@ keys, ``[aliases.NAME]`` tables, an inline table, escapes in a key) is ``None``:
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 SPACE = " \t"
 
@@ -20,17 +18,25 @@ class Unsupported(Exception):
     """A construct the line editor leaves to tomlkit."""
 
 
-class Statement(NamedTuple):
+class Statement:
     """One statement of a TOML text: a header, an entry (``key = value``) or a line of
-    comment or blank; offsets into the text."""
+    comment or blank; offsets into the text. (A plain class: typing's NamedTuple costs the
+    import a millisecond.)"""
 
-    kind: str  # "header", "entry" or "other"
-    keys: tuple[str, ...]  # the header's or the entry's (dotted) key, unquoted
-    start: int  # the line's start (its indent included)
-    value: tuple[int, int]  # an entry's value: where it starts and ends
-    end: int  # just after the newline that ends it
-    indent: str = ""
-    array: bool = False  # a header of an array of tables: [[…]]
+    __slots__ = ("array", "end", "indent", "keys", "kind", "start", "value")
+
+    def __init__(
+        self,
+        kind: str,  # "header", "entry" or "other"
+        keys: tuple[str, ...],  # the header's or the entry's (dotted) key, unquoted
+        start: int,  # the line's start (its indent included)
+        value: tuple[int, int],  # an entry's value: where it starts and ends
+        end: int,  # just after the newline that ends it
+        indent: str = "",
+        array: bool = False,  # a header of an array of tables: [[…]]
+    ) -> None:
+        self.kind, self.keys, self.start, self.value = kind, keys, start, value
+        self.end, self.indent, self.array = end, indent, array
 
 
 def set_line(text: str, section: str, name: str, value_toml: str) -> str | None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from dotdbg.common.record import Record
 from dotdbg.config.model import Alias, Config, Function, History
+from dotdbg.shells.posix import indented
 from dotdbg.shells.target import ShellTarget
 
 ZSH_FILE = "dotdbg.zsh"
@@ -127,9 +128,7 @@ def _indented(function: Function, target: ShellTarget) -> str:
     body = body_of(function, target).strip("\n")
     if function.user_wrote(target.name):
         return body
-    import textwrap  # only when rendering
-
-    return textwrap.indent(body, "    ")
+    return indented(body)
 
 
 def zsh_definition(function: Function, target: ShellTarget) -> str:

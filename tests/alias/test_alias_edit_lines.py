@@ -4,6 +4,7 @@ tomlkit; on any other it steps aside."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import pytest
@@ -181,3 +182,12 @@ def test_a_one_line_string_is_written_as_tomlkit_writes_it(value: str) -> None:
 @given(name=st.text(st.characters(blacklist_categories=["Cs"]), max_size=8))
 def test_a_key_is_written_as_tomlkit_writes_it(name: str) -> None:
     assert tomllines.key_text(name) == tomlkit.key(name).as_string()
+
+
+def test_the_editors_import_no_typing() -> None:
+    """Their own import is all an edit of the layout dotdbg writes adds to loading the config
+    (typing's NamedTuple cost the line editor a millisecond)."""
+    code = "import sys, dotdbg.config.tomllines, dotdbg.config.tomledit\n"
+    code += "print('typing' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "False\n", done.stderr

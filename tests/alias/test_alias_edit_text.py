@@ -363,3 +363,25 @@ def test_every_layout_takes_every_edit(
     if isinstance(got_aliases.get(name), str):
         got_aliases[name] = {"command": got_aliases[name]}
     assert got == expected
+
+
+def test_an_edit_and_the_load_after_it_parse_each_text_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The guard's parses are noted (``config.parsed``): the config the edit loads next is not
+    parsed again (tomllib's parse was twice per text of every alias edit)."""
+    from dotdbg.config import source
+
+    parses: list[str] = []
+    real = source.loads
+
+    def counted(text: str) -> dict[str, Any]:
+        parses.append(text)
+        return real(text)
+
+    monkeypatch.setattr(source, "loads", counted)
+    monkeypatch.setattr(tomledit, "loads", counted)
+    old = HAND_WRITTEN + f"# {tmp_path}\n"  # a text no other test parsed in this process
+    new = set_entry(old, "aliases", "gss", "git status --short", None, None)
+    assert source.Source(tmp_path / "config.toml", new).parse()["aliases"]["gss"]
+    assert parses == [old, new]
