@@ -133,8 +133,8 @@ class _Reader:
         """The threads of a ``threads`` text, parsed once; None when it is not JSON."""
         threads = self._seen.get(text)
         if threads is None:
-            try:
-                value = json.loads(text)  # bytes: UTF-8, strictly
+            try:  # json.loads would let bytes pass encoded surrogates, which are not UTF-8
+                value = json.loads(text.decode() if isinstance(text, bytes) else text)
             except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
                 return None
             threads = threads_from_list(value)

@@ -181,7 +181,7 @@ def test_every_fault_at_every_point(
         setattr(sweep_tally, key, getattr(sweep_tally, key) + getattr(tally, key))
     sweep_tally.failures += tally.failures
     said = (
-        f"{matrix.label}: {len(matrix.points)} points, {tally.line()}, of "
+        f"{operation} on {shape}: {len(matrix.points)} points, {tally.line()}, of "
         f"{len(matrix.points) * len(FAULTS)} (point, fault) pairs"
     )
     print(said, file=sys.__stderr__, flush=True)

@@ -131,9 +131,17 @@ def test_a_bad_field_in_a_line_of_the_fast_shape_is_rejected_by_name(
         assert str(raised.value).startswith(f"job.jsonl:2: {message}"), raised.value
 
 
-def test_a_byte_not_utf8_in_a_line_of_the_fast_shape_is_named() -> None:
-    line = canonical().replace(b'"command":"x"', b'"command":"\xff"')
-    with pytest.raises(RecordError, match=r"^f:2: not UTF-8 \(byte 0xff at column 81\)$"):
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (canonical().replace(b'"command":"x"', b'"command":"\xff"'), "0xff at column 81"),
+        # an encoded surrogate in a stack: json.loads of bytes would have let it through
+        (canonical().replace(b'"function":"wait"', b'"function":"\xed\xa0\x80"'), "0xed at column"),
+    ],
+    ids=["identity", "stack"],
+)
+def test_a_byte_not_utf8_in_a_line_of_the_fast_shape_is_named(line: bytes, message: str) -> None:
+    with pytest.raises(RecordError, match=rf"^f:2: not UTF-8 \(byte {message}"):
         list(read([canonical(), line], "f"))
 
 

@@ -118,6 +118,10 @@ def _deep_record(frames: int) -> str:
     ("content", "message"),
     [
         (b'{"host": "a", "pid": 1, "command": "\xff"}\n', "not UTF-8 (byte 0xff at column 37)"),
+        (
+            b'{"host":"a","pid":1,"threads":[{"frames":[{"function":"\xed\xa0\x80"}]}],"error":null}\n',
+            "not UTF-8 (byte 0xed at column 56)",  # an encoded surrogate: it was a traceback
+        ),
         (b"[" * 100_000 + b"]" * 100_000 + b"\n", "not a stack record: JSON nested too deeply"),
         (b'{"host": "a", "pid": Infinity}\n', "pid is Infinity, not a whole number"),
         (b'{"host": "a", "pid": 1, "threads": [1, 2]}\n', "threads is not a list of objects"),
@@ -125,7 +129,16 @@ def _deep_record(frames: int) -> str:
         (b'{"host": ["a"], "pid": 1}\n', 'host is ["a"], not text'),
         (_deep_record(100_000).encode() + b"\n", "a thread has 100000 frames (at most 5000"),
     ],
-    ids=["utf8", "nested", "infinity", "threads-ints", "threads-text", "host-list", "100k-frames"],
+    ids=[
+        "utf8",
+        "surrogate",
+        "nested",
+        "infinity",
+        "threads-ints",
+        "threads-text",
+        "host-list",
+        "100k-frames",
+    ],
 )
 @pytest.mark.parametrize("as_json", [False, True])
 def test_a_bad_record_is_one_line_naming_it(
