@@ -4,6 +4,7 @@ time, and uninstall removes the directories install created."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +138,24 @@ def test_a_backup_name_is_built_only_when_tried(paths: Paths) -> None:
     assert peak < 50_000  # bytes: a few paths, not ten thousand strings
     first.mkdir(parents=True)
     assert new_name(paths).name == f"{first.name}-2"
+
+
+def test_pruning_reads_no_index_while_nothing_can_go(
+    paths: Paths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Up to ``KEEP_NEWEST`` + 1 folders all stay: reading each one's index at every write
+    was for nothing."""
+    from dotdbg.home import backup
+
+    fake_backups(paths, ["alias add"] * (KEEP_NEWEST + 1))
+    read: list[Path] = []
+    original = backup._read_index
+
+    def counted(paths: Paths, folder: Path) -> dict[str, Any] | None:
+        read.append(folder)
+        return original(paths, folder)
+
+    monkeypatch.setattr(backup, "_read_index", counted)
+    assert prune(paths) == [] and read == []
+    fake_backups(paths, ["alias add"])
+    assert len(prune(paths)) == 1 and len(read) == KEEP_NEWEST + 2

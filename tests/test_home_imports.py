@@ -78,9 +78,19 @@ def test_a_new_alias_renders_without_jinja2(installed: Path) -> None:
     assert "jinja2" not in found
 
 
+def test_a_checked_alias_add_imports_no_subprocess(installed: Path) -> None:
+    """bash -n starts through posix_spawn (``common.spawn``): subprocess's import, with
+    threading, selectors and locale, was 8-9 ms of every check."""
+    found = imported_by("dotdbg", "alias", "add", "gnew5", "git status --newer")
+    assert "dotdbg.shells.bashcheck" in found
+    assert found & {"subprocess", "threading", "selectors"} == set()
+
+
 def test_a_write_imports_no_tempfile(installed: Path) -> None:
     """The atomic write makes its temp file with os.open (``fileops._new_temp_file``):
-    tempfile brings shutil, bz2, lzma and random, 5-6 ms of every command that writes."""
+    tempfile brings shutil, bz2, lzma and random, 5-6 ms of every command that writes. The
+    edit's shadow warning looks its name up as install does (``common.programs.which``), and
+    pruning removes no folder while there are at most 21 (no shutil.rmtree)."""
     found = imported_by("dotdbg", "alias", "add", "gnew4", "git status --newest")
     assert "dotdbg.home.fileops" in found
-    assert found & {"tempfile", "random"} == set()
+    assert found & {"tempfile", "random", "shutil"} == set()

@@ -37,7 +37,8 @@ def beside_interpreter(program: str) -> str | None:
 
 
 class Child:
-    """A started command: stdin /dev/null, stdout and stderr pipes (``streams``) to read."""
+    """A started command: stdin /dev/null (or the open file ``stdin``), stdout and stderr pipes
+    (``streams``) to read."""
 
     def __init__(
         self,
@@ -45,17 +46,22 @@ class Child:
         timeout: float = 0.0,
         env: Mapping[str, str] | None = None,
         new_session: bool = False,
+        stdin: int | None = None,
     ) -> None:
         out_read, out_write = os.pipe()
         err_read, err_write = os.pipe()
         actions = [
-            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)
+            if stdin is None
+            else (os.POSIX_SPAWN_DUP2, stdin, 0),
             (os.POSIX_SPAWN_DUP2, out_write, 1),
             (os.POSIX_SPAWN_DUP2, err_write, 2),
         ]
         environment = os.environ if env is None else env
+        # a bare name is looked up on PATH, as subprocess and a shell do; $0 stays that name
+        start = os.posix_spawn if "/" in argv[0] else os.posix_spawnp
         try:
-            self.pid = os.posix_spawn(
+            self.pid = start(
                 argv[0],
                 list(argv),
                 environment,
@@ -123,10 +129,12 @@ def run_all(
     timeout: float,
     at_once: int,
     env: Mapping[str, str] | None = None,
+    stdin: int | None = None,
 ) -> list[Finished | None]:
     """Each command's (exit code, stdout, stderr), in order, or None for one that ran past
     ``timeout`` seconds (it is killed); at most ``at_once`` run at a time. A command that
-    cannot start raises OSError; on any exception (a stop signal's) those running are killed."""
+    cannot start raises OSError; on any exception (a stop signal's) those running are killed.
+    ``stdin``: an open file the commands read (they share its offset: give it to one)."""
     results: list[Finished | None] = [None] * len(commands)
     queue = list(range(len(commands)))[::-1]
     children: dict[int, Child] = {}  # position: child
@@ -136,7 +144,7 @@ def run_all(
         while queue or children:
             while queue and len(children) < at_once:
                 at = queue.pop()
-                children[at] = Child(commands[at], timeout, env)
+                children[at] = Child(commands[at], timeout, env, stdin=stdin)
                 for fd in children[at].streams:
                     poller.register(fd, select.POLLIN)
                     owners[fd] = at

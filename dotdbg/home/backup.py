@@ -288,6 +288,8 @@ def prune(paths: Paths, keep_newest: int = KEEP_NEWEST) -> list[Path]:
     """Delete old backups: kept are the oldest one (the home before dotdbg's first change), the
     first install's, and the newest ``keep_newest``. Folders this dotdbg cannot read are left
     alone. Returns the folders removed."""
+    if len(backup_dirs(paths)) <= keep_newest + 1:
+        return []  # the newest and the oldest are all there are: no index to read
     backups = complete_backups(paths)
     keep = {b.folder for b in backups[-keep_newest:]}
     keep |= {b.folder for b in backups[:1]}

@@ -17,16 +17,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from dotdbg.common.programs import which
+from dotdbg.common.record import Record
 from dotdbg.config.model import Config, Function
 from dotdbg.errors import DotdbgError
 from dotdbg.paths import own_program
 from dotdbg.shells.posix import BASH_FILE, function_definition, function_text, shquote
-
-if TYPE_CHECKING:
-    import subprocess
 
 TIMEOUT = 120  # seconds; shellcheck on a large file takes a few
 # $1 $@ $* $#, and ${1} ${#1} ${@:2} ${#} (but not ${#x}, the length of x)
@@ -92,30 +89,36 @@ def _own_problem(definition: str) -> str:
 # -- running the checkers ----------------------------------------------------------------------
 
 
-def _run(argv: Sequence[str], text: str, what: str) -> subprocess.CompletedProcess[str]:
-    import subprocess  # here: install's checker key (shellcheck_program) runs nothing
+class Ran(Record):
+    returncode: int  # -N: killed by signal N
+    stdout: str
+    stderr: str
 
+
+def _run(argv: Sequence[str], text: str, what: str) -> Ran:
+    """``argv`` (a program on PATH, or by its path) reading ``text``, run to its end. Started
+    with posix_spawn (``common.spawn``): subprocess's import, with threading, selectors and
+    locale, was 8-9 ms of every check (issue 27)."""
+    from dotdbg.common.spawn import run_all
     from dotdbg.shells.shellparse import seekable
 
     try:
-        # errors="replace": bash names the byte it choked on, and past the end of an
-        # unterminated `[[ '` that is 0xff, which is not UTF-8
+        # the output is read as UTF-8 with errors replaced: bash names the byte it choked on,
+        # and past the end of an unterminated `[[ '` that is 0xff, which is not UTF-8
         with seekable(text) as stdin:
-            return subprocess.run(
-                argv,
-                stdin=stdin,
-                capture_output=True,
-                text=True,
-                errors="replace",
-                check=False,
-                timeout=TIMEOUT,
-            )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        why = error.strerror if isinstance(error, OSError) else f"no answer in {TIMEOUT} s"
-        raise DotdbgError(
-            f"cannot run {what} to check the generated bash: {why}, so dotdbg changed nothing",
-            hint="run the command again; dotdbg writes no bash it could not check",
-        ) from None
+            [done] = run_all([argv], TIMEOUT, 1, stdin=stdin.fileno())
+    except OSError as error:
+        raise _not_run(what, error.strerror or str(error)) from None
+    if done is None:
+        raise _not_run(what, f"no answer in {TIMEOUT} s")
+    return Ran(*done)
+
+
+def _not_run(what: str, why: str) -> DotdbgError:
+    return DotdbgError(
+        f"cannot run {what} to check the generated bash: {why}, so dotdbg changed nothing",
+        hint="run the command again; dotdbg writes no bash it could not check",
+    )
 
 
 def bash_syntax_error(text: str) -> str:

@@ -4,11 +4,14 @@ the function-body probes of bash (bashcheck), zsh and fish (zshfishcheck)."""
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping, Sequence
 from typing import BinaryIO
 
 from dotdbg.errors import DotdbgError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
 
 TIMEOUT = 60  # seconds, for a batch of parses
 AT_ONCE = 16  # parsers running at a time
@@ -29,6 +32,8 @@ def stderr_of_each(
 def _batch(
     argv: Sequence[str], batch: Sequence[str], env: Mapping[str, str], what: str
 ) -> list[tuple[int, str]]:
+    import subprocess  # here: `seekable` alone (bash -n) imports none of it
+
     running: list[subprocess.Popen[str]] = []
     try:
         for script in batch:
@@ -48,6 +53,8 @@ def _batch(
 
 
 def _parser(argv: Sequence[str], script: str, env: Mapping[str, str]) -> subprocess.Popen[str]:
+    import subprocess
+
     # errors="replace": a shell quotes the byte it choked on, which need not be UTF-8 (bash
     # says 0xff past the end of an unterminated `[[ '`)
     with seekable(script) as stdin:

@@ -201,9 +201,8 @@ def test_an_edit_looks_up_only_its_own_name_on_path(
 ) -> None:
     """Each name of the config looked up on PATH was 30-40 lookups of a dozen stats each, for
     a warning about the edited name alone."""
-    import shutil
-
     from dotdbg.cli.commands import edits
+    from dotdbg.common import programs
     from dotdbg.home import edit
 
     paths = Paths.from_env(home)
@@ -214,7 +213,7 @@ def test_an_edit_looks_up_only_its_own_name_on_path(
         asked.append(name)
         return f"/bin/{name}"
 
-    monkeypatch.setattr(shutil, "which", which)
+    monkeypatch.setattr(programs, "which", which)
     assert edits.report(paths, outcome, "zzls") == 0
     assert asked == ["zzls"]
     assert "alias zzls shadows /bin/zzls" in capsys.readouterr().err

@@ -55,6 +55,21 @@ def test_stdin_is_empty_not_the_callers() -> None:
     assert run_all([["/bin/cat"]], timeout=60, at_once=1) == [(0, "", "")]
 
 
+def test_stdin_may_be_an_open_file_read_from_its_start(tmp_path: Path) -> None:
+    """bash -n reads the generated file this way (``bashcheck._run``): a file, not a pipe."""
+    script = tmp_path / "script"
+    script.write_text("echo from the file\n")
+    with script.open("rb") as handle:
+        assert run_all([["/bin/cat"]], 60, 1, stdin=handle.fileno()) == [
+            (0, "echo from the file\n", "")
+        ]
+
+
+def test_a_bare_name_is_found_on_path_and_keeps_its_name() -> None:
+    """As subprocess and a shell start it: bash's messages begin with its $0, `bash: line 3`."""
+    assert run_all([["sh", "-c", 'printf %s "$0"']], 60, 1) == [(0, "sh", "")]
+
+
 def test_an_exception_kills_the_children_running() -> None:
     """A stop signal's exception (here: the second command cannot start) leaves none behind."""
     sleeper = ["/bin/sleep", f"60.{os.getpid()}"]  # a command line no other test has

@@ -27,13 +27,12 @@ BODIES = [
 
 
 def report(paths: Paths, outcome: Outcome, name: str) -> int:
-    import shutil
-
     from dotdbg.aliases.shadows import entry_shadow_warnings
     from dotdbg.common.output import note, warn
+    from dotdbg.common.programs import which  # install's lookup; shutil's import is 3 ms
 
     note(f"{outcome.action} {name} in {paths.display(paths.config_file)}")
-    for line in entry_shadow_warnings(outcome.saved.config, name, shutil.which):
+    for line in entry_shadow_warnings(outcome.saved.config, name, which):
         warn(line)
     for line in outcome.left_out:
         warn(line)
