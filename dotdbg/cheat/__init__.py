@@ -10,6 +10,10 @@ here down no module imports one above it (tests/test_layout.py).
 import os
 import sys
 
+TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 EXIT_INTERRUPTED = 130
 
 
@@ -23,6 +27,26 @@ def console(argv: "list[str]", verbose: bool = False) -> int:
         return code
     except (Exception, KeyboardInterrupt) as error:  # the runner says what every command does
         return _ended_by(error, verbose)
+
+
+def leave(code: int) -> "NoReturn":
+    """End the process with ``code``: the launcher's last step after ``console``. A run that
+    started no thread and registered no atexit hook (every lookup) leaves without tearing the
+    interpreter down: freeing every module and object one by one costs 7 million
+    instructions, as much as a lookup and a sixth of Python's start, and does nothing a
+    process that ends needs (the cache is written and closed, the output flushed here). A
+    flush that fails leaves the usual way, which reports it."""
+    import atexit
+
+    if "threading" not in sys.modules and not atexit._ncallbacks():
+        try:
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:  # None: started with it closed
+                    stream.flush()
+        except (OSError, ValueError):
+            sys.exit(code)
+        os._exit(code)
+    sys.exit(code)
 
 
 def _ended_by(error: BaseException, verbose: bool) -> int:

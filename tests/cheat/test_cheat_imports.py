@@ -101,11 +101,12 @@ def test_a_lookup_goes_past_the_command_registry(personal_dir: Path, work_dir: P
 
 
 # All that a warm lookup imports beyond Python's own start: the one module of the warm path,
-# its packages, dotdbg.visible (every string from a sheet goes through it) and the builtin gc
-# (the launcher switches the cycle collector off). Not __future__, not dotdbg.cli, not the
+# its packages, dotdbg.visible (every string from a sheet goes through it) and two builtin
+# modules: gc (the launcher switches the cycle collector off) and atexit (dotdbg.cheat.leave
+# asks it whether a hook waits). Not __future__, not dotdbg.cli, not the
 # option table, nor what only a failing run, a line on stderr, a changed sheet or folder need:
 # each module costs about 1% of Python's start (docs/cheat.md, "Speed").
-WARM_PATH = {"gc", "dotdbg", "dotdbg.cheat", "dotdbg.cheat.fast", "dotdbg.visible"}
+WARM_PATH = {"atexit", "gc", "dotdbg", "dotdbg.cheat", "dotdbg.cheat.fast", "dotdbg.visible"}
 
 
 def imported_by(command: list[str], cwd: Path) -> set[str]:
