@@ -4,7 +4,9 @@ renders, and is never used for a template edited since."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -192,3 +194,28 @@ def test_the_compiler_refuses_what_it_does_not_translate(
 ) -> None:
     with pytest.raises(Unsupported, match=said):
         _compiled(tmp_path, template)
+
+
+@pytest.mark.slow
+def test_a_wheel_without_jinja2_renders_every_file(wheel_venv: Path, tmp_path: Path) -> None:
+    """The wheel carries the compiled templates and the templates they were compiled from
+    (``dotdbg/templates``): its render needs no jinja2, and gives this checkout's text."""
+    code = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from dotdbg.config import load_config\n"
+        "from dotdbg.home.install import render_for\n"
+        "from dotdbg.paths import Paths\n"
+        "paths = Paths.from_env(Path(sys.argv[1]))\n"
+        "files = render_for(paths, load_config(paths), ('bash', 'zsh', 'fish')).files\n"
+        "print(json.dumps([files, 'jinja2' in sys.modules]))\n"
+    )
+    python = wheel_venv / "bin" / "python"
+    done = subprocess.run(
+        [python, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    files, imported = json.loads(done.stdout)
+    assert imported is False
+    paths = Paths.from_env(tmp_path)
+    assert files == render_for(paths, load_config(paths), SHELLS).files
