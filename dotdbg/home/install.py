@@ -291,7 +291,16 @@ def kept_state(paths: Paths) -> list[Path]:
         paths.cache_dir,
         paths.backups_dir,
     )
-    return [path for path in candidates if paths.fs.lexists(path)]
+    return [path for path in candidates if _maybe_there(paths, path)]
+
+
+def _maybe_there(paths: Paths, path: Path) -> bool:
+    """Whether ``path`` is there, or may be: one that cannot be read (EIO) is named as kept, not
+    an error after the uninstall is done (the sweep of issue 21 found it)."""
+    try:
+        return paths.fs.lexists(path)
+    except OSError:
+        return True
 
 
 def purge(paths: Paths) -> list[Path]:

@@ -236,10 +236,12 @@ COMMITTED = [
     ("pack off", "zsh-fish", "close", "/.local/state/dotdbg/lock>"),
     ("alias rm", "zsh-fish", "close", "/.local/state/dotdbg/lock>"),
     ("doctor --fix", "zsh-fish", "newfstatat", "/.local/bin/dotdbg"),
+    # and by this stop's: the report of what uninstall keeps could not stat a cache
+    ("uninstall", "debian", "newfstatat", "/.local/state/dotdbg/checked"),
 ]
 
 
-@pytest.mark.timeout(600)  # three traced runs and six faulted ones: about 10 s at load 2
+@pytest.mark.timeout(600)  # four traced runs and eight faulted ones: about 15 s at load 2
 def test_a_failure_after_the_edit_is_committed_is_no_error_exit(
     matrices: Callable[[str, str], Matrix],
 ) -> None:
