@@ -227,7 +227,12 @@ class LocalFS(HomeFS):
         return _info(os.lstat, path)
 
     def realpath(self, path: Path) -> Path:
-        return Path(os.path.realpath(path))
+        # strict: the lenient form takes a link it cannot lstat (EIO) for a file, and a write
+        # would then replace the user's symlink; only a missing target is left to it
+        try:
+            return Path(os.path.realpath(path, strict=True))
+        except FileNotFoundError:
+            return Path(os.path.realpath(path))
 
     def listdir(self, path: Path) -> list[str]:
         return os.listdir(path)

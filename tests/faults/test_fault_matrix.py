@@ -293,3 +293,18 @@ def test_a_kill_the_sweep_leaves_out_leaves_the_disk_of_the_kill_it_tries(
     for n in left_out[:: len(left_out) // 4][:4]:
         tried = next(p for p in points[n:] if "SIGKILL" in p.faults)
         assert _disk(matrix, points[n]) == _disk(matrix, tried), f"{points[n]} and {tried}"
+
+
+@pytest.mark.timeout(600)  # one trace and about 20 faulted runs: about 15 s at load 2
+def test_a_symlinked_bashrc_that_cannot_be_stated_is_never_replaced(
+    matrices: Callable[[str, str], Matrix],
+) -> None:
+    # Found by the sweep: EIO at an lstat inside os.path.realpath made the lenient form return
+    # ~/.bashrc itself, and install replaced the user's symlink with a file.
+    matrix = matrices("install", "symlinked")
+    points = [p for p in matrix.points if p.syscall == "newfstatat" and '/.bashrc"' in p.line]
+    assert points, "no stat of ~/.bashrc"
+    tally = Tally()
+    for point in points:
+        matrix.run(point, "EIO", tally)
+    assert not tally.failures, "\n".join(tally.failures)
