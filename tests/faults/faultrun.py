@@ -313,15 +313,18 @@ class _Call:
 
 def points_of(lines: list[str], home: Path) -> list[Point]:
     """The points of a trace (``strace -f -y``): the main process's calls in the home."""
-    calls, others = _calls(lines, home)
+    calls, others, others_write_home = _calls(lines, home)
     points: list[Point] = []
     killed = set()  # the indexes in points of those SIGKILL is tried at
-    for index, call in enumerate(calls):
+    last_open: dict[str, str] = {}  # a path → the arguments of its last openat
+    for call in calls:
+        if call.name == "openat" and (opened := re.search(r'"([^"]*)"', call.args)):
+            last_open[opened[1]] = call.args
         if call.changes_disk and points:
             killed.add(len(points) - 1)  # the last point before it, if nothing changed since
         if call.name not in SYSCALLS or not _touches_home(call.name, call.args, home):
             continue
-        errors = ERRORS if _takes_space(call, calls[:index]) else ERRORS[:1]
+        errors = ERRORS if _takes_space(call, last_open) else ERRORS[:1]
         alone = call.name in CHILDLESS or call.nth > 2 * others.get(call.name, 0) + 32
         points.append(Point(call.name, call.nth, call.line, errors, alone))
         if call.changes_disk:
@@ -330,7 +333,7 @@ def points_of(lines: list[str], home: Path) -> list[Point]:
     # SIGKILL at a call leaves the disk as the calls before it left it: of the points between
     # two calls that change the disk only the last (which has printed the most) is killed, and
     # each point that changes the disk. Sound only while no other process writes in the home.
-    if others["changes_disk"]:
+    if others_write_home:
         killed = set(range(len(points)))
     return [
         Point(p.syscall, p.nth, p.line, (*p.faults, "SIGKILL"), p.alone) if n in killed else p
@@ -338,13 +341,14 @@ def points_of(lines: list[str], home: Path) -> list[Point]:
     ]
 
 
-def _calls(lines: list[str], home: Path) -> tuple[list[_Call], dict[str, int]]:
-    """The main process's calls in order, and for every other process or thread the most calls
-    of each name it made (``changes_disk``: how many of theirs touched the home)."""
+def _calls(lines: list[str], home: Path) -> tuple[list[_Call], dict[str, int], bool]:
+    """The main process's calls in order; for every other process or thread the most calls of
+    each name it made; and whether any of theirs changed the home."""
     counts: dict[tuple[str, str], int] = {}
     main_pid = ""
     calls = []
-    others: dict[str, int] = {"changes_disk": 0}
+    others: dict[str, int] = {}
+    others_write_home = False
     for line in lines:
         match = _CALL.match(line)
         if not match:
@@ -357,27 +361,32 @@ def _calls(lines: list[str], home: Path) -> tuple[list[_Call], dict[str, int]]:
             calls.append(_Call(name, nth, args, line.split(" ", 1)[1].lstrip(), changes))
         else:
             others[name] = max(others.get(name, 0), nth)
-            others["changes_disk"] += changes and str(home) in args
-    return calls, others
+            others_write_home |= changes and str(home) in args
+    return calls, others, others_write_home
+
+
+def _descriptor_path(args: str) -> str | None:
+    """What the first argument's descriptor names (strace -y: ``3</path>``)."""
+    target = re.match(r"\d+<([^>]*)>", args)
+    return target[1] if target else None
 
 
 def _changes_disk(name: str, args: str) -> bool:
     if name in _BY_DESCRIPTOR:
-        target = re.match(r"\d+<([^>]*)>", args)
-        return target is None or not target[1].startswith(_NOT_DISK)
+        target = _descriptor_path(args)
+        return target is None or not target.startswith(_NOT_DISK)
     if name in ("openat", "open", "creat"):
         return name == "creat" or "O_CREAT" in args or "O_TRUNC" in args
     return name in CHANGES_DISK or name in ("rename", "unlink", "mkdir", "rmdir")
 
 
-def _takes_space(call: _Call, before: list[_Call]) -> bool:
+def _takes_space(call: _Call, last_open: dict[str, str]) -> bool:
     if call.name == "openat":
         return "O_CREAT" in call.args
     if call.name == "close":  # a file opened for writing, as its last open says
-        target = re.match(r"\d+<([^>]*)>", call.args)
-        path = f'"{target[1]}"' if target else None
-        opened = [c.args for c in before if c.name == "openat" and path and path in c.args]
-        return not opened or "O_RDONLY" not in opened[-1]
+        path = _descriptor_path(call.args)
+        opened = last_open.get(path) if path is not None else None
+        return opened is None or "O_RDONLY" not in opened
     return call.name in TAKES_SPACE
 
 
