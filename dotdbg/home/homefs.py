@@ -51,9 +51,18 @@ class FileInfo(Record):
     def permissions(self) -> int:
         return stat.S_IMODE(self.mode)
 
+    def owned_by(self, euid: int) -> bool:
+        """Whether ``euid`` owns it (root owns everything)."""
+        return euid == 0 or self.uid == euid
+
+    @property
+    def others_can_write(self) -> bool:
+        return bool(self.permissions & 0o022)
+
     def private_to(self, euid: int) -> bool:
-        """Whether only ``euid`` (or root) can change what is in it: ``statedir``'s rule."""
-        return (euid == 0 or self.uid == euid) and not self.permissions & 0o022
+        """Whether only ``euid`` (or root) can change what is in it: the state folder's rule
+        (``statedir``)."""
+        return self.owned_by(euid) and not self.others_can_write
 
 
 class HomeFS(ABC):

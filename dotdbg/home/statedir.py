@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dotdbg.errors import DotdbgError
-from dotdbg.home.homefs import NOT_PLAIN
+from dotdbg.home.homefs import NOT_PLAIN, FileInfo
 from dotdbg.paths import Paths
 
 
@@ -34,7 +34,7 @@ def ensure_state_dir(paths: Paths) -> None:
             f"{shown} is not a directory",
             hint=f"move it away (mv {shown} {shown}.old), then run it again",
         )
-    _check_private(paths, info.uid, info.permissions)
+    _check_private(paths, info)
 
 
 def refuse_blocked(paths: Paths, directory: Path) -> None:
@@ -47,18 +47,17 @@ def refuse_blocked(paths: Paths, directory: Path) -> None:
         )
 
 
-def _check_private(paths: Paths, uid: int, permissions: int) -> None:
+def _check_private(paths: Paths, info: FileInfo) -> None:
     shown = paths.display(paths.state_dir)
-    euid = paths.fs.euid()
-    if euid != 0 and uid != euid:
+    if not info.owned_by(paths.fs.euid()):
         raise DotdbgError(
-            f"{shown} belongs to another user (uid {uid}), so dotdbg will not keep its "
+            f"{shown} belongs to another user (uid {info.uid}), so dotdbg will not keep its "
             "backups there",
             hint="it must be your own directory: move it away and run the command again",
         )
-    if permissions & 0o022:
+    if info.others_can_write:
         raise DotdbgError(
-            f"{shown} can be written by other users (mode {permissions:04o}), so "
+            f"{shown} can be written by other users (mode {info.permissions:04o}), so "
             "dotdbg will not keep its backups there",
             hint=f"chmod go-w {shown}",
         )
