@@ -18,9 +18,13 @@ if TYPE_CHECKING:
 
 
 def loads(text: str) -> dict[str, Any]:
-    """``text`` parsed by the standard library's TOML reader (tomli before Python 3.11),
-    imported only here: a run whose config is remembered (``parsed``) spares its import."""
-    found: dict[str, Any] = _reader().loads(text)
+    """The tables of ``text`` (a copy of its own): remembered ones (``parsed``), else those of
+    the standard library's TOML reader (tomli before Python 3.11), imported only here so that
+    a run whose config is remembered spares its import, and noted for the next lookup."""
+    found = parsed.tables(text)
+    if found is None:
+        found = _reader().loads(text)
+        parsed.note(text, found)
     return found
 
 
@@ -46,18 +50,13 @@ class Source(Record):
     text: str
 
     def parse(self) -> dict[str, Any]:
-        """The tables of the text: remembered ones (``parsed``), else the reader's."""
-        found = parsed.tables(self.text)
-        if found is not None:
-            return found
+        """The tables of the text (``loads``); a syntax error names its file:line:col."""
         try:
-            found = loads(self.text)
+            return loads(self.text)
         except ValueError as error:  # TOMLDecodeError is one
             if not is_toml_error(error):
                 raise
             raise _syntax_error(self, error) from None
-        parsed.note(self.text, found)
-        return found
 
     def where(self, key_path: Sequence[str]) -> str:
         line, column = locate(self.text, key_path)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dotdbg.config import parsed, tomllines
+from dotdbg.config import tomllines
 from dotdbg.config.source import is_toml_error, loads
 from dotdbg.errors import DotdbgError
 
@@ -249,9 +249,9 @@ def _check_only_changed(
     old: str, new: str, section: str, name: str, fields: Fields | None, deleted: bool = False
 ) -> None:
     """Refuse a result that differs from ``old`` anywhere but ``section.name``."""
-    before = _tables(old)
+    before = loads(old)
     try:
-        after = _tables(new)
+        after = loads(new)
     except ValueError as error:
         if not is_toml_error(error):
             raise
@@ -268,16 +268,6 @@ def _check_only_changed(
             if not deleted
             else f"delete {section}.{name} by hand",
         )
-
-
-def _tables(text: str) -> dict[str, Any]:
-    """The tables of ``text``: known ones (``parsed``: the config as it was, or this run's
-    parse), else the reader's, noted for the config this edit loads next (one parse each)."""
-    found = parsed.tables(text)
-    if found is None:
-        found = loads(text)
-        parsed.note(text, found)
-    return found
 
 
 def _written_as(value: Any, fields: Fields | None, deleted: bool) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -373,14 +374,15 @@ def test_an_edit_and_the_load_after_it_parse_each_text_once(
     from dotdbg.config import source
 
     parses: list[str] = []
-    real = source.loads
+    reader = source._reader()
 
     def counted(text: str) -> dict[str, Any]:
         parses.append(text)
-        return real(text)
+        found: dict[str, Any] = reader.loads(text)
+        return found
 
-    monkeypatch.setattr(source, "loads", counted)
-    monkeypatch.setattr(tomledit, "loads", counted)
+    counting = types.SimpleNamespace(loads=counted, TOMLDecodeError=reader.TOMLDecodeError)
+    monkeypatch.setattr(source, "_reader", lambda: counting)  # the TOML reader's parses
     old = HAND_WRITTEN + f"# {tmp_path}\n"  # a text no other test parsed in this process
     new = set_entry(old, "aliases", "gss", "git status --short", None, None)
     assert source.Source(tmp_path / "config.toml", new).parse()["aliases"]["gss"]
