@@ -23,6 +23,7 @@ from dotdbg.common.sha256 import sha256
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from pathlib import Path
     from typing import Any
 
     from dotdbg.paths import Paths
@@ -31,12 +32,17 @@ if TYPE_CHECKING:
 HEADER = f"dotdbg-parsed 1 {sys.version.split()[0]} ".encode()
 
 _known: dict[str, bytes] = {}  # text → marshal of its tables: the file's, and this run's parses
+_recalled: set[Path] = set()  # the files taken in already: an edit loads its config 4 times
 
 
 def recall(paths: Paths) -> None:
     """Take in the texts the file holds, unless it is missing or does not verify, or others
     than the user can write its folder (marshal is not meant for input made to harm: a torn
-    or changed file stops at the digest, a planted one at the folder's owner and mode)."""
+    or changed file stops at the digest, a planted one at the folder's owner and mode). Once
+    a run: a later read could only add tables that a parse gives as well."""
+    if paths.parse_cache_file in _recalled:
+        return
+    _recalled.add(paths.parse_cache_file)
     try:
         folder = paths.fs.stat(paths.state_dir)
         if folder is None or not folder.private_to(paths.fs.euid()):
