@@ -62,7 +62,6 @@ if TYPE_CHECKING:
 
 
 EXIT_NOT_FOUND = 1
-EXIT_INTERRUPTED = 130
 # A shorter write is never cut short by a reader that leaves: dotdbg.cli.runner.WholeWrites
 # (imported for the longer ones) writes whole from its LARGE (8192) on.
 WHOLE_WRITE = 4096

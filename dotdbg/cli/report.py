@@ -275,8 +275,7 @@ def _explain_off(config: Config, name: str) -> int:
 
 
 def _print_shadow(config: Config, name: str, which: Callable[[str], str | None]) -> None:
-    from dotdbg.aliases.shadows import shadow_warnings  # `aliases NAME`'s, not status's
+    from dotdbg.aliases.shadows import entry_shadow_warnings  # `aliases NAME`'s, not status's
 
-    for line in shadow_warnings(config, which):
-        if line.split()[1] == name:
-            print(f"  note: {line}")
+    for line in entry_shadow_warnings(config, name, which):
+        print(f"  note: {line}")
