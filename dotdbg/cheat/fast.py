@@ -1392,14 +1392,16 @@ def look_up(words: "list[str]", env: "Mapping[str, str]", color: str = "auto") -
         catalog.save()
 
 
-def sheets_for(catalog: Catalog, words: "list[str]") -> "dict[str, Sheet]":
+def sheets_for(
+    catalog: Catalog, words: "list[str]", regex: bool = False, phrase: "str | None" = None
+) -> "dict[str, Sheet]":
     """The sheets a lookup needs: when its first word names a sheet, that sheet's files alone
     (a lookup must not decode a 300-sheet corpus to show one sheet); else those that may
     hold a hit."""
     name = resolve_sheet(words[0], catalog.names())
     if name is not None:
         return merge(catalog.load([name]))
-    return may_hold_a_hit(catalog, words, False, None)
+    return may_hold_a_hit(catalog, words, regex, phrase)
 
 
 def may_hold_a_hit(

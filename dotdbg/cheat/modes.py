@@ -257,10 +257,7 @@ def _sheets_for(catalog: Catalog, options: Options) -> dict[str, Sheet]:
     (a lookup must not decode a 300-sheet corpus to show one sheet); else every sheet."""
     plain_lookup = not (options.tags or options.menu or options.list or options.edit)
     if options.words and plain_lookup and options.new is None:
-        name = fast.resolve_sheet(options.words[0], catalog.names())
-        if name is not None:
-            return fast.merge(catalog.load([name]))
-        return fast.may_hold_a_hit(catalog, options.words, options.regex, options.search)
+        return fast.sheets_for(catalog, options.words, options.regex, options.search)
     return fast.merge(catalog.load())
 
 
