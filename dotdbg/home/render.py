@@ -62,13 +62,14 @@ def own_filters() -> dict[str, Callable[..., Any]]:
 Render = Callable[..., str]  # a template's name and its variables → its text
 
 
-def renderer() -> Render:
+def renderer(texts: Mapping[str, str] | None = None) -> Render:
     """Renders a template by its name: through the templates compiled to Python
-    (``templatecode``) while every template's text is the one they were compiled from, else
-    through jinja2 (an edited template is never rendered from code compiled before the edit)."""
+    (``templatecode``) while every template's text (``texts``, default: as read now) is the
+    one they were compiled from, else through jinja2 (an edited template is never rendered
+    from code compiled before the edit)."""
     from dotdbg.home import templatecode
 
-    if template_digests() != templatecode.SOURCES:
+    if template_digests(texts) != templatecode.SOURCES:
         env = _environment()
         return lambda template, *variables, **more: env.get_template(template).render(
             *variables, **more
@@ -92,13 +93,13 @@ def template_texts() -> dict[str, str]:
     return {path.name: path.read_text(encoding="utf-8") for path in sorted(folder.iterdir())}
 
 
-def template_digests() -> dict[str, str]:
-    """The sha256 of each template's text, by name."""
+def template_digests(texts: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The sha256 of each template's text (``texts``, default: as read now), by name."""
     from dotdbg.common.sha256 import sha256
 
     return {
         name: sha256(text.encode("utf-8")).hexdigest()
-        for name, text in template_texts().items()
+        for name, text in (template_texts() if texts is None else texts).items()
         if name.endswith(".j2")
     }
 
@@ -143,7 +144,8 @@ def render_all(
     from dotdbg.shells import selected
 
     targets = selected(config) if shells is None else tuple(shells)
-    render = renderer()
+    texts = template_texts()  # read once: for the choice of renderer and for the key
+    render = renderer(texts)
     context = {
         "config": config,
         "header": header_lines(config, sources_display),
@@ -156,7 +158,7 @@ def render_all(
     }
     files[INPUTRC_FILE] = render("inputrc.j2", context)
     files[PDBRC_FILE] = render("pdbrc.j2", context)
-    key = render_key(config, sources_display, targets)
+    key = render_key(config, sources_display, targets, texts)
     return Rendered(files, tuple(target.name for target in targets), key)
 
 
@@ -178,17 +180,19 @@ def render_key(
     config: Config,
     sources_display: Sequence[str],
     shells: Sequence[ShellTarget],
+    texts: Mapping[str, str] | None = None,
 ) -> str:
     """The sha256 of everything a render reads: dotdbg's version, the config's files, what the
-    header names, the words of TAB completion, the shells and every template. Equal keys render
-    equal texts, so `status` finds the installed files current without rendering (or jinja2)."""
+    header names, the words of TAB completion, the shells and every template (``texts``,
+    default: as read now). Equal keys render equal texts, so `status` finds the installed files
+    current without rendering (or jinja2)."""
     from dotdbg.common.sha256 import sha256
 
     parts = [__version__, *sources_display, "", repr(completion_context())]
     parts += ["", *(t.name for t in shells)]
     for origin in config.origins:
         parts += [str(origin.path), origin.text]
-    for name, text in template_texts().items():
+    for name, text in (template_texts() if texts is None else texts).items():
         parts += [name, text]
     digest = sha256()
     for part in parts:

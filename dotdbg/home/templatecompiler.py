@@ -12,12 +12,13 @@ is not the compiler's output (``pytest tests/test_template_code.py --update-gold
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import jinja2  # noqa: TID253 (only the tests and the golden update run the compiler)
 from jinja2 import nodes  # noqa: TID253
+
+from dotdbg.home.render import template_digests
 
 HEADER = '''\
 """Written by dotdbg/home/templatecompiler.py from templates/*.j2: do not edit.
@@ -55,14 +56,10 @@ def compile_templates(env: jinja2.Environment, folder: Path) -> str:
     for template, text in texts.items():
         tree = env.parse(text, template)
         parts.append("\n\n" + "\n".join(_Function(template).lines(tree)) + "\n")
-    sources = "".join(f"    {name!r}: {digest(text)!r},\n" for name, text in texts.items())
+    sources = "".join(f"    {name!r}: {sha!r},\n" for name, sha in template_digests(texts).items())
     functions = "".join(f"    {name!r}: {function_name(name)},\n" for name in texts)
     parts.append(f"\n\nSOURCES = {{\n{sources}}}\n\nTEMPLATES = {{\n{functions}}}\n")
     return "".join(parts)
-
-
-def digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def function_name(template: str) -> str:
