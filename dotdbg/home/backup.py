@@ -15,7 +15,7 @@ import errno
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -247,9 +247,11 @@ def _order(folder: Path) -> tuple[str, int]:
     return (match[1], int(match[2])) if match else (folder.name, 1)
 
 
-def complete_backups(paths: Paths) -> list[Contents]:
-    """The backups restore can use, oldest first (each index read once)."""
-    indexed = ((folder, _read_index(paths, folder)) for folder in backup_dirs(paths))
+def complete_backups(paths: Paths, folders: Sequence[Path] | None = None) -> list[Contents]:
+    """The backups restore can use among ``folders`` (default: ``backup_dirs``), oldest first
+    (each index read once)."""
+    listed = backup_dirs(paths) if folders is None else folders
+    indexed = ((folder, _read_index(paths, folder)) for folder in listed)
     return [_contents(paths, folder, index) for folder, index in indexed if index is not None]
 
 
@@ -288,9 +290,10 @@ def prune(paths: Paths, keep_newest: int = KEEP_NEWEST) -> list[Path]:
     """Delete old backups: kept are the oldest one (the home before dotdbg's first change), the
     first install's, and the newest ``keep_newest``. Folders this dotdbg cannot read are left
     alone. Returns the folders removed."""
-    if len(backup_dirs(paths)) <= keep_newest + 1:
+    folders = backup_dirs(paths)
+    if len(folders) <= keep_newest + 1:
         return []  # the newest and the oldest are all there are: no index to read
-    backups = complete_backups(paths)
+    backups = complete_backups(paths, folders)
     keep = {b.folder for b in backups[-keep_newest:]}
     keep |= {b.folder for b in backups[:1]}
     first_install = [b.folder for b in backups if b.command == "install"][:1]
