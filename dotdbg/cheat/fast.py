@@ -172,9 +172,12 @@ def all_cheatpaths(
 # or corrupt file is rebuilt, an unwritable cache directory only costs speed. The cache never
 # writes into a cheat path. Layout: 8 bytes giving the header's length, the header, the search
 # part (every stamp and where each text starts), the texts, then each file's (stamp, value).
-CACHE_FORMAT = 12  # bump when what is cached changes shape, so that old caches are not trusted
+CACHE_FORMAT = 13  # bump when what is cached changes shape, so that old caches are not trusted
 CACHE_FOLDER = "cheat"  # in dotdbg's cache dir: one file per cheat path
-SHEET, SKIPPED, NOTHING, UNKNOWN = "s", "k", "n", "?"  # what a file's cached value is
+# what a file's cached value is (a cut sheet: one with entries past index.MAX_ENTRIES left out)
+SHEET, CUT_SHEET, SKIPPED, NOTHING, UNKNOWN = "s", "c", "k", "n", "?"
+CUT = "dotdbg:cut"  # in a record's own keys: which entries were left out (no front matter key
+# can hold a colon, so no sheet can set it)
 MISSING, RACY = -2, -3  # the mtimes kept for a folder not there, for one too recent
 RACY_NS = 2 * 10**9  # a stamp this recent may not show the next write yet: never trusted
 NAME_HASH_PRIME = 2**64 - 59  # the largest prime below 2**64
@@ -192,9 +195,10 @@ def cache_file(cache_dir: str, root: str) -> str:
 
 
 def kind_of(value: object) -> str:
-    """A parsed sheet is a tuple; a skipped file a list [where, why]; a non-sheet []."""
+    """A parsed sheet is a tuple (its own keys fourth: a cut one says so there); a skipped
+    file a list [where, why]; a non-sheet []."""
     if isinstance(value, tuple):
-        return SHEET
+        return CUT_SHEET if any(key == CUT for key, _ in value[3]) else SHEET
     return SKIPPED if value else NOTHING
 
 
@@ -607,7 +611,6 @@ class SheetFile:
     """One sheet file of one cheatpath, parsed."""
 
     __slots__ = (
-        "cut",
         "entries",
         "haystack",
         "label",
@@ -627,14 +630,7 @@ class SheetFile:
         self.label = cheatpath.label
         self.readonly = cheatpath.readonly
         self.rank = rank
-        self.syntax, self.tags, self.entries, own, self.haystack = record
-        self.cut = _cut_note(own) if own else ""  # no own keys: nothing left out
-
-
-def _cut_note(own: "list[tuple[str, str]]") -> str:
-    from dotdbg.cheat.index import cut_note
-
-    return cut_note(own)
+        self.syntax, self.tags, self.entries, _, self.haystack = record
 
 
 def _read_sheet(path: str) -> "Any":
@@ -709,10 +705,6 @@ class Catalog:
                     path = shelf.path(number)
                     name = shelf.names[number]
                     loaded.append(SheetFile(name, path, cheatpath, rank, shelf.value(number)))
-        for sheet in loaded:
-            if sheet.cut and sheet.path not in self.warned:
-                self.warned.add(sheet.path)
-                self.warn(sheet.path, sheet.cut)
         return loaded
 
     def _numbers(
@@ -723,20 +715,29 @@ class Catalog:
         if holding is None:
             return list(range(len(shelf.paths)))
         shelf.check_all()
-        if SKIPPED in shelf.kinds or shelf.fresh:  # every broken file warns, hit or not
+        # every broken or cut file warns, hit or not: a match may be in what was left out
+        if SKIPPED in shelf.kinds or CUT_SHEET in shelf.kinds or shelf.fresh:
             for number in range(len(shelf.paths)):
                 self._usable(shelf, number, True)
         return shelf.holding(holding)
 
     def _usable(self, shelf: Shelf, number: int, check: bool) -> bool:
-        """Is the file a sheet (up to date when ``check``)? A skipped one warns once."""
+        """Is the file a sheet (up to date when ``check``)? A skipped or cut one warns once."""
         kind = shelf.kind(number, check)
         path = shelf.path(number)
-        if kind == SKIPPED and path not in self.warned:
+        if kind in (SKIPPED, CUT_SHEET) and path not in self.warned:
             self.warned.add(path)
-            location, problem = shelf.value(number)
+            self._warn_of(path, kind, shelf.value(number))
+        return kind in (SHEET, CUT_SHEET)
+
+    def _warn_of(self, path: str, kind: str, value: "Any") -> None:
+        if kind == SKIPPED:
+            location, problem = value
             self.warn(path + location, f"{problem}; sheet skipped")
-        return kind == SHEET
+        else:
+            from dotdbg.cheat.index import cut_note
+
+            self.warn(path, cut_note(value[3]))
 
     def save(self) -> None:
         for _, _, shelf in self.places:

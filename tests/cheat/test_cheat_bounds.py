@@ -126,3 +126,9 @@ def test_a_tldr_page_with_too_many_entries_is_cut_and_says_where(
     left_out = run_cheat("qqhuge", f"qqvalue{MAX_ENTRIES}")
     assert left_out.returncode == 1
     assert warnings(left_out.stderr) == [cut]
+    # a search of every sheet says so too, hit or not, the cache read or written
+    missing, kept = f"qqvalue{MAX_ENTRIES}", f"qqvalue{MAX_ENTRIES - 1}"
+    for search in (missing, missing, "bisect", kept):
+        found = run_cheat(search)
+        assert warnings(found.stderr) == [cut], search
+        assert found.returncode == (1 if search == missing else 0), search
