@@ -1,10 +1,17 @@
-"""Which faults the sweep tries at each traced call (pure: a written trace, no strace run)."""
+"""Which faults the sweep tries at each traced call (on a written trace), and that the sweep's
+own interpreter changes none of them."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
-from tests.faults.faultrun import points_of
+import pytest
+
+from dotdbg.shells.bashcheck import shellcheck_program
+from tests.faults.faultrun import STRACE, points_of
+from tests.faults.sweep import ROOT, sweep_python
 
 HOME = Path("/h")
 TRACE = """\
@@ -56,3 +63,23 @@ def test_a_call_past_what_any_child_makes_runs_with_children_traced() -> None:
     points = points_of((child + reads).splitlines(), HOME)
     # strace counts when=N per process: a child making its 40th read would take the fault
     assert [p.nth for p in points if p.alone] == [n for n in range(1, 41) if n > 2 * 4 + 32]
+
+
+@pytest.mark.skipif(STRACE is None, reason="strace is not installed")
+@pytest.mark.skipif(shellcheck_program() is None, reason="no shellcheck: nothing to leave out")
+@pytest.mark.parametrize("operation", ["install", "fn rm"])
+def test_the_sweeps_interpreter_makes_the_same_calls_in_the_home(
+    tmp_path: Path, operation: str
+) -> None:
+    """The sweep leaves shellcheck out for speed (tests/faults/sweep.py): that must change none
+    of its cases, in a render of every shell and in an edit that checks a function again."""
+    lean = sweep_python(tmp_path / "venv")
+
+    def points(python: Path | str) -> list[str]:
+        argv = [str(python), "-m", "tests.faults.sweep", "--points", operation, "zsh-fish"]
+        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.splitlines()
+
+    assert len(points(sys.executable)) > 300
+    assert points(lean) == points(sys.executable)
