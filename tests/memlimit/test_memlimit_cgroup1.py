@@ -145,12 +145,37 @@ def start(*args: str) -> subprocess.Popen[str]:
     return proc
 
 
+def ended(proc: subprocess.Popen[str], timeout: float) -> int:
+    """memlimit's exit code; past ``timeout`` a failure that shows, for memlimit and each
+    process below it, its state and its signal masks (a signal lost or ignored on the way
+    shows there), then what memlimit printed."""
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        tree = [proc.pid, *(child.pid for child in psutil.Process(proc.pid).children(True))]
+        states = [_signal_state(pid) for pid in tree]
+        proc.kill()
+        _, stderr = proc.communicate()
+        pytest.fail(f"memlimit did not end in {timeout} s:\n" + "\n".join([*states, stderr]))
+
+
+def _signal_state(pid: int) -> str:
+    wanted = ("Name", "State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")
+    try:
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+        waits_in = Path(f"/proc/{pid}/wchan").read_text()
+    except OSError as error:
+        return f"{pid}: {error}"
+    shown = [line.replace("\t", " ") for line in status if line.split(":")[0] in wanted]
+    return f"{pid}: {'; '.join(shown)}; waits in {waits_in}"
+
+
 def test_sigterm_is_relayed_then_the_cgroup_is_removed(cgroup_v1: Cgroups) -> None:
     before = cgroup_v1()
     proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", SLEEP)
     assert len(cgroup_v1()) == len(before) + 1
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=10) == 128 + signal.SIGTERM
+    assert ended(proc, 10) == 128 + signal.SIGTERM
     assert cgroup_v1() == before
 
 
@@ -221,14 +246,14 @@ def test_sigint_from_kill_is_relayed_once(cgroup_v1: Cgroups) -> None:
 def test_sigint_ends_a_sleeping_python_with_130(cgroup_v1: Cgroups) -> None:
     proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", SLEEP)
     proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=10) == 130
+    assert ended(proc, 10) == 130
 
 
 @pytest.mark.slow
 def test_a_command_ignoring_sigterm_is_killed_after_the_grace(cgroup_v1: Cgroups) -> None:
     proc = start(*CGROUP1, "100M", "--", sys.executable, "-c", IGNORE_TERM)
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=20) == 137
+    assert ended(proc, 20) == 137
     assert proc.stderr is not None
     assert "the command ignored the signal for 5s; killing it" in proc.stderr.read()
 
