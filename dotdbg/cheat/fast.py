@@ -176,8 +176,6 @@ CACHE_FORMAT = 13  # bump when what is cached changes shape, so that old caches 
 CACHE_FOLDER = "cheat"  # in dotdbg's cache dir: one file per cheat path
 # what a file's cached value is (a cut sheet: one with entries past index.MAX_ENTRIES left out)
 SHEET, CUT_SHEET, SKIPPED, NOTHING, UNKNOWN = "s", "c", "k", "n", "?"
-CUT = "dotdbg:cut"  # in a record's own keys: which entries were left out (no front matter key
-# can hold a colon, so no sheet can set it)
 MISSING, RACY = -2, -3  # the mtimes kept for a folder not there, for one too recent
 RACY_NS = 2 * 10**9  # a stamp this recent may not show the next write yet: never trusted
 NAME_HASH_PRIME = 2**64 - 59  # the largest prime below 2**64
@@ -198,6 +196,9 @@ def kind_of(value: object) -> str:
     """A parsed sheet is a tuple (its own keys fourth: a cut one says so there); a skipped
     file a list [where, why]; a non-sheet []."""
     if isinstance(value, tuple):
+        # only a value this run parsed comes here: dotdbg.cheat.index, which made it, is loaded
+        from dotdbg.cheat.index import CUT
+
         return CUT_SHEET if any(key == CUT for key, _ in value[3]) else SHEET
     return SKIPPED if value else NOTHING
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 
 from dotdbg.cheat.cheatpaths import PathsError, read_configured_paths
-from dotdbg.cheat.fast import CUT
 
 # Bounds that keep one huge or deep file tree from stalling every lookup (and --lint): a larger
 # sheet is skipped, a longer one cut, a deeper folder left out, each with a warning.
 MAX_SHEET_BYTES = 4 * 2**20
 MAX_ENTRIES = 2000
 MAX_DEPTH = 16  # folders below a cheat path; tldr pages sit 2 deep, cheat's sheets 1
+CUT = "dotdbg:cut"  # in a record's own keys: which entries were left out (no front matter key
+# can hold a colon, so no sheet can set it)
 
 TYPE_CHECKING = False  # the typing module costs milliseconds; mypy knows this name
 if TYPE_CHECKING:
