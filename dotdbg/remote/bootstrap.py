@@ -166,9 +166,10 @@ def _read_steps(size: int) -> list[str]:
 
 def _install_step() -> str:
     """The shim, which came with the stream, made the session's ``dotdbg`` command
-    (``bin/dotdbg``), in the background: printf makes no executable file."""
+    (``bin/dotdbg``), in the background: printf makes no executable file. It is executable
+    before the rename makes it appear: a ``dotdbg`` typed at once never meets it half made."""
     return (
-        f'{{ mkdir "$d/bin" && mv "$d/{SHIM}" "$d/bin/dotdbg" && chmod 700 "$d/bin/dotdbg"; }} '
+        f'{{ chmod 700 "$d/{SHIM}" && mkdir "$d/bin" && mv "$d/{SHIM}" "$d/bin/dotdbg"; }} '
         "</dev/null >/dev/null 2>&1 9>&- &"
     )
 

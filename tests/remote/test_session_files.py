@@ -326,3 +326,25 @@ def big_sheet() -> str:
         f"# entry-{n} {hashlib.sha256(str(n).encode()).hexdigest()}\nrun-step-{n} --seed {n}\n\n"
         for n in range(2000)
     )
+
+
+def test_the_session_dotdbg_is_executable_the_moment_it_appears(tmp_path: Path) -> None:
+    """The shim becomes ``bin/dotdbg`` in the background while the user may already type
+    ``dotdbg``: the rename that makes it appear comes after the chmod, never before."""
+    session_dir = tmp_path / "session"
+    session_dir.mkdir()
+    (session_dir / bootstrap.SHIM).write_text("#!/bin/sh\necho shim\n")
+    spy = tmp_path / "spy"
+    spy.mkdir()
+    (spy / "mv").write_text(  # what mv finds, as a typed `dotdbg` would the moment after
+        '#!/bin/sh\n[ -x "$1" ] && echo executable >>"$LOG" || echo not >>"$LOG"\n'
+        'exec /bin/mv "$@"\n'
+    )
+    (spy / "mv").chmod(0o755)
+    log = tmp_path / "log"
+    script = f"d={session_dir}; {bootstrap._install_step()} wait"
+    env = {"PATH": f"{spy}:/usr/bin:/bin", "LOG": str(log)}
+    subprocess.run(["sh", "-c", script], env=env, check=True, timeout=30)
+    assert log.read_text() == "executable\n"
+    shown = subprocess.run([session_dir / "bin" / "dotdbg"], capture_output=True, text=True)
+    assert shown.stdout == "shim\n"
