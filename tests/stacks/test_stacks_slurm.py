@@ -223,21 +223,40 @@ def step_processes(job: int) -> list[int]:
     return found
 
 
-def test_ctrl_c_ends_the_step_and_every_remote_dumper(
-    rank_job: RankJob, env: dict[str, str], tmp_path: Path
-) -> None:
+def start_slow_stacks(
+    rank_job: RankJob, env: dict[str, str], tmp_path: Path, output: int
+) -> subprocess.Popen[str]:
+    """``stacks --job`` whose py-spy on node3 sleeps, once its dumpers run on the nodes. An
+    earlier test's dumpers may still be on their way out (slurmstepd ends them): counted, they
+    once let a test send its Ctrl-C while this dotdbg was still starting (it died of it, -2)."""
     remote = fault_dotdbg(tmp_path)
     argv = [DOTDBG, "stacks", "--job", str(rank_job.job), "--remote-dotdbg", str(remote)]
+    earlier = set(step_processes(rank_job.job))
     proc = subprocess.Popen(
         [*argv, "--timeout", "60", rank_job.token],
         env=with_fault(env, "slow-py-spy"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=output,
+        stderr=output,
         text=True,
     )
+
+    def started() -> bool:
+        return len(set(step_processes(rank_job.job)) - earlier) >= 2
+
     try:
-        # node3's dotdbg is running, its py-spy asleep
-        wait_for(lambda: len(step_processes(rank_job.job)) >= 2, 30, "the dumpers to start")
+        wait_for(started, 30, "the dumpers to start")
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    return proc
+
+
+def test_ctrl_c_ends_the_step_and_every_remote_dumper(
+    rank_job: RankJob, env: dict[str, str], tmp_path: Path
+) -> None:
+    proc = start_slow_stacks(rank_job, env, tmp_path, subprocess.PIPE)
+    try:
         started = time.monotonic()
         proc.send_signal(signal.SIGINT)
         proc.wait(30)
@@ -322,21 +341,14 @@ def test_a_concurrent_stacks_helper_is_not_a_row_of_watch_python(
 ) -> None:
     """A ``stacks --job`` running at the same time has its dotdbg on every node, in the job and
     matching the PATTERN (its command line holds it): watch-python --job lists the ranks only."""
-    remote = fault_dotdbg(tmp_path)
-    argv = [DOTDBG, "stacks", "--job", str(rank_job.job), "--remote-dotdbg", str(remote)]
-    helper = subprocess.Popen(
-        [*argv, "--timeout", "60", rank_job.token],
-        env=with_fault(env, "slow-py-spy"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:  # node3's dotdbg is running, its py-spy asleep
-        wait_for(lambda: len(step_processes(rank_job.job)) >= 2, 30, "the helpers to start")
+    helper = start_slow_stacks(rank_job, env, tmp_path, subprocess.DEVNULL)
+    try:
         args = ("watch-python", "--job", str(rank_job.job), "--json", "-p", rank_job.token)
         done = run_dotdbg(*args, env=env)
     finally:
         helper.send_signal(signal.SIGINT)
         helper.wait(30)
+        wait_for(lambda: step_processes(rank_job.job) == [], 60, "no helper left on any node")
     snapshot = json.loads(done.stdout)
     pids = sorted(p["pid"] for node in snapshot["nodes"].values() for p in node["processes"])
     assert pids == sorted(rank_job.pids.values())
