@@ -62,7 +62,7 @@ def preflight(paths: Paths, changes: Iterable[Change]) -> None:
 def _check_owned(paths: Paths, shown: str, info: FileInfo) -> None:
     """A file of another user is never replaced: the new file would be the runner's. (Root
     keeps the owner: write_atomic gives the new file the old one's.)"""
-    if paths.fs.euid() in (0, info.uid):
+    if info.owned_by(paths.fs.euid()):
         return
     owner = paths.fs.user_name(info.uid)
     raise DotdbgError(
